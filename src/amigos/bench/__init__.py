@@ -1,0 +1,1 @@
+"""amigos.bench."""

@@ -1,0 +1,25 @@
+"""`amigos bench engine|bots [--quick] [--json]`: run a benchmark and print its figures."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+BENCHMARKS = {
+    "engine": "amigos.bench.engine",
+    "bots": "amigos.bench.bots",
+}
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser("bench", help="run a benchmark and print its figures")
+    parser.add_argument("which", choices=sorted(BENCHMARKS))
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help="options of that benchmark (--quick, --json)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    module = importlib.import_module(BENCHMARKS[args.which])
+    result: int = module.main(args.rest)
+    return result

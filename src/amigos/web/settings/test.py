@@ -1,0 +1,3 @@
+"""Settings for the test suite."""
+
+from amigos.web.settings.base import *  # noqa: F403
