@@ -1,0 +1,72 @@
+"""`amigos recreo standings FILE [--csv]`: the standings of an event file.
+
+Every refusal (unreadable file, malformed JSON, an impossible event) is one line on standard error
+and exit status 2, with nothing on standard output, so scripts can trust whatever they do read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from typing import Any
+
+REFUSED = 2
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("recreo", help="recreational events (Recreo): standings of an event file")
+    actions = parser.add_subparsers(dest="recreo_command", metavar="ACTION", required=True)
+    standings = actions.add_parser("standings", help="print the standings of an event file as JSON")
+    standings.add_argument("file", metavar="FILE", help="an amigos-event/1 file ('-' for standard input)")
+    standings.add_argument("--csv", action="store_true", help="print the rows as CSV with a header")
+    standings.set_defaults(func=run)
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    return data.decode("utf-8")
+
+
+def render_csv(rows: list[dict[str, Any]]) -> str:
+    from amigos.recreo.standings import ROW_KEYS
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(ROW_KEYS), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def run(args: argparse.Namespace) -> int:
+    from amigos.recreo.event import EventFileError, parse_event
+    from amigos.recreo.standings import compute_standings
+
+    path: str = args.file
+    try:
+        text = _read(path)
+    except OSError as exc:
+        print(f"{path}: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
+        return REFUSED
+    except UnicodeDecodeError as exc:
+        print(f"{path}: not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        return REFUSED
+    try:
+        event = parse_event(text)
+    except EventFileError as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return REFUSED
+    result = compute_standings(event).as_dict()
+    if args.csv:
+        output = render_csv(result["standings"])
+    else:
+        output = json.dumps(result, indent=2) + "\n"
+    sys.stdout.buffer.write(output.encode("utf-8"))
+    sys.stdout.flush()
+    return 0
