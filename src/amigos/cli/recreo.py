@@ -63,10 +63,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{path}: {exc}", file=sys.stderr)
         return REFUSED
     result = compute_standings(event).as_dict()
-    if args.csv:
-        output = render_csv(result["standings"])
-    else:
-        output = json.dumps(result, indent=2) + "\n"
+    output = render_csv(result["standings"]) if args.csv else json.dumps(result, indent=2) + "\n"
     sys.stdout.buffer.write(output.encode("utf-8"))
     sys.stdout.flush()
     return 0

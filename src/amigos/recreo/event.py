@@ -69,7 +69,7 @@ def _is_int(value: Any) -> bool:
 
 def _int(obj: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
     value = obj.get(key)
-    if not _is_int(value):
+    if not isinstance(value, int) or isinstance(value, bool):
         raise EventFileError(f"{where}: '{key}' must be an integer, got {json.dumps(value)}")
     if value < minimum:
         raise EventFileError(f"{where}: '{key}' must be at least {minimum}, got {value}")
@@ -134,20 +134,18 @@ def _parse_result(index: int, item: Any, event_format: Format, target: Target) -
             f"{event_format.tables_per_round} table(s)"
         )
     score = item.get("score")
-    if not (
-        isinstance(score, list) and len(score) == 2 and all(_is_int(s) and s >= 0 for s in score)
-    ):
+    if not (isinstance(score, list) and len(score) == 2 and all(_is_int(s) and s >= 0 for s in score)):
         raise EventFileError(f"{where}: 'score' must be two non-negative integers, got {json.dumps(score)}")
     end_raw = item.get("end", "target")
     try:
         end = MatchEnd(end_raw)
     except ValueError:
         raise EventFileError(
-            f"{where}: 'end' must be \"target\", \"suspended\" or \"default\", got {json.dumps(end_raw)}"
+            f'{where}: \'end\' must be "target", "suspended" or "default", got {json.dumps(end_raw)}'
         ) from None
     offender = item.get("offender")
     if end is MatchEnd.DEFAULT and offender not in ("a", "b"):
-        raise EventFileError(f"{where}: a default needs 'offender' \"a\" or \"b\", got {json.dumps(offender)}")
+        raise EventFileError(f'{where}: default needs \'offender\' "a" or "b", not {json.dumps(offender)}')
     if end is not MatchEnd.DEFAULT and offender is not None:
         raise EventFileError(f"{where}: 'offender' is only meaningful when 'end' is \"default\"")
     result = TableResult(round_number, table, (score[0], score[1]), end, offender)
@@ -171,7 +169,8 @@ def _check_order(results: list[TableResult], event_format: Format) -> None:
         seen[key] = index
     for index, result in enumerate(results):
         for earlier in range(1, result.round):
-            missing = [t.table for t in event_format.rounds[earlier - 1].tables if (earlier, t.table) not in seen]
+            tables_of_round = event_format.rounds[earlier - 1].tables
+            missing = [t.table for t in tables_of_round if (earlier, t.table) not in seen]
             if missing:
                 tables = ", ".join(str(t) for t in missing)
                 raise EventFileError(
@@ -202,7 +201,8 @@ def event_from_dict(raw: Any) -> Event:
     if not isinstance(raw, dict):
         raise EventFileError("the event file must hold a JSON object")
     if raw.get("format") != FORMAT_TAG:
-        raise EventFileError(f"'format': unknown format {json.dumps(raw.get('format'))} (expected {FORMAT_TAG})")
+        found = json.dumps(raw.get("format"))
+        raise EventFileError(f"'format': unknown format {found} (expected {FORMAT_TAG})")
     players = _parse_players(raw)
     event_format = format_for(len(players))
     target = _parse_target(raw)

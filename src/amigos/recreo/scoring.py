@@ -144,7 +144,7 @@ def _score_points(limit: int, a: int, b: int, end: MatchEnd, offender: str | Non
     if won < limit:
         raise ResultError(f"score {a}-{b} did not reach the target {limit}")
     if lost >= limit:
-        raise ResultError(f"score {a}-{b}: both pairs reached the target {limit}, the match ends at the first")
+        raise ResultError(f"score {a}-{b}: both pairs reached the target {limit}, only one can")
     units = win_units(lost, limit)
     return _pack(
         winner,
