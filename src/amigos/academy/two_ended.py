@@ -1,0 +1,373 @@
+"""Exact perfect-information search for the two-ended games (Amigos, Cuban).
+
+In these games the line of play has exactly two open ends and no boneyard is
+ever drawn, so everything that matters for the rest of a hand is: which tiles
+each seat holds, the two end values (as an unordered pair, since the arms are
+interchangeable for what can still happen), and whose turn it is.  Passes are
+forced (a seat passes exactly when it holds nothing that fits), so they need no
+search.  That makes the state tiny: one packed integer of hands, two small
+ends and a seat, which is what the transposition table is keyed on.
+
+Seats alternate between the two sides in every supported table (partners sit
+opposite; in 1v1 the two seats alternate), so this is a two-sided zero-sum game
+and a negamax alpha-beta is exact.  Values are point margins for the side of
+the seat to move: the end-of-hand award of the scoring in use, positive when
+that side wins it, negative when the other side does (see ``HandScoring``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from amigos.academy.compact import TileSet, tile_set_for
+
+INFINITY = 1_000_000
+
+
+class HandScoring(enum.Enum):
+    """How the end of a hand is scored; the search maximizes this award as a margin."""
+
+    LOSERS = "losers"  # the winners score the losing side's remaining pips (amigos-100, Cuban)
+    ALL = "all"  # the winners score every remaining pip, their own side's too (amigos-200)
+    HANDS = "hands"  # a domino is worth 1, a block nothing (amigos-hands)
+
+
+@dataclass(frozen=True)
+class TwoEndedRules:
+    """The rules of a two-ended game as far as the search needs them."""
+
+    max_pip: int
+    players: int  # 4 (partners opposite) or 2 (one against one)
+    scoring: HandScoring
+    # The side that wins a block with equal pips (Cuban's tie rules); None: a tied block scores nothing.
+    tie_winner: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 4):
+            raise ValueError("two-ended search supports 2 or 4 seats")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A fully known two-ended position.
+
+    ``hands[seat]`` is a tile mask (see ``amigos.academy.compact``); ``ends`` is
+    ``None`` before the lead, otherwise the two open end values in any order.
+    """
+
+    hands: tuple[int, ...]
+    ends: tuple[int, int] | None
+    to_move: int
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A play in compact form: the tile index and the open ends it leaves (low, high)."""
+
+    tile: int
+    ends_after: tuple[int, int]
+
+
+@dataclass
+class SearchStats:
+    """Counters of one solver's work, for benchmarks and node budgets."""
+
+    nodes: int = 0
+
+
+class BudgetExceeded(Exception):
+    """Raised inside a search when its node budget runs out."""
+
+
+@dataclass
+class TwoEndedSolver:
+    """Alpha-beta with a transposition table over packed two-ended positions.
+
+    One solver may be reused for many positions of the same hand: its table
+    only ever holds true bounds, so positions reached again are answered at once.
+    ``node_budget`` (None: unlimited) makes a search raise ``BudgetExceeded``
+    after that many nodes, which keeps time-bounded callers deterministic.
+    """
+
+    rules: TwoEndedRules
+    node_budget: int | None = None
+    stats: SearchStats = field(default_factory=SearchStats)
+    _table: dict[int, tuple[int, int, int]] = field(default_factory=dict, repr=False)
+    # (fitting tiles, ends) -> plays in trial order; shared by every position with that hand and ends.
+    _orders: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.tiles: TileSet = tile_set_for(self.rules.max_pip)
+        self._shift = self.tiles.size
+        self._full = (1 << self._shift) - 1
+        # Sort rank of each tile: heavier tiles first, doubles first among equals.
+        order = sorted(range(self.tiles.size), key=lambda i: (-self.tiles.pips[i], -self._is_double(i)))
+        self._rank = [0] * self.tiles.size
+        for position, index in enumerate(order):
+            self._rank[index] = position
+
+    # -- public API -------------------------------------------------------------------------------------
+    def value(self, position: Position) -> int:
+        """Exact margin of the position for the side of the seat to move."""
+        packed = self._pack(position.hands)
+        if position.ends is None:
+            return max(self.action_values(position).values())
+        a, b = sorted(position.ends)
+        remaining = 0
+        for hand in position.hands:
+            remaining |= hand
+        if not remaining & (self.tiles.suit_masks[a] | self.tiles.suit_masks[b]):
+            # Nobody can lay a tile: the hand is already blocked (never reached through play).
+            return self._block_value(list(position.hands), position.to_move)
+        return self._mtdf(packed, a, b, position.to_move, 0)
+
+    def moves(self, position: Position) -> list[Move]:
+        """Every distinct play of the seat to move (empty when it must pass)."""
+        hand = position.hands[position.to_move]
+        return [move for move, _ in self._children(hand, position.ends)]
+
+    def action_values(self, position: Position) -> dict[Move, int]:
+        """The exact margin, for the mover's side, of every play of the seat to move.
+
+        A seat that must pass has no choice to value: the result is empty.
+        """
+        packed = self._pack(position.hands)
+        seat = position.to_move
+        out: dict[Move, int] = {}
+        guess = 0
+        for move, bit in self._children(position.hands[seat], position.ends):
+            guess = out[move] = self._after_play(packed ^ (bit << (self._shift * seat)), move, seat, guess)
+        return out
+
+    # -- internals --------------------------------------------------------------------------------------
+    def _pack(self, hands: tuple[int, ...]) -> int:
+        if len(hands) != self.rules.players:
+            raise ValueError(f"expected {self.rules.players} hands, got {len(hands)}")
+        packed = 0
+        for seat, hand in enumerate(hands):
+            packed |= hand << (self._shift * seat)
+        return packed
+
+    def _children(self, hand: int, ends: tuple[int, int] | None) -> Iterator[tuple[Move, int]]:
+        halves = self.tiles.halves
+        if ends is None:
+            fitting = hand
+        else:
+            a, b = ends
+            fitting = hand & (self.tiles.suit_masks[a] | self.tiles.suit_masks[b])
+        while fitting:
+            low = fitting & -fitting
+            fitting ^= low
+            index = low.bit_length() - 1
+            x, y = halves[index]
+            if ends is None:
+                yield Move(index, (y, x)), low
+                continue
+            a, b = ends
+            seen: set[tuple[int, int]] = set()
+            for here, there in ((a, b), (b, a)):
+                if here in (x, y):
+                    other = y if x == here else x
+                    after = (min(other, there), max(other, there))
+                    if after not in seen:
+                        seen.add(after)
+                        yield Move(index, after), low
+
+    def _after_play(self, packed: int, move: Move, seat: int, guess: int) -> int:
+        """Margin for ``seat``'s side once ``move`` has been laid (``packed`` already updated)."""
+        a, b = move.ends_after
+        terminal = self._terminal(packed, a, b, seat)
+        if terminal is not None:
+            return terminal
+        return -self._mtdf(packed, a, b, (seat + 1) % self.rules.players, -guess)
+
+    def _mtdf(self, packed: int, a: int, b: int, seat: int, guess: int) -> int:
+        """Exact value by a series of null-window searches converging from ``guess`` (MTD(f)).
+
+        Null windows prune far more than one wide window; the table keeps what
+        each probe proved, so later probes mostly re-read it.  Siblings tend to
+        have close values, so the previous sibling's value is a good guess.
+        """
+        lower, upper = -INFINITY, INFINITY
+        value = guess
+        while lower < upper:
+            beta = value + 1 if value == lower else value
+            value = self._search(packed, a, b, seat, beta - 1, beta)
+            if value < beta:
+                upper = value
+            else:
+                lower = value
+        return value
+
+    def _is_double(self, index: int) -> int:
+        high, low = self.tiles.halves[index]
+        return 1 if high == low else 0
+
+    def _hands(self, packed: int) -> list[int]:
+        full = (1 << self._shift) - 1
+        return [(packed >> (self._shift * seat)) & full for seat in range(self.rules.players)]
+
+    def _terminal(self, packed: int, a: int, b: int, seat: int) -> int | None:
+        """The award margin for ``seat``'s side if the hand just ended after its play, else None."""
+        hands = self._hands(packed)
+        if hands[seat] == 0:
+            return self._domino_value(hands, seat)
+        remaining = 0
+        for hand in hands:
+            remaining |= hand
+        suits = self.tiles.suit_masks
+        if remaining & (suits[a] | suits[b]):
+            return None
+        return self._block_value(hands, seat)
+
+    def _side_pips(self, hands: list[int], seat: int) -> tuple[int, int]:
+        """(pips of ``seat``'s side, pips of the other side)."""
+        mine = theirs = 0
+        for other, hand in enumerate(hands):
+            pips = self.tiles.pip_sum(hand)
+            if other % 2 == seat % 2:
+                mine += pips
+            else:
+                theirs += pips
+        return mine, theirs
+
+    def _domino_value(self, hands: list[int], seat: int) -> int:
+        scoring = self.rules.scoring
+        if scoring is HandScoring.HANDS:
+            return 1
+        mine, theirs = self._side_pips(hands, seat)
+        return theirs + mine if scoring is HandScoring.ALL else theirs
+
+    def _block_value(self, hands: list[int], seat: int) -> int:
+        scoring = self.rules.scoring
+        if scoring is HandScoring.HANDS:
+            return 0
+        mine, theirs = self._side_pips(hands, seat)
+        if mine == theirs:
+            winner = self.rules.tie_winner
+            if winner is None:
+                return 0
+            won = winner == seat % 2
+        else:
+            won = mine < theirs
+        award = mine + theirs if scoring is HandScoring.ALL else (theirs if won else mine)
+        return award if won else -award
+
+    def _search(self, packed: int, a: int, b: int, seat: int, alpha: int, beta: int) -> int:
+        """Negamax value for ``seat``'s side with ends ``a <= b`` (fail-soft alpha-beta + table).
+
+        The table keeps (lower bound, upper bound, best tile) per position; the
+        best tile of an earlier visit is tried first, then heavier tiles first.
+        """
+        stats = self.stats
+        stats.nodes += 1
+        budget = self.node_budget
+        if budget is not None and stats.nodes > budget:
+            raise BudgetExceeded
+        key = (((packed << 4 | a) << 4 | b) << 2) | seat
+        table = self._table
+        orders = self._orders
+        entry = table.get(key)
+        best_first = -1
+        if entry is not None:
+            lower, upper, best_first = entry
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower == upper:
+                return lower
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
+
+        shift = self._shift
+        players = self.rules.players
+        suits = self.tiles.suit_masks
+        full = self._full
+        offset = shift * seat
+        hand = (packed >> offset) & full
+        fitting = hand & (suits[a] | suits[b])
+        following = seat + 1 if seat + 1 < players else 0
+        if not fitting:
+            value = -self._search(packed, a, b, following, -beta, -alpha)
+            table[key] = self._bound(value, alpha, beta, entry, -1)
+            return value
+
+        order_key = (fitting << 8) | (a << 4) | b
+        candidates = orders.get(order_key)
+        if candidates is None:
+            candidates = orders[order_key] = self._ordered(fitting, a, b)
+        if best_first >= 0 and len(candidates) > 1 and candidates[0][0] != best_first:
+            candidates = [c for c in candidates if c[0] == best_first] + [
+                c for c in candidates if c[0] != best_first
+            ]
+        best = -INFINITY
+        best_tile = -1
+        window_alpha = alpha
+        remaining_all = -1
+        for index, new_a, new_b in candidates:
+            bit = 1 << index
+            child = packed ^ (bit << offset)
+            if hand == bit:
+                score = self._domino_value(self._hands(child), seat)
+            else:
+                if remaining_all < 0:
+                    remaining_all = 0
+                    rest = packed
+                    for _ in range(players):
+                        remaining_all |= rest & full
+                        rest >>= shift
+                if (remaining_all ^ bit) & (suits[new_a] | suits[new_b]):
+                    score = -self._search(child, new_a, new_b, following, -beta, -window_alpha)
+                else:
+                    score = self._block_value(self._hands(child), seat)
+            if score > best:
+                best = score
+                best_tile = index
+                if score > window_alpha:
+                    window_alpha = score
+                    if window_alpha >= beta:
+                        break
+        table[key] = self._bound(best, alpha, beta, entry, best_tile)
+        return best
+
+    @staticmethod
+    def _bound(
+        value: int, alpha: int, beta: int, entry: tuple[int, int, int] | None, best_tile: int
+    ) -> tuple[int, int, int]:
+        """Merge what a search with window (alpha, beta) proved into the stored bounds."""
+        lower, upper, old_best = entry if entry is not None else (-INFINITY, INFINITY, -1)
+        if best_tile < 0:
+            best_tile = old_best
+        if value <= alpha:
+            return lower, min(upper, value), best_tile
+        if value >= beta:
+            return max(lower, value), upper, best_tile
+        return value, value, best_tile
+
+    def _ordered(self, fitting: int, a: int, b: int) -> list[tuple[int, int, int]]:
+        """Distinct plays (tile, new low end, new high end), heaviest tiles first.
+
+        Laying heavy tiles first is what good players do and is usually best,
+        so trying those first makes most cut-offs happen on the first child.
+        """
+        halves = self.tiles.halves
+        out: list[tuple[int, int, int]] = []
+        while fitting:
+            high_bit = fitting.bit_length() - 1
+            fitting ^= 1 << high_bit
+            x, y = halves[high_bit]
+            if x == a or y == a:
+                other = y if x == a else x
+                out.append((high_bit, other, b) if other <= b else (high_bit, b, other))
+            if a != b and (x == b or y == b):
+                other = y if x == b else x
+                item = (high_bit, other, a) if other <= a else (high_bit, a, other)
+                if not out or out[-1] != item:
+                    out.append(item)
+        if len(out) > 1:
+            rank = self._rank
+            out.sort(key=lambda item: rank[item[0]])
+        return out
