@@ -15,6 +15,7 @@ from tests.recreo.referee import schedule
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8, 12, 16)
 TARGETS: tuple[Any, ...] = (100, 200, "hands")
+_NAMES = ("Ana", "Beto", "Caro", "Dani", "Eva", "Fer", "Gus", "Ñoño")
 _HANDS_FINALS = ((4, 0), (4, 1), (4, 2), (5, 3), (6, 4), (7, 5))
 
 
@@ -76,7 +77,8 @@ def random_event(rng: random.Random, players: int | None = None, target: Any = N
     for rnd in range(1, last_round + 1):
         tables = range(1, len(sched[rnd - 1]) + 1)
         if rnd == last_round:
-            tables = range(1, tables_in_last + 1) if rng.random() < 0.5 else rng.sample(tables, tables_in_last)
+            in_order = rng.random() < 0.5
+            tables = range(1, tables_in_last + 1) if in_order else rng.sample(tables, tables_in_last)
         for table in tables:
             body = _hands_result(rng, level) if tgt == "hands" else _points_result(rng, tgt, level)
             results.append({"round": rnd, "table": table, **body})
@@ -97,7 +99,7 @@ def random_event(rng: random.Random, players: int | None = None, target: Any = N
         "name": f"Recreo {rng.randrange(1000)}",
         "origin": rng.choice(("Club Roma", "Casa de Ana", "Parque México")),
         "date": "2026-11-21",
-        "players": [rng.choice(("Ana", "Beto", "Caro", "Dani", "Eva", "Fer", "Gus")) + f" {i}" for i in range(n)],
+        "players": [f"{rng.choice(_NAMES)} {i}" for i in range(n)],
         "target": tgt,
         "stake": rng.choice((0, 1, 5, 10, 2.5)),
         "extra_payment": rng.random() < 0.6,

@@ -109,10 +109,12 @@ def _match(target: Any, res: dict[str, Any]) -> dict[str, Any]:
     """Per-side values of one result: winner side plus a dict per side."""
     sa, sb = res["score"]
     end = res.get("end", "target")
-    if end == "default":
-        winner = "b" if res["offender"] == "a" else "a"
+    if end == "default":  # the pair that did not forfeit wins, whatever the score
+        winner = {"a": "b", "b": "a"}[res["offender"]]
+    elif sa > sb:
+        winner = "a"
     else:
-        winner = "a" if sa > sb else "b"
+        winner = "b"
     w_score, l_score = (sa, sb) if winner == "a" else (sb, sa)
     loser = "b" if winner == "a" else "a"
     if target == "hands":
