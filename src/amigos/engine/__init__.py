@@ -1,1 +1,47 @@
-"""amigos.engine."""
+"""amigos.engine: the rules of dominoes, pure and standard-library only.
+
+It decides what is legal, what happened and who won, for every variant the platform plays.
+Everything other packages need is re-exported here.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Arm, IllegalAction, Pass, Play
+from .deal import Deal, commitment, deal_from_key, new_deal_key, verify_commitment
+from .line import Line, Placement
+from .outcome import HandEnd, HandOutcome
+from .state import DealError, DrawEvent, Event, HandState, PassEvent, PlayEvent
+from .tiles import Tile, pips, tile_set
+from .variants import VARIANT_NAMES, Family, Scoring, UnknownVariant, Variant, find_variant
+
+__all__ = [
+    "VARIANT_NAMES",
+    "Action",
+    "Arm",
+    "Deal",
+    "DealError",
+    "DrawEvent",
+    "Event",
+    "Family",
+    "HandEnd",
+    "HandOutcome",
+    "HandState",
+    "IllegalAction",
+    "Line",
+    "Pass",
+    "PassEvent",
+    "Placement",
+    "Play",
+    "PlayEvent",
+    "Scoring",
+    "Tile",
+    "UnknownVariant",
+    "Variant",
+    "commitment",
+    "deal_from_key",
+    "find_variant",
+    "new_deal_key",
+    "pips",
+    "tile_set",
+    "verify_commitment",
+]

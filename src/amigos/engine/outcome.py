@@ -1,0 +1,129 @@
+"""How a finished hand is scored, for every family.
+
+Kept apart from the hand state so that the rules of counting read in one place.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .tiles import Tile, pips
+from .variants import Family, Scoring, Variant
+from .variants.draw_fives import round_award
+
+#: Points in a single hand that make it a "viajera" (Cuban name; recorded, not scored extra).
+VIAJERA_POINTS = 100
+
+
+class HandEnd(enum.Enum):
+    """How a hand ended: a player went out (dominada), nobody could play (cierre), or a block
+    with nobody winning (cierre empatado)."""
+
+    DOMINO = "domino"
+    BLOCK = "block"
+    TIED_BLOCK = "tied-block"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """The result of a finished hand.
+
+    ``winner`` is a side (team in partnerships, seat otherwise) or None; ``points`` is the
+    end-of-hand award to the winner (1 per domino in juegos ganados; excludes points scored during
+    play in the fives games); ``closer`` is the seat whose play went out or made the block;
+    ``remaining`` the pips left per seat and ``side_remaining`` per side; ``capicua`` whether the
+    last tile of a domino could have gone on either end.
+    """
+
+    end: HandEnd
+    winner: int | None
+    points: int
+    closer: int | None
+    remaining: tuple[int, ...]
+    side_remaining: tuple[int, ...]
+    capicua: bool = False
+
+    @property
+    def viajera(self) -> bool:
+        """One hand worth 100 points or more."""
+        return self.points >= VIAJERA_POINTS
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "end": self.end.value,
+            "winner": self.winner,
+            "points": self.points,
+            "closer": self.closer,
+            "remaining": list(self.remaining),
+            "side_remaining": list(self.side_remaining),
+            "capicua": self.capicua,
+            "viajera": self.viajera,
+        }
+
+
+def score_hand(
+    variant: Variant,
+    hands: Sequence[frozenset[Tile]],
+    domino: bool,
+    closer: int,
+    tie_winner: int | None = None,
+    capicua: bool = False,
+) -> HandOutcome:
+    """Score a hand that ended with a domino by ``closer`` (``domino=True``) or a block made by
+    ``closer``'s play."""
+    remaining = tuple(pips(hand) for hand in hands)
+    side_remaining = tuple(
+        sum(remaining[seat] for seat in variant.seats_of(side)) for side in range(variant.sides)
+    )
+    total = sum(remaining)
+    if domino:
+        end: HandEnd = HandEnd.DOMINO
+        winner: int | None = variant.team_of(closer)
+    else:
+        end, winner = _block_winner(variant, side_remaining, tie_winner)
+    points = 0 if winner is None else _award(variant, side_remaining, winner, total)
+    if variant.scoring is Scoring.HANDS_WON and end is not HandEnd.DOMINO:
+        winner, points = None, 0  # juegos ganados: a block wins nothing
+    return HandOutcome(
+        end=end,
+        winner=winner,
+        points=points,
+        closer=closer,
+        remaining=remaining,
+        side_remaining=side_remaining,
+        capicua=capicua and domino,
+    )
+
+
+def _block_winner(
+    variant: Variant, side_remaining: tuple[int, ...], tie_winner: int | None
+) -> tuple[HandEnd, int | None]:
+    lowest = min(side_remaining)
+    best = [side for side, count in enumerate(side_remaining) if count == lowest]
+    if len(best) == 1:
+        return HandEnd.BLOCK, best[0]
+    if variant.family is Family.CUBAN and tie_winner is not None:
+        # Cuban ties always have a winner: the leader's side in the first hand, later the side
+        # that won the previous hand.
+        return HandEnd.BLOCK, tie_winner
+    return HandEnd.TIED_BLOCK, None
+
+
+def _award(variant: Variant, side_remaining: tuple[int, ...], winner: int, total: int) -> int:
+    own = side_remaining[winner]
+    others = total - own
+    scoring = variant.scoring
+    if scoring is Scoring.AMIGOS_200:
+        return total
+    if scoring is Scoring.HANDS_WON:
+        return 1
+    if scoring in (Scoring.AMIGOS_100, Scoring.CUBAN):
+        return others
+    # Draw and fives: everyone else's pips minus the winner's own, rounded for the fives games.
+    return round_award(others - own, variant.rounding)

@@ -1,0 +1,323 @@
+"""The immutable state of one hand (mano): whose turn it is, what may be played, what happened.
+
+``HandState.apply`` returns a new state and never changes the old one. Drawing from the boneyard
+is automatic: when a seat's turn comes and it holds no playable tile, it draws from the front of
+the pile until it can play or the pile is empty. A block is declared the moment nobody can lay a
+tile and nothing is left to draw, so no pointless passes are ever asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .actions import Action, IllegalAction, Pass, Play
+from .line import Line
+from .outcome import HandOutcome, score_hand
+from .tiles import Tile, tile_set
+from .variants import Variant
+from .variants.draw_fives import play_score
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent:
+    """``seat`` laid a tile; ``points`` scored during play (fives games, else 0)."""
+
+    seat: int
+    play: Play
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PassEvent:
+    """``seat`` passed while the open ends showed ``ends``."""
+
+    seat: int
+    ends: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent:
+    """``seat`` drew a tile from the boneyard. ``tile`` is None when hidden from the viewer."""
+
+    seat: int
+    tile: Tile | None
+
+
+Event = PlayEvent | PassEvent | DrawEvent
+
+
+class DealError(ValueError):
+    """A deal that does not fit the variant (wrong sizes, a tile twice or missing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """One hand in progress or finished. Create it with :meth:`start`."""
+
+    variant: Variant
+    hands: tuple[frozenset[Tile], ...]
+    boneyard: tuple[Tile, ...]
+    line: Line
+    to_move: int
+    leader: int
+    history: tuple[Event, ...] = ()
+    play_points: tuple[int, ...] = ()
+    tie_winner: int | None = None
+    outcome: HandOutcome | None = None
+    dealt: tuple[frozenset[Tile], ...] = field(default=(), compare=False)
+
+    # -- construction ----------------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        variant: Variant,
+        hands: Sequence[Iterable[Tile]],
+        leader: int,
+        boneyard: Sequence[Tile] = (),
+        tie_winner: int | None = None,
+    ) -> HandState:
+        """The state before the lead. Validates the deal against the variant (raises DealError).
+
+        ``boneyard`` is the draw pile in draw order, or Cuban's set-aside tiles (never drawn);
+        ``tie_winner`` is the side that wins a block with tied pips (Cuban only).
+        """
+        frozen = tuple(frozenset(hand) for hand in hands)
+        check_deal(variant, [list(hand) for hand in hands], list(boneyard))
+        if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < variant.players:
+            raise DealError(f"the leader must be a seat from 0 to {variant.players - 1}")
+        if tie_winner is not None and not 0 <= tie_winner < variant.sides:
+            raise DealError(f"the tie winner must be a side from 0 to {variant.sides - 1}")
+        return cls(
+            variant=variant,
+            hands=frozen,
+            boneyard=tuple(boneyard),
+            line=Line.empty(variant.spinner),
+            to_move=leader,
+            leader=leader,
+            play_points=(0,) * variant.sides,
+            tie_winner=tie_winner,
+            dealt=frozen,
+        )
+
+    # -- reading the state -----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def open_ends(self) -> tuple[int, ...]:
+        """The values showing at the open ends (empty before the lead)."""
+        return self.line.open_ends()
+
+    @property
+    def drawable(self) -> tuple[Tile, ...]:
+        """Tiles that can still be drawn (Cuban's set-aside tiles never are)."""
+        return self.boneyard if self.variant.draws else ()
+
+    def can_play(self, seat: int) -> bool:
+        """Whether ``seat`` holds a tile that fits an open end (any tile before the lead)."""
+        if self.line.is_empty:
+            return bool(self.hands[seat])
+        return _holds_playable(self.hands[seat], self.line)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to move, one per distinct resulting position."""
+        if self.outcome is not None:
+            return ()
+        hand = sorted(self.hands[self.to_move], reverse=True)
+        if self.line.is_empty:
+            leads: list[Action] = []
+            for tile in hand:
+                if self.variant.spinner and not tile.is_double:
+                    leads.append(Play(tile, None, tile.high))
+                    leads.append(Play(tile, None, tile.low))
+                else:
+                    leads.append(Play(tile))
+            return tuple(leads)
+        plays: list[Action] = [Play(tile, arm) for tile in hand for arm in self.line.legal_arms(tile)]
+        return tuple(plays) if plays else (Pass(),)
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def side_to_move(self) -> int:
+        return self.variant.team_of(self.to_move)
+
+    # -- moving ----------------------------------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> HandState:
+        """The state after ``action`` by the seat to move. Raises IllegalAction, never mutates.
+
+        Pass ``seat`` to have "not your turn" checked as well.
+        """
+        if self.outcome is not None:
+            raise IllegalAction("the hand is over")
+        if seat is not None and seat != self.to_move:
+            raise IllegalAction("not your turn")
+        if isinstance(action, Pass):
+            return self._apply_pass()
+        if isinstance(action, Play):
+            return self._apply_play(action)
+        raise IllegalAction(f"not an action: {action!r}")
+
+    def _apply_pass(self) -> HandState:
+        if self.can_play(self.to_move):
+            raise IllegalAction("you hold a playable tile: pass refused")
+        history = (*self.history, PassEvent(self.to_move, self.line.open_ends()))
+        return _next_turn(self, self.hands, self.boneyard, history, self.line, self.to_move)
+
+    def _apply_play(self, play: Play) -> HandState:
+        tile = play.tile
+        seat = self.to_move
+        if not isinstance(tile, Tile):
+            raise IllegalAction(f"not a tile: {tile!r}")
+        if tile not in self.hands[seat]:
+            raise IllegalAction(f"{tile} is not in your hand")
+        line = self.line
+        if line.is_empty:
+            if play.arm is not None:
+                raise IllegalAction("the lead takes no arm")
+            if self.variant.spinner and not tile.is_double and play.lead_left is None:
+                raise IllegalAction(f"say which half of {tile} faces left")
+            if play.lead_left is not None and (tile.is_double or not self.variant.spinner):
+                raise IllegalAction("this lead has no orientation to choose")
+            new_line = line.place_lead(tile, play.lead_left)
+            capicua = False
+        else:
+            fits = line.fits(tile)
+            if not fits:
+                ends = " and ".join(str(value) for value in line.open_ends())
+                raise IllegalAction(f"{tile} does not fit the open ends {ends}")
+            if play.lead_left is not None:
+                raise IllegalAction("only the lead says which half faces left")
+            if play.arm is None:
+                raise IllegalAction(f"say on which arm {tile} goes")
+            new_line = line.place(tile, play.arm)
+            capicua = len(fits) >= 2
+        points = play_score(self.variant.scoring, new_line.count()) if self.variant.scores_during_play else 0
+        hands = _replace(self.hands, seat, self.hands[seat] - {tile})
+        history = (*self.history, PlayEvent(seat, play, points))
+        side = self.variant.team_of(seat)
+        state = self
+        if points:
+            scored = list(self.play_points)
+            scored[side] += points
+            state = _evolve(self, play_points=tuple(scored))
+        if not hands[seat]:
+            outcome = score_hand(self.variant, hands, True, seat, self.tie_winner, capicua)
+            return _evolve(state, hands=hands, line=new_line, history=history, outcome=outcome, to_move=seat)
+        return _next_turn(state, hands, self.boneyard, history, new_line, seat)
+
+    # -- notation --------------------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Action:
+        """Read a move in record notation (``"5-3@3"``, ``"6-6@left"``, ``"pass"``).
+
+        Raises IllegalAction for text that names no possible placement. Whether the move is legal
+        in this state (the tile is held, passing is allowed...) is checked by :meth:`apply`.
+        """
+        from .notation import parse_move
+
+        return parse_move(self, text)
+
+    def move_notation(self, action: Action) -> str:
+        """The canonical record notation of ``action`` in this state."""
+        from .notation import move_notation
+
+        return move_notation(self, action)
+
+
+def _holds_playable(hand: Iterable[Tile], line: Line) -> bool:
+    ends = set(line.open_ends())
+    return any(tile.high in ends or tile.low in ends for tile in hand)
+
+
+def _replace(
+    hands: tuple[frozenset[Tile], ...], seat: int, hand: frozenset[Tile]
+) -> tuple[frozenset[Tile], ...]:
+    return (*hands[:seat], hand, *hands[seat + 1 :])
+
+
+def _evolve(state: HandState, **changes: object) -> HandState:
+    from dataclasses import replace
+
+    return replace(state, **changes)  # type: ignore[arg-type]
+
+
+def _next_turn(
+    state: HandState,
+    hands: tuple[frozenset[Tile], ...],
+    boneyard: tuple[Tile, ...],
+    history: tuple[Event, ...],
+    line: Line,
+    last_seat: int,
+) -> HandState:
+    """Hand the turn to the seat after ``last_seat``: draw for it if needed, or declare a block.
+
+    ``last_seat`` made the last move; if it was a play, that play is what blocks the hand.
+    """
+    variant = state.variant
+    seat = (last_seat + 1) % variant.players
+    pile = boneyard if variant.draws else ()
+    events = list(history)
+    if not _holds_playable(hands[seat], line) and pile:
+        drawn = list(pile)
+        hand = set(hands[seat])
+        while drawn:
+            tile = drawn.pop(0)
+            hand.add(tile)
+            events.append(DrawEvent(seat, tile))
+            if tile.high in line.open_ends() or tile.low in line.open_ends():
+                break
+        hands = _replace(hands, seat, frozenset(hand))
+        boneyard = tuple(drawn)
+        pile = boneyard
+    if not pile and not any(_holds_playable(hand, line) for hand in hands):
+        closer = _last_player(events)
+        outcome = score_hand(variant, hands, False, closer, state.tie_winner)
+        return _evolve(
+            state,
+            hands=hands,
+            boneyard=boneyard,
+            history=tuple(events),
+            line=line,
+            outcome=outcome,
+            to_move=seat,
+        )
+    return _evolve(state, hands=hands, boneyard=boneyard, history=tuple(events), line=line, to_move=seat)
+
+
+def _last_player(events: Sequence[Event]) -> int:
+    for event in reversed(events):
+        if isinstance(event, PlayEvent):
+            return event.seat
+    raise AssertionError("a block needs at least one tile on the table")
+
+
+def check_deal(variant: Variant, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
+    """Raise DealError unless ``hands`` and ``boneyard`` are exactly one full set, sized for the
+    variant."""
+    if len(hands) != variant.players:
+        raise DealError(f"{variant.name} deals to {variant.players} seats, not {len(hands)}")
+    full = set(tile_set(variant.max_pip))
+    seen: set[Tile] = set()
+    for seat, hand in enumerate(hands):
+        if len(hand) != variant.hand_size:
+            raise DealError(f"seat {seat} was dealt {len(hand)} tiles, expected {variant.hand_size}")
+        _collect(hand, full, seen, f"seat {seat}")
+    if len(boneyard) != variant.boneyard_size:
+        raise DealError(f"the boneyard holds {len(boneyard)} tiles, expected {variant.boneyard_size}")
+    _collect(boneyard, full, seen, "the boneyard")
+
+
+def _collect(tiles: Iterable[Tile], full: set[Tile], seen: set[Tile], where: str) -> None:
+    for tile in tiles:
+        if not isinstance(tile, Tile):
+            raise DealError(f"{where}: not a tile: {tile!r}")
+        if tile not in full:
+            raise DealError(f"{where}: {tile} is not in the set")
+        if tile in seen:
+            raise DealError(f"{where}: {tile} is dealt twice")
+        seen.add(tile)
