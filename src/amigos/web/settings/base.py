@@ -1,17 +1,191 @@
-"""Settings shared by every environment. The web helper owns and extends this module."""
+"""Settings shared by every environment.
+
+Everything that differs between a laptop, the test suite and a public server is read from the
+environment here (database, Redis, e-mail, timeouts) so that the same code runs everywhere and the
+environment-specific modules (`dev`, `test`, `production`) only change policy, never wiring.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-SECRET_KEY = "dev-only-not-secret"  # noqa: S105 - overridden in production from the environment
+import dj_database_url
+import django_stubs_ext
+from django.utils.translation import gettext_lazy as _
+
+# Lets `ModelAdmin[Model]` and friends be written at runtime the way the type checker reads them.
+django_stubs_ext.monkeypatch()
+
+WEB_DIR = Path(__file__).resolve().parent.parent
+
+
+def _data_dir() -> Path:
+    """Where the SQLite file lives: `var/` of the source checkout when run from one, else of the cwd."""
+    explicit = os.environ.get("AMIGOS_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    checkout = WEB_DIR.parents[2]
+    if (checkout / "pyproject.toml").is_file():
+        return checkout / "var"
+    return Path.cwd() / "var"
+
+
+def env_int(name: str, default: int) -> int:
+    """An integer setting from the environment; a malformed value is an error, not a silent default."""
+    raw = os.environ.get(name)
+    return default if raw is None or raw == "" else int(raw)
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DATA_DIR = _data_dir()
+
+SECRET_KEY = os.environ.get("AMIGOS_SECRET_KEY", "dev-only-not-secret")
 DEBUG = False
-ALLOWED_HOSTS: list[str] = []
+ALLOWED_HOSTS: list[str] = env_list("AMIGOS_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+
 INSTALLED_APPS = [
+    "amigos.web.accounts",
+    "amigos.web.lobby",
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
 ]
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "amigos.web.security.ContentSecurityPolicyMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "amigos.web.accounts.middleware.SessionGuardMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "amigos.web.urls"
+ASGI_APPLICATION = "amigos.web.asgi.application"
+
+TEMPLATES: list[dict[str, Any]] = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [WEB_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "amigos.web.context.site",
+            ],
+        },
+    },
+]
+
+# The database: SQLite under var/ unless AMIGOS_DATABASE_URL names another (PostgreSQL in production).
+DATABASE_URL = os.environ.get("AMIGOS_DATABASE_URL", "")
+if not DATABASE_URL:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASE_URL = f"sqlite:///{DATA_DIR / 'amigos.sqlite3'}"
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+
+# The message bus: Redis pub/sub when AMIGOS_REDIS_URL is set (several processes), else in memory.
+REDIS_URL = os.environ.get("AMIGOS_REDIS_URL", "")
+# One pooled connection is held by each process's subscriber; publishers share the rest. Sized
+# deliberately: redis-py's asyncio pool raises instead of waiting when it runs dry.
+REDIS_MAX_CONNECTIONS = env_int("AMIGOS_REDIS_MAX_CONNECTIONS", 32)
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = ["amigos.web.accounts.backends.EmailOrNameBackend"]
+LOGIN_URL = "accounts:sign_in"
+LOGIN_REDIRECT_URL = "lobby:home"
+LOGOUT_REDIRECT_URL = "accounts:sign_in"
+
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+
+# Sign-out after this many seconds without activity, on pages and on sockets (the spec says 10 min).
+AMIGOS_IDLE_TIMEOUT_SECONDS = env_int("AMIGOS_IDLE_TIMEOUT_SECONDS", 600)
+# The browser's heartbeat period; a player whose heartbeat is missing for 3 periods is absent.
+AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 20)
+# Sign-in throttle: failures allowed per account and per address within the window.
+AMIGOS_SIGN_IN_WINDOW_SECONDS = env_int("AMIGOS_SIGN_IN_WINDOW_SECONDS", 900)
+AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT", 5)
+AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS", 20)
+# Public chat: longest message, and at most N messages per window per player.
+AMIGOS_CHAT_MAX_LENGTH = env_int("AMIGOS_CHAT_MAX_LENGTH", 300)
+AMIGOS_CHAT_FLOOD_COUNT = env_int("AMIGOS_CHAT_FLOOD_COUNT", 5)
+AMIGOS_CHAT_FLOOD_WINDOW_SECONDS = env_int("AMIGOS_CHAT_FLOOD_WINDOW_SECONDS", 10)
+AMIGOS_CHAT_HISTORY = env_int("AMIGOS_CHAT_HISTORY", 50)
+
+LANGUAGE_CODE = "es"
+LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
+LOCALE_PATHS = [WEB_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = os.environ.get("AMIGOS_TIME_ZONE", "America/Mexico_City")
 USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = Path(os.environ.get("AMIGOS_STATIC_ROOT", str(DATA_DIR / "static")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve straight from the app directories when collectstatic has not run (make run, tests).
+WHITENOISE_USE_FINDERS = True
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# E-mail (password reset): printed on the console unless an SMTP host is configured.
+EMAIL_HOST = os.environ.get("AMIGOS_EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("AMIGOS_EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("AMIGOS_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("AMIGOS_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = os.environ.get("AMIGOS_EMAIL_TLS", "1") == "1"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("AMIGOS_EMAIL_FROM", "Amigos por el Dominó <no-reply@localhost>")
+
+# Headers every response carries (see amigos.web.security for the Content-Security-Policy).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"amigos": {"handlers": ["console"], "level": os.environ.get("AMIGOS_LOG_LEVEL", "INFO")}},
+}

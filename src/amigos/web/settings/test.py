@@ -1,3 +1,24 @@
-"""Settings for the test suite."""
+"""Settings for the test suite: the same wiring as production-like runs, with short clocks."""
+
+import os
+import tempfile
 
 from amigos.web.settings.base import *  # noqa: F403
+from amigos.web.settings.base import ALLOWED_HOSTS, DATABASE_URL, DATABASES, env_int
+
+# Without AMIGOS_DATABASE_URL the tests use SQLite (pytest-django creates a fresh test database);
+# with it (make test-pg) every database test runs against PostgreSQL instead.
+# The process id keeps concurrent runs apart (pytest-xdist adds its own worker suffix). SQLite uses a
+# file, not shared-cache memory, so the live server's threads wait on locks instead of failing.
+if DATABASE_URL.startswith("sqlite"):
+    _test_db = os.path.join(tempfile.gettempdir(), f"amigos-test-{os.getpid()}.sqlite3")
+    DATABASES["default"]["TEST"] = {"NAME": _test_db}
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_amigos_{os.getpid()}"}
+
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Short clocks so that presence and idle sign-out can be exercised in seconds; a test that needs a
+# particular value overrides it with pytest-django's `settings` fixture (read at use time).
+AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 1)
+AMIGOS_IDLE_TIMEOUT_SECONDS = env_int("AMIGOS_IDLE_TIMEOUT_SECONDS", 600)

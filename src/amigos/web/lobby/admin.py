@@ -1,0 +1,124 @@
+"""Administration of the lobby: messages to players, the chat, and players' reports to judge."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, ClassVar
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from amigos.web.accounts import services as accounts
+from amigos.web.lobby import notices
+from amigos.web.lobby.models import AdminMessage, ChatMessage, ChatReport, Presence, ReportStatus
+
+# A red card (a harmful player) suspends the account for a month.
+RED_CARD_SUSPENSION = timedelta(days=30)
+
+
+@admin.register(AdminMessage)
+class AdminMessageAdmin(admin.ModelAdmin[AdminMessage]):
+    list_display = ("subject", "recipient", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("subject", "body", "recipient__display_name")
+    autocomplete_fields = ("recipient",)
+    fields = ("recipient", "subject", "body")
+
+
+class ReportInline(admin.TabularInline[ChatReport, ChatMessage]):
+    model = ChatReport
+    extra = 0
+    fields = ("reporter", "comment", "created_at", "status")
+    readonly_fields = ("reporter", "comment", "created_at")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
+    list_display = ("created_at", "author", "text", "hidden", "report_count")
+    list_filter = ("hidden", "created_at")
+    search_fields = ("text", "author__display_name")
+    readonly_fields = ("author", "text", "created_at")
+    inlines: ClassVar[Any] = [ReportInline]
+    actions: ClassVar[Any] = ["hide", "unhide"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
+        return super().get_queryset(request).select_related("author").annotate(num_reports=Count("reports"))
+
+    @admin.display(description=_("reports"), ordering="num_reports")
+    def report_count(self, message: ChatMessage) -> int:
+        return int(getattr(message, "num_reports", 0))
+
+    @admin.action(description=_("Hide from the chat"))
+    def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        queryset.update(hidden=True)
+
+    @admin.action(description=_("Show in the chat again"))
+    def unhide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        queryset.update(hidden=False)
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin[ChatReport]):
+    """Each report shows who reported, who is reported, the comment and how often that player was reported."""
+
+    list_display = (
+        "created_at",
+        "reporter",
+        "reported_player",
+        "times_reported",
+        "message_text",
+        "comment",
+        "status",
+    )
+    list_filter = ("status",)
+    search_fields = ("message__text", "reporter__display_name", "message__author__display_name")
+    readonly_fields = ("message", "reporter", "comment", "created_at")
+    actions: ClassVar[Any] = ["ignore", "warn", "block"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatReport]:
+        return super().get_queryset(request).select_related("message__author", "reporter")
+
+    @admin.display(description=_("reported player"))
+    def reported_player(self, report: ChatReport) -> str:
+        return report.message.author.display_name
+
+    @admin.display(description=_("times reported"))
+    def times_reported(self, report: ChatReport) -> int:
+        return ChatReport.objects.filter(message__author_id=report.message.author_id).count()
+
+    @admin.display(description=_("message"))
+    def message_text(self, report: ChatReport) -> str:
+        return report.message.text
+
+    @admin.action(description=_("Ignore the report"))
+    def ignore(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        queryset.update(status=ReportStatus.IGNORED)
+
+    @admin.action(description=_("Send a warning to the reported player"))
+    def warn(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        for report in queryset.select_related("message__author"):
+            notices.send(
+                str(_("Warning about your behaviour in the chat")),
+                str(_("A message of yours was reported and reviewed: %(text)s"))
+                % {"text": report.message.text},
+                recipient=report.message.author,
+            )
+        queryset.update(status=ReportStatus.WARNED)
+
+    @admin.action(description=_("Block access for one month (red card) and hide the message"))
+    def block(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        until = timezone.now() + RED_CARD_SUSPENSION
+        for report in queryset.select_related("message__author"):
+            accounts.suspend(report.message.author, until, str(_("Harmful player (red card).")))
+            ChatMessage.objects.filter(pk=report.message_id).update(hidden=True)
+        queryset.update(status=ReportStatus.BLOCKED)
+
+
+@admin.register(Presence)
+class PresenceAdmin(admin.ModelAdmin[Presence]):
+    list_display = ("user", "status", "signed_in_at", "last_seen", "open_sockets")
+    list_filter = ("status",)
+    readonly_fields = ("user", "signed_in_at", "last_seen", "open_sockets")

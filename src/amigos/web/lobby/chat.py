@@ -1,0 +1,99 @@
+"""The public chat of the lobby: posting with length and flood limits, history, reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from amigos.web.accounts.models import User
+from amigos.web.lobby.models import ChatMessage, ChatReport
+
+
+class ChatRefused(Exception):
+    """The message was not accepted; `code` is stable for programs, the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    id: int
+    author_id: int
+    author: str
+    text: str
+    sent_at: datetime
+
+    def as_payload(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "author_id": self.author_id,
+            "author": self.author,
+            "text": self.text,
+            "sent_at": self.sent_at.isoformat(),
+        }
+
+
+def _line(message: ChatMessage) -> ChatLine:
+    return ChatLine(
+        id=message.pk,
+        author_id=message.author_id,
+        author=message.author.display_name,
+        text=message.text,
+        sent_at=message.created_at,
+    )
+
+
+def clean_text(text: str) -> str:
+    """Trim the ends and drop control characters (keeping line breaks and tabs as spaces)."""
+    kept = "".join(" " if ch in "\t\r\n" else ch for ch in text if ch.isprintable() or ch in "\t\r\n")
+    return kept.strip()
+
+
+def post(author: User, text: str, now: datetime) -> ChatLine:
+    cleaned = clean_text(text)
+    if not cleaned:
+        raise ChatRefused("empty", _("The message is empty."))
+    limit = settings.AMIGOS_CHAT_MAX_LENGTH
+    if len(cleaned) > limit:
+        raise ChatRefused(
+            "too_long", _("The message is too long (at most %(limit)d characters).") % {"limit": limit}
+        )
+    window = timedelta(seconds=settings.AMIGOS_CHAT_FLOOD_WINDOW_SECONDS)
+    recent = ChatMessage.objects.filter(author=author, created_at__gt=now - window).count()
+    if recent >= settings.AMIGOS_CHAT_FLOOD_COUNT:
+        raise ChatRefused("flood", _("You are sending messages too quickly; wait a few seconds."))
+    message = ChatMessage.objects.create(author=author, text=cleaned, created_at=now)
+    return ChatLine(id=message.pk, author_id=author.pk, author=author.display_name, text=cleaned, sent_at=now)
+
+
+def recent(limit: int | None = None) -> list[ChatLine]:
+    """The latest visible messages, oldest first (the order they are read in)."""
+    count = limit if limit is not None else settings.AMIGOS_CHAT_HISTORY
+    rows = ChatMessage.objects.filter(hidden=False).select_related("author")[:count]
+    return [_line(message) for message in reversed(rows)]
+
+
+def report(reporter: User, message_id: int, comment: str, now: datetime) -> ChatReport:
+    """File (or find the existing) report of a message; reporting one's own message is refused."""
+    message = ChatMessage.objects.filter(pk=message_id, hidden=False).first()
+    if message is None:
+        raise ChatRefused("not_found", _("That message does not exist."))
+    if message.author_id == reporter.pk:
+        raise ChatRefused("own_message", _("You cannot report your own message."))
+    existing = ChatReport.objects.filter(message=message, reporter=reporter).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return ChatReport.objects.create(
+                message=message, reporter=reporter, comment=clean_text(comment)[:300], created_at=now
+            )
+    except IntegrityError:  # the same report arrived twice at once
+        return ChatReport.objects.get(message=message, reporter=reporter)
