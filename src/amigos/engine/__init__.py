@@ -9,10 +9,13 @@ from __future__ import annotations
 from .actions import Action, Arm, IllegalAction, Pass, Play
 from .deal import Deal, commitment, deal_from_key, new_deal_key, verify_commitment
 from .line import Line, Placement
+from .match import HandResult, Match
 from .outcome import HandEnd, HandOutcome
+from .scoresheet import ScoreSheet, SheetRow
 from .state import DealError, DrawEvent, Event, HandState, PassEvent, PlayEvent
 from .tiles import Tile, pips, tile_set
 from .variants import VARIANT_NAMES, Family, Scoring, UnknownVariant, Variant, find_variant
+from .view import SeatView, replay_view, seat_view, spectator_view
 
 __all__ = [
     "VARIANT_NAMES",
@@ -25,15 +28,20 @@ __all__ = [
     "Family",
     "HandEnd",
     "HandOutcome",
+    "HandResult",
     "HandState",
     "IllegalAction",
     "Line",
+    "Match",
     "Pass",
     "PassEvent",
     "Placement",
     "Play",
     "PlayEvent",
+    "ScoreSheet",
     "Scoring",
+    "SeatView",
+    "SheetRow",
     "Tile",
     "UnknownVariant",
     "Variant",
@@ -42,6 +50,9 @@ __all__ = [
     "find_variant",
     "new_deal_key",
     "pips",
+    "replay_view",
+    "seat_view",
+    "spectator_view",
     "tile_set",
     "verify_commitment",
 ]

@@ -126,18 +126,7 @@ class HandState:
         """Every legal action of the seat to move, one per distinct resulting position."""
         if self.outcome is not None:
             return ()
-        hand = sorted(self.hands[self.to_move], reverse=True)
-        if self.line.is_empty:
-            leads: list[Action] = []
-            for tile in hand:
-                if self.variant.spinner and not tile.is_double:
-                    leads.append(Play(tile, None, tile.high))
-                    leads.append(Play(tile, None, tile.low))
-                else:
-                    leads.append(Play(tile))
-            return tuple(leads)
-        plays: list[Action] = [Play(tile, arm) for tile in hand for arm in self.line.legal_arms(tile)]
-        return tuple(plays) if plays else (Pass(),)
+        return legal_actions_for(self.variant, self.line, self.hands[self.to_move])
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
@@ -227,6 +216,26 @@ class HandState:
         from .notation import move_notation
 
         return move_notation(self, action)
+
+
+def legal_actions_for(variant: Variant, line: Line, hand: Iterable[Tile]) -> tuple[Action, ...]:
+    """The legal actions of a seat holding ``hand`` at ``line`` (its turn, hand not over).
+
+    Shared by :class:`HandState` and the seat views, so both always agree.
+    """
+    tiles = sorted(hand, reverse=True)
+    if line.is_empty:
+        leads: list[Action] = []
+        for tile in tiles:
+            if variant.spinner and not tile.is_double:
+                # Both orientations: the record format names the arms after the lead's left half.
+                leads.append(Play(tile, None, tile.high))
+                leads.append(Play(tile, None, tile.low))
+            else:
+                leads.append(Play(tile))
+        return tuple(leads)
+    plays: list[Action] = [Play(tile, arm) for tile in tiles for arm in line.legal_arms(tile)]
+    return tuple(plays) if plays else (Pass(),)
 
 
 def _holds_playable(hand: Iterable[Tile], line: Line) -> bool:

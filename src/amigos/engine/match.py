@@ -1,0 +1,204 @@
+"""A match (partida): hands until a side reaches the target, with each family's lead rules.
+
+* Amigos: the lead passes to the next seat every hand, whatever happened (tied blocks too). The
+  first leader is chosen by the caller (at random online, by the highest tile in Recreo).
+* Cuban: the first leader is the seat that drew the heaviest set-aside tile; afterwards the seat
+  that won the previous hand leads. A block with tied pips goes to the first leader's side in the
+  first hand and to the previous hand's winner afterwards.
+* Draw and fives: the holder of the highest double (else the heaviest tile) leads the first hand,
+  then the lead passes to the next seat.
+
+Turn order is always "seat i+1 plays after seat i". Amigos and Cuban call that counter-clockwise
+("to the right") and the draw games clockwise; which way the table turns is only a matter of how
+the seats are drawn on screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .deal import Deal
+from .outcome import HandEnd, HandOutcome
+from .state import HandState
+from .variants import Family, Scoring, Variant
+from .variants.amigos import hands_won_over
+from .variants.cuban import reshuffle_seats
+from .variants.draw_fives import first_leader as draw_first_leader
+
+if TYPE_CHECKING:
+    from .scoresheet import ScoreSheet
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand of a match."""
+
+    leader: int
+    outcome: HandOutcome
+    play_points: tuple[int, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each side scored in this hand: points during play plus the end-of-hand award."""
+        scored = list(self.play_points)
+        if self.outcome.winner is not None:
+            scored[self.outcome.winner] += self.outcome.points
+        return tuple(scored)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """An immutable match. ``Match.new`` starts one; ``finish_hand`` returns the next Match."""
+
+    variant: Variant
+    players: tuple[str, ...]
+    first_leader: int | None
+    hands: tuple[HandResult, ...] = ()
+
+    @classmethod
+    def new(cls, variant: Variant, players: Sequence[str], first_leader: int | None = None) -> Match:
+        """A match with no hand played. ``first_leader`` may be None only in the draw games,
+        where the first deal decides it."""
+        if len(players) != variant.players:
+            raise ValueError(f"{variant.name} needs {variant.players} players, not {len(players)}")
+        if first_leader is None and variant.family is not Family.DRAW:
+            raise ValueError(f"{variant.name} needs a first leader")
+        if first_leader is not None and not 0 <= first_leader < variant.players:
+            raise ValueError(f"the first leader must be a seat from 0 to {variant.players - 1}")
+        return cls(variant=variant, players=tuple(players), first_leader=first_leader)
+
+    # -- scores ----------------------------------------------------------------------------------
+
+    @property
+    def score(self) -> tuple[int, ...]:
+        """Running totals per side as counted (not capped at the target). In juegos ganados:
+        hands won."""
+        totals = [0] * self.variant.sides
+        for result in self.hands:
+            for side, points in enumerate(result.points):
+                totals[side] += points
+        return tuple(totals)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match, or None while it goes on."""
+        score = self.score
+        variant = self.variant
+        if variant.scoring is Scoring.HANDS_WON:
+            return hands_won_over(score)
+        assert variant.target is not None
+        best = max(score)
+        if best < variant.target:
+            return None
+        leaders = [side for side, total in enumerate(score) if total == best]
+        # A tie for first (only possible in the draw games) means another hand is played.
+        return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def official_score(self) -> tuple[int, ...]:
+        """The score written on the sheet and in statistics: in Amigos 100/200 the winners are
+        written with exactly the target; everything else as counted."""
+        score = self.score
+        winner = self.winner
+        if winner is not None and self.variant.scoring in (Scoring.AMIGOS_100, Scoring.AMIGOS_200):
+            assert self.variant.target is not None
+            return tuple(self.variant.target if side == winner else total for side, total in enumerate(score))
+        return score
+
+    @property
+    def shutout(self) -> bool:
+        """Zapato / pollona: the match was won while every other side still had 0."""
+        winner = self.winner
+        return winner is not None and all(
+            total == 0 for side, total in enumerate(self.score) if side != winner
+        )
+
+    # -- leads -----------------------------------------------------------------------------------
+
+    @property
+    def next_leader(self) -> int | None:
+        """Who leads the next hand (None before the first hand of a draw game: the deal decides)."""
+        if not self.hands:
+            return self.first_leader
+        last = self.hands[-1]
+        players = self.variant.players
+        if self.variant.family is Family.CUBAN:
+            return cuban_next_leader(self.variant, last.outcome)
+        return (last.leader + 1) % players
+
+    def leader_for(self, deal: Deal) -> int:
+        """The leader of the hand dealt as ``deal``."""
+        leader = self.next_leader
+        if leader is None:
+            return draw_first_leader(deal.hands)
+        return leader
+
+    def tie_winner_for(self, leader: int) -> int | None:
+        """Cuban: the side that wins a tied block in the next hand, led by ``leader``."""
+        if self.variant.family is not Family.CUBAN:
+            return None
+        if not self.hands:
+            return self.variant.team_of(leader)
+        return self.hands[-1].outcome.winner
+
+    def reshuffle_offer(self, deal: Deal) -> tuple[int, ...]:
+        """Cuban: seats that may ask for a new deal (5 or more doubles). Empty elsewhere."""
+        if self.variant.family is not Family.CUBAN:
+            return ()
+        return reshuffle_seats(deal.hands)
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    def start_hand(self, deal: Deal, leader: int | None = None) -> HandState:
+        """The first state of the next hand. ``leader`` overrides the lead rules (a record's
+        leader is the source of truth when replaying)."""
+        if self.is_over:
+            raise ValueError("the match is over")
+        chosen = self.leader_for(deal) if leader is None else leader
+        return HandState.start(
+            self.variant, deal.hands, chosen, deal.boneyard, tie_winner=self.tie_winner_for(chosen)
+        )
+
+    def finish_hand(self, final_state: HandState) -> Match:
+        """The match after ``final_state``'s hand (which must be over)."""
+        if self.is_over:
+            raise ValueError("the match is over")
+        outcome = final_state.outcome
+        if outcome is None:
+            raise ValueError("the hand is not over")
+        result = HandResult(leader=final_state.leader, outcome=outcome, play_points=final_state.play_points)
+        return Match(
+            variant=self.variant,
+            players=self.players,
+            first_leader=self.first_leader if self.first_leader is not None else final_state.leader,
+            hands=(*self.hands, result),
+        )
+
+    def sheet(self) -> ScoreSheet:
+        """The score sheet (plantilla de anotación) of the match so far."""
+        from .scoresheet import build_sheet
+
+        return build_sheet(self)
+
+
+def cuban_next_leader(variant: Variant, outcome: HandOutcome) -> int:
+    """Cuban: the seat that won the previous hand leads the next.
+
+    After a domino that is the seat that went out. After a block the winning side's seat with the
+    fewest pips left leads (in 1v1 simply the winner); equal pips go to the seat that would have
+    played first after the block.
+    """
+    if outcome.end is HandEnd.DOMINO and outcome.closer is not None:
+        return outcome.closer
+    winner = outcome.winner if outcome.winner is not None else 0
+    players = variant.players
+    closer = outcome.closer if outcome.closer is not None else 0
+    order = [(closer + step) % players for step in range(1, players + 1)]
+    candidates = [seat for seat in order if variant.team_of(seat) == winner]
+    return min(candidates, key=lambda seat: (outcome.remaining[seat], order.index(seat)))

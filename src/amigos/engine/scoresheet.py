@@ -1,0 +1,100 @@
+"""The score sheet (plantilla de anotación): what each hand wrote, the totals, the winner.
+
+* Amigos 100/200: a hand's points are written on the winners' side; a tied block writes a 0 on the
+  side of the team whose player made the blocking play; at the end the winners are written with
+  exactly the target and the losers with what they had.
+* Juegos ganados: each hand won writes the team's new count (20, 40, 60, then Ventaja); a block
+  writes a "C" in the "Sin tanto" row and nobody scores.
+* Cuban and the draw games: points as scored, totals as counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .outcome import HandEnd
+from .variants import Family, Scoring, Variant
+from .variants.amigos import hands_won_labels
+
+if TYPE_CHECKING:
+    from .match import Match
+
+#: The mark written in the "Sin tanto" row for a block in juegos ganados.
+NO_SCORE_MARK = "C"
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """What one hand (numbered from 1) wrote: a cell per side ("" for nothing) and, in juegos
+    ganados, the "C" mark of a block."""
+
+    hand: int
+    cells: tuple[str, ...]
+    mark: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A whole sheet. ``totals`` are as counted; ``shown_totals`` as written on the sheet."""
+
+    variant: Variant
+    sides: tuple[tuple[str, ...], ...]
+    rows: tuple[SheetRow, ...]
+    totals: tuple[int, ...]
+    shown_totals: tuple[str, ...]
+    no_score: tuple[str, ...]
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.name,
+            "sides": [list(names) for names in self.sides],
+            "rows": [{"hand": row.hand, "cells": list(row.cells), "mark": row.mark} for row in self.rows],
+            "totals": list(self.totals),
+            "shown_totals": list(self.shown_totals),
+            "no_score": list(self.no_score),
+            "winner": self.winner,
+        }
+
+
+def build_sheet(match: Match) -> ScoreSheet:
+    """The sheet of ``match`` so far."""
+    variant = match.variant
+    sides = tuple(
+        tuple(match.players[seat] for seat in variant.seats_of(side)) for side in range(variant.sides)
+    )
+    rows: list[SheetRow] = []
+    no_score: list[str] = []
+    won = [0] * variant.sides
+    for number, result in enumerate(match.hands, start=1):
+        outcome = result.outcome
+        cells = [""] * variant.sides
+        mark = ""
+        if variant.scoring is Scoring.HANDS_WON:
+            if outcome.winner is None:
+                mark = NO_SCORE_MARK
+                no_score.append(mark)
+            else:
+                won[outcome.winner] += 1
+                cells[outcome.winner] = hands_won_labels((won[0], won[1]))[outcome.winner]
+        elif variant.family is Family.DRAW:
+            cells = [str(points) for points in result.points]
+        elif outcome.winner is not None:
+            cells[outcome.winner] = str(outcome.points)
+        elif outcome.end is HandEnd.TIED_BLOCK and outcome.closer is not None:
+            cells[variant.team_of(outcome.closer)] = "0"
+        rows.append(SheetRow(hand=number, cells=tuple(cells), mark=mark))
+    if variant.scoring is Scoring.HANDS_WON:
+        shown: tuple[str, ...] = hands_won_labels((won[0], won[1]))
+    else:
+        shown = tuple(str(total) for total in match.official_score)
+    return ScoreSheet(
+        variant=variant,
+        sides=sides,
+        rows=tuple(rows),
+        totals=match.score,
+        shown_totals=tuple(shown),
+        no_score=tuple(no_score),
+        winner=match.winner,
+    )
