@@ -15,7 +15,7 @@ from typing import Any
 from .hand import HandPlay
 from .lines import SpinnerLine
 from .replay import MatchTally
-from .rules import RECORD_FORMAT, Rules, Tile, full_set, rules_for, tile_text
+from .rules import PLAY_SCORE_MULTIPLES, RECORD_FORMAT, Rules, Tile, full_set, rules_for, tile_text
 
 Option = tuple[tuple[int, int], "str | int | None"]
 Policy = Callable[[HandPlay, list[Option], random.Random], Option]
@@ -97,7 +97,7 @@ def _count_after(play: HandPlay, option: Option) -> int:
     twin = _simulate(play, option)
     assert isinstance(twin.line, SpinnerLine)
     count = twin.line.count()
-    multiples = {"all-fives": (5,), "all-threes": (3,), "fives-and-threes": (5, 3)}.get(play.rules.scoring, ())
+    multiples = PLAY_SCORE_MULTIPLES[play.rules.scoring]
     return count if count and any(count % m == 0 for m in multiples) else 0
 
 
@@ -110,11 +110,9 @@ def write_move(play: HandPlay, option: Option, rng: random.Random) -> str:
         return tile_text((min(tile), max(tile)), flipped=rng.random() < 0.5)
     text = tile_text((min(tile), max(tile)), flipped=rng.random() < 0.5)
     targets = play.line.targets((min(tile), max(tile)))
-    if isinstance(play.line, SpinnerLine):
-        needed = len(targets) > 1
-    else:
-        needed = len(targets) > 1  # two different end values
-    if needed or rng.random() < 0.2:
+    # Spinner games need the arm whenever several arms fit; two-ended lines only list distinct
+    # end values, so more than one target there means two different results.
+    if len(targets) > 1 or rng.random() < 0.2:
         text += f"@{target}"
     return text
 
@@ -152,9 +150,7 @@ def generate_record(
         play = HandPlay(rules, deal, pile, leader, tally.tie_side(leader))
         tally.start(leader)
         moves: list[str] = []
-        while play.result is not None or True:
-            if play.result is not None:
-                break
+        while play.result is None:
             options = play.options()
             if not options:
                 moves.append("pass")
@@ -177,7 +173,9 @@ def generate_record(
     return {"format": RECORD_FORMAT, "variant": variant, "players": list(NAMES[:players]), "hands": hands}
 
 
-def _next_leader(rules: Rules, deal: list[list[Tile]], rng: random.Random, leader: int, last: HandPlay | None) -> int:
+def _next_leader(
+    rules: Rules, deal: list[list[Tile]], rng: random.Random, leader: int, last: HandPlay | None
+) -> int:
     if last is None:
         return first_leader(rules, deal, rng)
     if rules.family == "cuban":

@@ -157,7 +157,9 @@ def _replay_hand(rules: Rules, tally: MatchTally, number: int, hand: object) -> 
     return play
 
 
-def _read_hand(rules: Rules, number: int, hand: dict[str, Any]) -> tuple[list[list[Tile]], list[Tile], int, list[Any]]:
+def _read_hand(
+    rules: Rules, number: int, hand: dict[str, Any]
+) -> tuple[list[list[Tile]], list[Tile], int, list[Any]]:
     deal, pile, leader, moves = hand.get("deal"), hand.get("boneyard"), hand.get("leader"), hand.get("moves")
     if not isinstance(deal, list) or len(deal) != rules.players:
         raise RefereeError(number, 0, f"the deal must list {rules.players} hands")

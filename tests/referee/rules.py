@@ -90,7 +90,8 @@ def rules_for(name: str, players: int) -> Rules:
 
 def _need(name: str, players: int, allowed: tuple[int, ...]) -> None:
     if players not in allowed:
-        raise UnknownVariantError(f"{name} is played by {' or '.join(map(str, allowed))} players, not {players}")
+        counts = " or ".join(map(str, allowed))
+        raise UnknownVariantError(f"{name} is played by {counts} players, not {players}")
 
 
 def full_set(max_pip: int) -> list[Tile]:
