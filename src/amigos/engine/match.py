@@ -59,12 +59,10 @@ class Match:
 
     @classmethod
     def new(cls, variant: Variant, players: Sequence[str], first_leader: int | None = None) -> Match:
-        """A match with no hand played. ``first_leader`` may be None only in the draw games,
-        where the first deal decides it."""
+        """A match with no hand played. ``first_leader`` may be None in the draw games, where the
+        first deal decides it (elsewhere it must then be given to :meth:`start_hand`)."""
         if len(players) != variant.players:
             raise ValueError(f"{variant.name} needs {variant.players} players, not {len(players)}")
-        if first_leader is None and variant.family is not Family.DRAW:
-            raise ValueError(f"{variant.name} needs a first leader")
         if first_leader is not None and not 0 <= first_leader < variant.players:
             raise ValueError(f"the first leader must be a seat from 0 to {variant.players - 1}")
         return cls(variant=variant, players=tuple(players), first_leader=first_leader)
@@ -135,9 +133,11 @@ class Match:
     def leader_for(self, deal: Deal) -> int:
         """The leader of the hand dealt as ``deal``."""
         leader = self.next_leader
-        if leader is None:
-            return draw_first_leader(deal.hands)
-        return leader
+        if leader is not None:
+            return leader
+        if self.variant.family is not Family.DRAW:
+            raise ValueError(f"{self.variant.name}: the first leader was not chosen")
+        return draw_first_leader(deal.hands)
 
     def tie_winner_for(self, leader: int) -> int | None:
         """Cuban: the side that wins a tied block in the next hand, led by ``leader``."""

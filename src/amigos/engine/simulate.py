@@ -1,0 +1,89 @@
+"""Random legal matches, written as records: for tests, demos and fuzzing.
+
+Everything is drawn from one ``random.Random(seed)``, so a seed always gives the same record.
+Deal keys are UUID4 texts taken from that generator (not from the CSPRNG: reproducibility is the
+point here). Cuban reshuffle offers are always declined.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable, Sequence
+
+from .actions import Action
+from .deal import deal_from_key
+from .match import Match
+from .record import Record, record_hand
+from .state import HandState
+from .tiles import Tile
+from .variants import Family, Variant
+from .variants.cuban import lead_draw_winner
+
+#: Chooses an action for the seat to move. The default picks uniformly among the legal ones.
+Chooser = Callable[[HandState, random.Random], Action]
+
+DEFAULT_NAMES: tuple[str, ...] = ("Ana", "Beto", "Caro", "Dani")
+
+
+def random_choice(state: HandState, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions())
+
+
+def seeded_key(rng: random.Random) -> str:
+    """A UUID4-shaped deal key drawn from ``rng`` (reproducible, unlike :func:`new_deal_key`)."""
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+def cuban_first_leader(set_aside: Sequence[Tile], players: int, rng: random.Random) -> int:
+    """Each seat draws a set-aside tile; the heaviest leads; tied players draw again."""
+    contenders = list(range(players))
+    while True:
+        drawn = rng.sample(list(set_aside), len(contenders))
+        winner = lead_draw_winner(drawn)
+        if winner is not None:
+            return contenders[winner]
+        best = max(tile.pips for tile in drawn)
+        contenders = [seat for seat, tile in zip(contenders, drawn, strict=True) if tile.pips == best]
+
+
+def simulate_match(
+    variant: Variant,
+    seed: int,
+    max_hands: int | None = None,
+    chooser: Chooser = random_choice,
+    names: Sequence[str] | None = None,
+) -> Record:
+    """A record of a match played with ``chooser`` (random legal moves by default), stopping at
+    the match's end or after ``max_hands`` hands."""
+    rng = random.Random(seed)
+    players = tuple(names) if names is not None else _names(variant.players)
+    first_key = seeded_key(rng)
+    first_deal = deal_from_key(first_key, variant)
+    if variant.family is Family.AMIGOS:
+        first_leader: int | None = rng.randrange(variant.players)
+    elif variant.family is Family.CUBAN:
+        first_leader = cuban_first_leader(first_deal.boneyard, variant.players, rng)
+    else:
+        first_leader = None
+    match = Match.new(variant, players, first_leader)
+    hands = []
+    deal = first_deal
+    while not match.is_over and (max_hands is None or len(hands) < max_hands):
+        start = match.start_hand(deal)
+        state = start
+        actions: list[Action] = []
+        while not state.is_over:
+            action = chooser(state, rng)
+            actions.append(action)
+            state = state.apply(action)
+        hands.append(record_hand(start, actions))
+        match = match.finish_hand(state)
+        deal = deal_from_key(seeded_key(rng), variant)
+    return Record(variant=variant.name, players=players, hands=tuple(hands))
+
+
+def _names(count: int) -> tuple[str, ...]:
+    return (
+        DEFAULT_NAMES[:count] if count <= len(DEFAULT_NAMES) else tuple(f"P{seat}" for seat in range(count))
+    )
