@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from .actions import Action
 from .deal import deal_from_key
 from .match import Match
-from .record import Record, record_hand
+from .record import Record, RecordHand, record_hand
 from .state import HandState
 from .tiles import Tile
 from .variants import Family, Variant
@@ -67,7 +67,7 @@ def simulate_match(
     else:
         first_leader = None
     match = Match.new(variant, players, first_leader)
-    hands = []
+    hands: list[RecordHand] = []
     deal = first_deal
     while not match.is_over and (max_hands is None or len(hands) < max_hands):
         start = match.start_hand(deal)
