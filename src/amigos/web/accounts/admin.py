@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, ClassVar
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
@@ -17,7 +16,7 @@ from amigos.web.accounts import services
 from amigos.web.accounts.models import SignInAttempt, User
 
 
-class PlayerCreationForm(AdminUserCreationForm):  # type: ignore[type-arg]
+class PlayerCreationForm(AdminUserCreationForm):
     class Meta:
         model = User
         fields = ("email", "display_name")
@@ -57,7 +56,7 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
         (None, {"classes": ("wide",), "fields": ("email", "display_name", "password1", "password2")}),
     )
     filter_horizontal = ("groups", "user_permissions")
-    actions: ClassVar[Any] = ["suspend_one_week", "suspend_one_month", "lift_suspension"]
+    actions = ("suspend_one_week", "suspend_one_month", "lift_suspension")
 
     @admin.action(description=_("Suspend for one week"))
     def suspend_one_week(self, request: HttpRequest, queryset: QuerySet[User]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q
 from django.http import HttpRequest
 
@@ -26,7 +25,7 @@ class EmailOrNameBackend(ModelBackend):
         username: str | None = None,
         password: str | None = None,
         **kwargs: Any,
-    ) -> AbstractBaseUser | None:
+    ) -> User | None:
         if username is None or password is None:
             return None
         user = find_account(username)

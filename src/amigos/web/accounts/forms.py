@@ -51,7 +51,7 @@ class SignInForm(AuthenticationForm):
     username = forms.CharField(
         label=_("E-mail or name"), max_length=254, widget=forms.TextInput(attrs={"autofocus": True})
     )
-    error_messages: ClassVar[dict[str, Any]] = {
+    error_messages = {  # noqa: RUF012  (Django reads it as a class attribute)
         "invalid_login": _("That name or e-mail and password do not match an account."),
         "inactive": _("This account is inactive."),
     }

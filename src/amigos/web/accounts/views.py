@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -30,14 +32,30 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/sign_up.html", {"form": form})
 
 
+def ended_message(reason: str | None) -> str | None:
+    """Why the live page sent the player here (the socket ended the session)."""
+    if reason == "idle":
+        return _("You were signed out after a period without activity.")
+    if reason == "suspended":
+        return _("Your account has been suspended.")
+    if reason == "signed_out":
+        return _("Your session ended. Please sign in again.")
+    return None
+
+
 class SignInView(auth_views.LoginView):
     form_class = SignInForm
     template_name = "accounts/sign_in.html"
     redirect_authenticated_user = True
 
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["ended_message"] = ended_message(self.request.GET.get("ended"))
+        return context
+
 
 class SignOutView(auth_views.LogoutView):
-    next_page = reverse_lazy("accounts:sign_in")
+    next_page = "accounts:sign_in"
 
 
 class ChangePasswordView(auth_views.PasswordChangeView):

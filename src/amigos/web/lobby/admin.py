@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, ClassVar
 
 from django.contrib import admin
 from django.db.models import Count, QuerySet
@@ -41,8 +40,8 @@ class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
     list_filter = ("hidden", "created_at")
     search_fields = ("text", "author__display_name")
     readonly_fields = ("author", "text", "created_at")
-    inlines: ClassVar[Any] = [ReportInline]
-    actions: ClassVar[Any] = ["hide", "unhide"]
+    inlines = (ReportInline,)
+    actions = ("hide", "unhide")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
         return super().get_queryset(request).select_related("author").annotate(num_reports=Count("reports"))
@@ -76,7 +75,7 @@ class ChatReportAdmin(admin.ModelAdmin[ChatReport]):
     list_filter = ("status",)
     search_fields = ("message__text", "reporter__display_name", "message__author__display_name")
     readonly_fields = ("message", "reporter", "comment", "created_at")
-    actions: ClassVar[Any] = ["ignore", "warn", "block"]
+    actions = ("ignore", "warn", "block")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatReport]:
         return super().get_queryset(request).select_related("message__author", "reporter")

@@ -109,6 +109,8 @@ REDIS_URL = os.environ.get("AMIGOS_REDIS_URL", "")
 # One pooled connection is held by each process's subscriber; publishers share the rest. Sized
 # deliberately: redis-py's asyncio pool raises instead of waiting when it runs dry.
 REDIS_MAX_CONNECTIONS = env_int("AMIGOS_REDIS_MAX_CONNECTIONS", 32)
+# Prefix of the Redis channels, so that several sites (or test runs) can share one Redis.
+AMIGOS_BUS_NAMESPACE = os.environ.get("AMIGOS_BUS_NAMESPACE", "amigos")
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["amigos.web.accounts.backends.EmailOrNameBackend"]

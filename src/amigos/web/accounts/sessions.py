@@ -1,0 +1,83 @@
+"""The session as the socket tier sees it: still valid? idle? suspended? and refreshing the idle clock.
+
+Pages and sockets share one idle clock (the last-activity time in the session), so a player who
+chats for half an hour without loading a page is not signed out, and one who stares at a page with
+no socket activity for ten minutes is.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.base import SessionBase
+from django.utils import timezone
+
+from amigos.web.accounts.models import User
+from amigos.web.accounts.services import LAST_ACTIVITY_KEY, current_suspension, is_idle
+
+
+class State(enum.Enum):
+    ACTIVE = "active"
+    SIGNED_OUT = "signed_out"
+    IDLE = "idle"
+    SUSPENDED = "suspended"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    state: State
+    suspended_until: datetime | None = None
+
+
+def _store(session_key: str) -> SessionBase:
+    engine: Any = import_module(settings.SESSION_ENGINE)
+    store: SessionBase = engine.SessionStore(session_key)
+    return store
+
+
+def _data(session_key: str | None) -> dict[str, Any]:
+    if not session_key:
+        return {}
+    data: dict[str, Any] = _store(session_key).load()
+    return data
+
+
+def verdict(session_key: str | None, user_id: int, now: float) -> Verdict:
+    """Whether the session of `user_id` may go on, judged from the stored session (not a cached copy)."""
+    data = _data(session_key)
+    if str(data.get(SESSION_KEY)) != str(user_id):
+        return Verdict(State.SIGNED_OUT)
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or not user.is_active:
+        return Verdict(State.SIGNED_OUT)
+    until = current_suspension(user, timezone.now())
+    if until is not None:
+        return Verdict(State.SUSPENDED, until)
+    last = data.get(LAST_ACTIVITY_KEY)
+    if is_idle(float(last) if last is not None else None, now):
+        return Verdict(State.IDLE)
+    return Verdict(State.ACTIVE)
+
+
+def touch(session_key: str | None, user_id: int, now: float) -> bool:
+    """Record activity now; False (and nothing written) when the session is no longer this user's."""
+    if not session_key:
+        return False
+    store = _store(session_key)
+    if str(store.get(SESSION_KEY)) != str(user_id):
+        return False
+    store[LAST_ACTIVITY_KEY] = now
+    store.save()
+    return True
+
+
+def end(session_key: str | None) -> None:
+    """Delete the session: the player must sign in again, on every tab."""
+    if session_key:
+        _store(session_key).delete()

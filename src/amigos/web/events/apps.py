@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class EventsConfig(AppConfig):
+    name = "amigos.web.events"
+    label = "events"
+    verbose_name = _("Recreational events")
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,89 @@
+"""The message bus: one interface, two implementations.
+
+Fan-out of lobby (and later table) events goes through here and from here straight to sockets. The
+in-memory bus serves one process; `amigos.web.realtime.redis_bus.RedisBus` carries the same
+messages across processes with Redis pub/sub. Messages are JSON objects and cross the bus as JSON
+text in both implementations, so code tested on one behaves the same on the other.
+
+Handlers are plain callables invoked in the event loop's thread; they must not block (the hub only
+queues the message for each socket).
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+Message = dict[str, Any]
+Handler = Callable[[str, Message], None]
+
+log = logging.getLogger("amigos.realtime.bus")
+
+
+class Subscription:
+    """A handle to stop receiving a topic."""
+
+    def __init__(self, bus: Bus, topic: str, handler: Handler) -> None:
+        self.bus = bus
+        self.topic = topic
+        self.handler = handler
+        self.active = True
+
+    async def cancel(self) -> None:
+        if self.active:
+            self.active = False
+            await self.bus._unsubscribe(self)
+
+
+class Bus(abc.ABC):
+    """Publish JSON messages on named topics; every subscriber of the topic, in any process, gets them."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[Subscription]] = defaultdict(list)
+
+    @abc.abstractmethod
+    async def publish(self, topic: str, message: Message) -> None: ...
+
+    async def subscribe(self, topic: str, handler: Handler) -> Subscription:
+        subscription = Subscription(self, topic, handler)
+        first = not self._handlers[topic]
+        self._handlers[topic].append(subscription)
+        if first:
+            await self._listen(topic)
+        return subscription
+
+    async def _unsubscribe(self, subscription: Subscription) -> None:
+        handlers = self._handlers.get(subscription.topic, [])
+        if subscription in handlers:
+            handlers.remove(subscription)
+        if not handlers:
+            self._handlers.pop(subscription.topic, None)
+            await self._unlisten(subscription.topic)
+
+    async def _listen(self, topic: str) -> None:  # noqa: B027  (an optional hook)
+        """Hook: start receiving a topic from the transport (nothing to do in memory)."""
+
+    async def _unlisten(self, topic: str) -> None:  # noqa: B027  (an optional hook)
+        """Hook: stop receiving a topic from the transport."""
+
+    def _dispatch(self, topic: str, raw: str) -> None:
+        """Hand a message that arrived as JSON text to every local handler of its topic."""
+        for subscription in list(self._handlers.get(topic, [])):
+            try:
+                subscription.handler(topic, json.loads(raw))
+            except Exception:  # one faulty handler must not starve the others
+                log.exception("bus handler failed on topic %s", topic)
+
+    async def close(self) -> None:
+        self._handlers.clear()
+
+
+class InMemoryBus(Bus):
+    """The bus of a single process: publishing delivers at once to the local subscribers."""
+
+    async def publish(self, topic: str, message: Message) -> None:
+        self._dispatch(topic, json.dumps(message))

@@ -1,0 +1,104 @@
+"""The bus across processes: Redis pub/sub.
+
+Each process holds ONE subscriber connection (a PubSub reading every topic this process listens to)
+and a small pool for publishing. The pool is a *blocking* pool of a chosen size: redis-py's default
+asyncio pool raises "Too many connections" the moment it runs dry, which under a burst of chat or
+moves would drop messages; the blocking pool makes publishers wait (up to `wait_seconds`) instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from amigos.web.realtime.bus import Bus, Message
+
+log = logging.getLogger("amigos.realtime.redis")
+
+# The topic every process subscribes to at start, so the reader always has a live connection.
+_CONTROL_TOPIC = "_control"
+
+
+class RedisBus(Bus):
+    def __init__(
+        self, url: str, *, namespace: str = "amigos", max_connections: int = 32, wait_seconds: float = 5.0
+    ) -> None:
+        super().__init__()
+        if max_connections < 2:
+            raise ValueError("the Redis bus needs at least 2 connections: one subscriber, one publisher")
+        self.namespace = namespace
+        self._pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=wait_seconds
+        )
+        self._redis = aioredis.Redis(connection_pool=self._pool)
+        self._pubsub: Any = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._reader: asyncio.Task[None] | None = None
+        self._started = asyncio.Lock()
+
+    def _channel(self, topic: str) -> str:
+        return f"{self.namespace}:{topic}"
+
+    def _topic(self, channel: bytes | str) -> str:
+        name = channel.decode() if isinstance(channel, bytes) else channel
+        return name[len(self.namespace) + 1 :]
+
+    async def start(self) -> None:
+        """Connect the subscriber and start reading (done lazily by the first subscription too)."""
+        async with self._started:
+            if self._reader is None:
+                await self._pubsub.subscribe(self._channel(_CONTROL_TOPIC))
+                self._reader = asyncio.get_running_loop().create_task(self._read(), name="amigos-redis-bus")
+
+    async def ping(self) -> bool:
+        return bool(await self._redis.ping())
+
+    async def publish(self, topic: str, message: Message) -> None:
+        await self._redis.publish(self._channel(topic), json.dumps(message))
+
+    async def _listen(self, topic: str) -> None:
+        await self.start()
+        await self._pubsub.subscribe(self._channel(topic))
+
+    async def _unlisten(self, topic: str) -> None:
+        if self._reader is not None:
+            await self._pubsub.unsubscribe(self._channel(topic))
+
+    async def _read(self) -> None:
+        delay = 0.1
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                delay = 0.1
+            except asyncio.CancelledError:
+                raise
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                # redis-py reconnects and re-subscribes on the next read; back off meanwhile.
+                log.warning("Redis bus connection lost; retrying in %.1f s", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            data = message["data"]
+            self._dispatch(
+                self._topic(message["channel"]), data.decode() if isinstance(data, bytes) else data
+            )
+
+    async def close(self) -> None:
+        await super().close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+            self._reader = None
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        await self._redis.aclose()
+        await self._pool.aclose()
