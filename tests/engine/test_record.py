@@ -18,6 +18,7 @@ SUITS = [
     ["4-3", "4-2", "4-1", "4-0", "3-3", "3-2", "3-1"],
     ["3-0", "2-2", "2-1", "2-0", "1-1", "1-0", "0-0"],
 ]
+HEAD = '{"format": "amigos-record/1", "variant": "amigos-100", "players": ["a","b","c","d"], '
 OPENING = ["6-6", "pass", "pass", "pass", "6-5", "5-5", "pass", "pass", "6-4"]
 
 
@@ -120,16 +121,15 @@ class ReplayTests(unittest.TestCase):
             '{"format": "amigos-record/1", "variant": 7, "players": [], "hands": []}',
             '{"format": "amigos-record/1", "variant": "amigos-100", "players": "abcd", "hands": []}',
             '{"format": "amigos-record/1", "variant": "amigos-100", "players": [1,2,3,4], "hands": []}',
-            '{"format": "amigos-record/1", "variant": "amigos-100", "players": ["a","b","c","d"], "hands": [7]}',
+            HEAD + '"hands": [7]}',
             json.dumps(record([1, 2])),  # type: ignore[list-item]
             json.dumps(record([], deal=[[1]])),  # type: ignore[list-item]
             "[" * 100000,
-            '{"format": "amigos-record/1", "variant": "amigos-100", "players": ["a","b","c","d"], "hands": [{'
-            '"deal": [], "boneyard": [], "leader": ' + "9" * 5000 + ', "moves": []}]}',
+            HEAD + '"hands": [{"deal": [], "boneyard": [], "leader": ' + "9" * 5000 + ', "moves": []}]}',
             json.dumps({**record([]), "hands": [{**record([])["hands"][0], "leader": 10**30}]}),
             json.dumps({**record([]), "hands": [{**record([])["hands"][0], "leader": True}]}),
             json.dumps({**record([]), "hands": [{**record([])["hands"][0], "leader": 1.0}]}),
-            '{"format": "amigos-record/1", "variant": "amigos-100", "players": ["a","b","c","d"], "hands": NaN}',
+            HEAD + '"hands": NaN}',
         ):
             with self.subTest(junk=junk[:60]):
                 status, out, err = run_cli(junk)
