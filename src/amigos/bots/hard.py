@@ -43,7 +43,7 @@ from amigos.engine.view import SeatView
 class HardSettings:
     """Budgets of the hard level (nodes of search per decision, number of sampled worlds)."""
 
-    early_nodes: int = 110_000  # decisions before the 8th tile is laid
+    early_nodes: int = 110_000  # decisions before the 8th tile (fewer than 7 tiles on the table)
     late_nodes: int = 18_000  # from the 8th tile on
     max_worlds: int = 24
     min_worlds: int = 3
@@ -92,7 +92,7 @@ class HardBot:
         seat = view.seat
         assert seat is not None
         laid = len(view.line.placements)
-        budget = settings.early_nodes if laid < 8 else settings.late_nodes
+        budget = settings.early_nodes if laid < 7 else settings.late_nodes
         solver = TwoEndedSolver(rules_for(variant, view.tie_winner), node_budget=budget)
         moves: dict[Action, Move] = {
             action: compact_move(view.line, action, variant.max_pip)

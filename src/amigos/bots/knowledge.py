@@ -6,8 +6,9 @@ or set aside), and which suits each seat lacked when it passed or had to draw.
 Those voids are the whole of the inference: a pass on ends 4 and 2 proves the
 seat holds no 4 and no 2 from then on in games without drawing; in games with
 a boneyard a draw proves the same about the seat's whole hand right after its
-draw-and-play (the tile that finally fitted is the one it laid), and a later
-draw brings in unknown tiles, so the void list of that seat starts over.
+draw-and-play (the tile that finally fitted is the one it laid); before it has
+laid that tile nothing is certain, and each later draw brings in unknown
+tiles, so the void list of that seat starts over.
 
 ``sample_world`` deals the unseen tiles to the hidden places at random, always
 respecting sizes and voids, so each sample is a world the viewer cannot tell
@@ -56,8 +57,12 @@ def infer(view: SeatView) -> Knowledge:
     voids: dict[int, set[int]] = {seat: set() for seat in range(view.variant.players) if seat != view.seat}
     line = Line.empty(view.variant.spinner)
     drawing: int | None = None  # the seat in the middle of a draw sequence
+    pending: dict[int, set[int]] = {}  # seat -> ends it drew on, proven once it has laid the drawn tile
     for event in view.history:
         if isinstance(event, PlayEvent):
+            if event.seat in pending:
+                # New tiles arrived: only what it lacked when it drew is certain for its whole hand.
+                voids[event.seat] = pending.pop(event.seat)
             play = event.play
             if play.arm is None:
                 line = line.place_lead(play.tile, play.lead_left)
@@ -66,12 +71,12 @@ def infer(view: SeatView) -> Knowledge:
             drawing = None
         elif isinstance(event, PassEvent):
             if event.seat in voids:
-                voids[event.seat].update(event.ends)
+                voids[event.seat] = pending.pop(event.seat, voids[event.seat]) | set(event.ends)
             drawing = None
         elif isinstance(event, DrawEvent):
             if event.seat in voids and drawing != event.seat:
-                # New tiles arrive: only what the seat lacked right now is certain for its whole hand.
-                voids[event.seat] = set(line.open_ends())
+                pending[event.seat] = set(line.open_ends())
+                voids[event.seat] = set()  # its hand now holds tiles nobody has seen
             drawing = event.seat
     sizes: dict[int, int] = {
         seat: view.hand_sizes[seat] for seat in range(view.variant.players) if seat != view.seat

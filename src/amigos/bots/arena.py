@@ -1,0 +1,176 @@
+"""Bot against bot in duplicate format: every deal is played twice with the sides swapped.
+
+Luck of the deal is the largest source of noise in dominoes.  Playing each deal
+twice, once with A holding one side's tiles and once with B holding them, makes
+the deal's luck cancel in the pair, so small differences in skill show up in
+far fewer hands.  The 95% interval is computed over deals (each deal's pair of
+hands is one paired observation), not over hands, because the two hands of a
+deal are not independent.
+
+Deals are reproducible: deal ``i`` of seed ``s`` is always the same shuffle,
+and every seat's random generator is derived from (seed, deal, game, seat).
+The leader of deal ``i`` is seat ``i % players`` (the lead rotates as in a
+match); in Cuban the leader's side wins a tied block (the first-hand rule).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from amigos.bots.base import Bot, find_bot
+from amigos.bots.runner import play_hand
+from amigos.engine import Family, HandState, Variant, find_variant, tile_set
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play: bot names, variant, number of deals, seed, worker processes."""
+
+    a: str
+    b: str
+    variant: str = "amigos-100"
+    players: int | None = None
+    deals: int = 100
+    seed: int = 0
+    workers: int = 1
+
+    def resolve(self) -> Variant:
+        variant = find_variant(self.variant, self.players)
+        if variant.players == 3:
+            raise ValueError("the arena seats two bots on alternate seats: use 2 or 4 players")
+        return variant
+
+
+@dataclass
+class DealResult:
+    """Both games of one deal, from A's side."""
+
+    index: int
+    margins: tuple[int, int]  # A's points minus B's points in each game
+    decided: int  # games with a winner
+    won: int  # games A's side won
+    decisions: list[tuple[int, float]] = field(default_factory=list)  # A's (tiles laid, ms)
+
+
+def deal_state(variant: Variant, seed: int, index: int) -> HandState:
+    """The starting state of deal ``index`` of ``seed``."""
+    rng = random.Random(f"deal:{seed}:{index}")
+    tiles = list(tile_set(variant.max_pip))
+    rng.shuffle(tiles)
+    size = variant.hand_size
+    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(variant.players)]
+    leader = index % variant.players
+    tie_winner = variant.team_of(leader) if variant.family is Family.CUBAN else None
+    return HandState.start(variant, hands, leader, tiles[variant.players * size :], tie_winner=tie_winner)
+
+
+def a_sides(variant: Variant, swapped: bool) -> set[int]:
+    """The scoring sides A controls: side 0 (even seats) first, then the other side."""
+    parity = 1 if swapped else 0
+    return {variant.team_of(seat) for seat in range(variant.players) if seat % 2 == parity}
+
+
+def play_deal(config: ArenaConfig, bots: tuple[Bot, Bot], index: int) -> DealResult:
+    """Play deal ``index`` twice, A on the even seats and then on the odd seats."""
+    variant = config.resolve()
+    margins: list[int] = []
+    decided = won = 0
+    decisions: list[tuple[int, float]] = []
+    for game, swapped in enumerate((False, True)):
+        parity = 1 if swapped else 0
+        seats = [bots[0] if seat % 2 == parity else bots[1] for seat in range(variant.players)]
+        rngs = [random.Random(f"bot:{config.seed}:{index}:{game}:{seat}") for seat in range(variant.players)]
+        run = play_hand(deal_state(variant, config.seed, index), seats, rngs)
+        outcome = run.state.outcome
+        assert outcome is not None
+        mine = a_sides(variant, swapped)
+        points = list(run.state.play_points)
+        if outcome.winner is not None:
+            points[outcome.winner] += outcome.points
+            decided += 1
+            won += outcome.winner in mine
+        margins.append(
+            sum(p for side, p in enumerate(points) if side in mine)
+            - sum(p for side, p in enumerate(points) if side not in mine)
+        )
+        decisions.extend((d.laid, d.seconds * 1000) for d in run.decisions if d.seat % 2 == parity)
+    return DealResult(index, (margins[0], margins[1]), decided, won, decisions)
+
+
+def _play_chunk(config: ArenaConfig, indices: Sequence[int]) -> list[DealResult]:
+    bots = (find_bot(config.a), find_bot(config.b))
+    return [play_deal(config, bots, index) for index in indices]
+
+
+def run_arena(config: ArenaConfig) -> list[DealResult]:
+    """Play every deal, spread over ``config.workers`` processes (1: in this process)."""
+    config.resolve()
+    indices = list(range(config.deals))
+    workers = max(1, config.workers)
+    if workers == 1:
+        return _play_chunk(config, indices)
+    chunks = [indices[start :: workers * 4] for start in range(workers * 4)]
+    chunks = [chunk for chunk in chunks if chunk]
+    results: list[DealResult] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in pool.map(_play_chunk, [config] * len(chunks), chunks):
+            results.extend(part)
+    results.sort(key=lambda result: result.index)
+    return results
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The ``fraction`` quantile by nearest rank (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, math.ceil(fraction * len(ordered)) - 1)
+    return ordered[rank]
+
+
+def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, Any]:
+    """The arena's figures, from A's side (see docs/bots.md for their exact meaning)."""
+    hands = 2 * len(results)
+    per_deal = [(r.margins[0] + r.margins[1]) / 2 for r in results]
+    mean = sum(per_deal) / len(per_deal) if per_deal else 0.0
+    spread = statistics.stdev(per_deal) if len(per_deal) > 1 else 0.0
+    half = 1.96 * spread / math.sqrt(len(per_deal)) if per_deal else 0.0
+    decided = sum(r.decided for r in results)
+    won = sum(r.won for r in results)
+    times = [ms for r in results for _, ms in r.decisions]
+    late = [ms for r in results for laid, ms in r.decisions if laid >= 7]
+    return {
+        "a": config.a,
+        "b": config.b,
+        "variant": config.variant,
+        "players": config.resolve().players,
+        "deals": len(results),
+        "hands": hands,
+        "points_per_hand": round(mean, 3),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "hands_won_pct": round(100 * won / decided, 2) if decided else 0.0,
+        "decided_hands": decided,
+        "decision_ms": {
+            "p50": round(percentile(times, 0.5), 2),
+            "p95": round(percentile(times, 0.95), 2),
+            "count": len(times),
+        },
+        "decision_ms_from_8th_tile": {
+            "p50": round(percentile(late, 0.5), 2),
+            "p95": round(percentile(late, 0.95), 2),
+            "count": len(late),
+        },
+        "seed": config.seed,
+    }
+
+
+def default_workers() -> int:
+    """All cores."""
+    return os.cpu_count() or 1

@@ -1,0 +1,63 @@
+"""`amigos arena A B --variant V --deals N [--seed S] [--workers W] [--json]`: bot against bot.
+
+The logic lives in ``amigos.bots.arena``; this module only reads the options and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "arena", help="play two bots against each other in duplicate format and print the figures"
+    )
+    parser.add_argument("a", help="bot A: easy, normal, hard, or dominoes-pab (needs the bench extra)")
+    parser.add_argument("b", help="bot B")
+    parser.add_argument("--variant", default="amigos-100", help="variant name as in match records")
+    parser.add_argument("--players", type=int, default=None, help="players (draw and fives games: 2 or 4)")
+    parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from amigos.bots.arena import ArenaConfig, default_workers, run_arena, summarize
+    from amigos.bots.base import UnknownBot, find_bot
+
+    try:
+        find_bot(args.a)
+        find_bot(args.b)
+        config = ArenaConfig(
+            a=args.a,
+            b=args.b,
+            variant=args.variant,
+            players=args.players,
+            deals=args.deals,
+            seed=args.seed,
+            workers=args.workers or default_workers(),
+        )
+        config.resolve()
+    except (UnknownBot, ValueError) as exc:
+        print(f"amigos arena: {exc}", file=sys.stderr)
+        return 2
+    if config.deals < 1:
+        print("amigos arena: --deals must be at least 1", file=sys.stderr)
+        return 2
+    summary = summarize(config, run_arena(config))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"{summary['a']} vs {summary['b']} on {summary['variant']}: "
+            f"{summary['points_per_hand']:+.2f} points per hand "
+            f"(95% CI {summary['ci95'][0]:+.2f} to {summary['ci95'][1]:+.2f}) over {summary['hands']} hands; "
+            f"{summary['hands_won_pct']}% of decided hands won; "
+            f"decision p50 {summary['decision_ms']['p50']} ms, p95 {summary['decision_ms']['p95']} ms"
+        )
+    return 0

@@ -1,0 +1,106 @@
+"""``solve(state)`` agrees with a brute-force minimax that uses only the engine.
+
+The brute force applies every legal action with ``HandState.apply`` and scores
+finished hands from ``state.outcome`` (the engine's own counting), so it checks
+the solver's compact encoding, its move mapping and its scoring rules against
+the rules engine, on small endgames reached by random legal play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.academy.solve import is_two_ended, solve
+from amigos.academy.spinner_search import SpinnerSearch
+from amigos.engine import HandState, find_variant, tile_set
+from amigos.engine.variants.base import Family
+
+TWO_ENDED = ("amigos-100", "amigos-200", "amigos-hands", "cuban-2v2", "cuban-1v1")
+
+
+def _margin(state: HandState, side: int) -> int:
+    """End-of-hand award as a margin for ``side`` (plus points scored during play since the start)."""
+    outcome = state.outcome
+    assert outcome is not None
+    if outcome.winner is None:
+        return 0
+    return outcome.points if outcome.winner == side else -outcome.points
+
+
+def brute(state: HandState, side: int) -> int:
+    if state.is_over:
+        return _margin(state, side)
+    values = [brute(state.apply(action), side) for action in state.legal_actions()]
+    if state.variant.team_of(state.to_move) == side:
+        return max(values)
+    return min(values)
+
+
+def endgame(name: str, seed: int, left: int) -> HandState:
+    """A random deal played at random until at most ``left`` tiles remain in the hands."""
+    variant = find_variant(name)
+    rng = random.Random(seed)
+    tiles = list(tile_set(variant.max_pip))
+    rng.shuffle(tiles)
+    size = variant.hand_size
+    hands = [tiles[s * size : (s + 1) * size] for s in range(variant.players)]
+    tie_winner = rng.randrange(2) if variant.family is Family.CUBAN else None
+    state = HandState.start(
+        variant, hands, seed % variant.players, tiles[variant.players * size :], tie_winner
+    )
+    while sum(len(h) for h in state.hands) > left:
+        actions = state.legal_actions()
+        following = state.apply(actions[rng.randrange(len(actions))])
+        if following.is_over:
+            return state
+        state = following
+    return state
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(TWO_ENDED), st.integers(0, 100_000), st.integers(3, 9))
+def test_two_ended_values_match_engine_brute_force(name: str, seed: int, left: int) -> None:
+    state = endgame(name, seed, left)
+    assert is_two_ended(state.variant)
+    side = state.variant.team_of(state.to_move)
+    values = solve(state)
+    assert set(values) == set(state.legal_actions())
+    for action, value in values.items():
+        assert value == brute(state.apply(action), side), action
+
+
+def test_every_first_lead_of_a_full_amigos_deal_is_valued() -> None:
+    state = endgame("amigos-100", 5, 28)
+    values = solve(state)
+    assert len(values) == 7
+    assert all(-200 < value < 200 for value in values.values())
+
+
+def _spinner_brute(state: HandState, side: int, base: tuple[int, ...]) -> float:
+    if state.is_over:
+        return SpinnerSearch(depth=None).evaluate(state, side, base, final=True)
+    values = [_spinner_brute(state.apply(a), side, base) for a in state.legal_actions()]
+    return max(values) if state.variant.team_of(state.to_move) == side else min(values)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(("draw-100", "all-fives-100", "all-threes-250")), st.integers(0, 100_000))
+def test_unbounded_spinner_search_is_exact_for_two_players(name: str, seed: int) -> None:
+    variant = find_variant(name, 2)
+    rng = random.Random(seed)
+    tiles = list(tile_set(6))
+    rng.shuffle(tiles)
+    state = HandState.start(variant, [tiles[:7], tiles[7:14]], seed % 2, tiles[14:])
+    while len(state.hands[0]) + len(state.hands[1]) + len(state.boneyard) > 9 and not state.is_over:
+        actions = state.legal_actions()
+        following = state.apply(actions[rng.randrange(len(actions))])
+        if following.is_over:
+            break
+        state = following
+    side = state.to_move
+    values = SpinnerSearch(depth=None).action_values(state)
+    for action, value in values.items():
+        assert value == _spinner_brute(state.apply(action), side, state.play_points)

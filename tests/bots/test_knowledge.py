@@ -1,0 +1,73 @@
+"""Inference from a seat's view and the sampling of hidden worlds."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.bots.knowledge import BONEYARD, infer, sample_world
+from amigos.engine import Arm, HandState, Pass, Play, Tile, find_variant
+from amigos.engine.view import seat_view
+from tests.bots.helpers import VARIANTS, random_position
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 30), st.integers(0, 1000))
+def test_sampled_worlds_respect_sizes_voids_and_the_unseen_tiles(
+    case: tuple[str, int | None], seed: int, steps: int, rng_seed: int
+) -> None:
+    state = random_position(*case, seed=seed, steps=steps)
+    seat = state.to_move
+    view = seat_view(state, seat)
+    knowledge = infer(view)
+    world = sample_world(knowledge, random.Random(rng_seed))
+    dealt = [tile for tiles in world.values() for tile in tiles]
+    assert sorted(dealt) == sorted(view.unseen_tiles())
+    for slot, tiles in world.items():
+        assert len(tiles) == knowledge.sizes[slot]
+        void = knowledge.voids.get(slot, frozenset())
+        assert not any(t.high in void or t.low in void for t in tiles)
+    # The real deal is consistent with what the seat inferred.
+    for other in range(state.variant.players):
+        if other != seat:
+            void = knowledge.voids[other]
+            assert not any(t.high in void or t.low in void for t in state.hands[other])
+    # The determinized world matches the view in everything public.
+    others = {slot: tiles for slot, tiles in world.items() if slot != BONEYARD}
+    assert seat_view(view.determinize(others, world[BONEYARD]), seat) == view
+
+
+def test_a_pass_proves_the_seat_lacks_both_ends() -> None:
+    variant = find_variant("amigos-100")
+    t = Tile.of
+    hands = [
+        [t(6, 6), t(6, 5), t(5, 5), t(4, 1), t(3, 0), t(2, 2), t(1, 0)],
+        [t(0, 0), t(2, 0), t(2, 1), t(3, 1), t(4, 0), t(1, 1), t(3, 2)],
+        [t(6, 4), t(4, 4), t(5, 4), t(6, 3), t(5, 3), t(4, 3), t(3, 3)],
+        [t(6, 2), t(6, 1), t(6, 0), t(5, 2), t(5, 1), t(5, 0), t(4, 2)],
+    ]
+    state = HandState.start(variant, hands, 0).apply(Play(t(6, 6)))
+    assert state.legal_actions() == (Pass(),)  # seat 1 holds no 6
+    state = state.apply(Pass())
+    knowledge = infer(seat_view(state, 2))
+    assert knowledge.voids[1] == frozenset({6})
+    assert knowledge.voids[3] == frozenset()
+    state = state.apply(Play(t(6, 4), Arm.UP))
+    knowledge = infer(seat_view(state, 0))
+    assert 6 in knowledge.voids[1]
+
+
+def test_draws_restart_what_is_known_about_a_seat() -> None:
+    """After a draw only the ends the seat drew on are certain about its whole hand."""
+    for seed in range(200):
+        state = random_position("draw-100", 2, seed=seed, steps=12)
+        draws = [e for e in state.history if type(e).__name__ == "DrawEvent"]
+        if not draws:
+            continue
+        for seat in range(2):
+            knowledge = infer(seat_view(state, seat))
+            other = 1 - seat
+            void = knowledge.voids[other]
+            assert not any(t.high in void or t.low in void for t in state.hands[other])
