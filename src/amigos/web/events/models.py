@@ -1,0 +1,164 @@
+"""What the site stores about a Recreo event: its set-up, the players, each table's sheet, castigos.
+
+Only facts that people entered are stored (the hands, who keeps the sheet, who confirmed what); the
+standings, bets and the extra payment are always recomputed by :mod:`amigos.recreo` from them, so a
+correction anywhere is reflected everywhere at once.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+TARGET_CHOICES = [("100", _("100 points")), ("200", _("200 points")), ("hands", _("Hands won"))]
+PLAYER_COUNT_CHOICES = [(n, str(n)) for n in (4, 5, 6, 7, 8, 12, 16)]
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Being set up")
+        RUNNING = "running", _("Under way")
+        FINISHED = "finished", _("Finished")
+
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organized_events"
+    )
+    name = models.CharField(_("name of the event"), max_length=100)
+    origin = models.CharField(_("origin"), max_length=150, blank=True)
+    date = models.DateField(_("date"))
+    player_count = models.PositiveSmallIntegerField(_("number of players"), choices=PLAYER_COUNT_CHOICES)
+    target = models.CharField(_("target"), max_length=5, choices=TARGET_CHOICES, default="100")
+    time_limit_minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"), null=True, blank=True)
+    stake = models.DecimalField(_("stake"), max_digits=9, decimal_places=2, default=0)
+    extra_payment = models.BooleanField(_("extra payment"), default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped on every change so that phones polling the event know when to refresh.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status != Event.Status.FINISHED
+
+    def touch(self) -> None:
+        """Record that something changed (atomically, whoever else is writing)."""
+        Event.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        self.refresh_from_db(fields=["version"])
+
+
+class EventPlayer(models.Model):
+    """Player ``number`` of an event; number 1 is the organizer."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(_("name"), max_length=60)
+    email = models.EmailField(_("e-mail address"), blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_seats"
+    )
+    # The lower-cased e-mail while the event is active, empty otherwise: the unique constraint below
+    # is what keeps a person in at most one active event, even under concurrent set-ups.
+    active_email = models.CharField(max_length=254, null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["number"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["event", "number"], name="events_player_number_unique"),
+            models.UniqueConstraint(
+                fields=["active_email"],
+                condition=Q(active_email__isnull=False),
+                name="events_one_active_event",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.name}"
+
+
+class TableMatch(models.Model):
+    """One match at one table in one round: its sheet, who keeps it, and how it ended."""
+
+    class State(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        AWAITING = "awaiting", _("Waiting for the organizer")
+        CLOSED = "closed", _("Closed")
+
+    class End(models.TextChoices):
+        TARGET = "target", _("Target reached")
+        SUSPENDED = "suspended", _("Suspended for time")
+        DEFAULT = "default", _("Default")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="matches")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    scorekeeper = models.ForeignKey(
+        EventPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The scorekeeper writes on behalf of their partner (a player with a disability).
+    keeps_for_partner = models.BooleanField(default=False)
+    attendance_confirmed = models.BooleanField(default=False)
+    first_leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    right_of_leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PLAYING)
+    end = models.CharField(max_length=10, choices=End.choices, blank=True)
+    offender = models.CharField(max_length=1, blank=True)
+    score_a = models.PositiveIntegerField(default=0)
+    score_b = models.PositiveIntegerField(default=0)
+    organizer_requested = models.BooleanField(default=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["round", "table"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["event", "round", "table"], name="events_one_match_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} R{self.round} M{self.table}"
+
+
+class HandRecord(models.Model):
+    """One hand on a sheet: the winning pair and tantos, or a tied block (0 for the closing pair)."""
+
+    match = models.ForeignKey(TableMatch, on_delete=models.CASCADE, related_name="hands")
+    index = models.PositiveSmallIntegerField()
+    end = models.CharField(max_length=12)
+    side = models.CharField(max_length=1)
+    points = models.PositiveIntegerField(default=0)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["index"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["match", "index"], name="events_hand_index_unique"),
+        ]
+
+
+class Penalty(models.Model):
+    """A castigo: tantos against one player in one round, entered by the organizer."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    round = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(EventPlayer, on_delete=models.CASCADE, related_name="penalties")
+    points = models.PositiveIntegerField()
+    reason = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["round", "created_at"]
