@@ -9,5 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("amigos.web.accounts.urls")),
+    path("events/", include("amigos.web.events.urls")),
     path("", include("amigos.web.lobby.urls")),
 ]

@@ -54,6 +54,7 @@ ALLOWED_HOSTS: list[str] = env_list("AMIGOS_ALLOWED_HOSTS", ["127.0.0.1", "local
 INSTALLED_APPS = [
     "amigos.web.accounts",
     "amigos.web.lobby",
+    "amigos.web.events",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
