@@ -156,7 +156,7 @@ def test_one_active_event_per_person(sign_in: Callable[..., Any]) -> None:
         },
         follow=True,
     )
-    assert "already registered" in response.content.decode()
+    assert "ya está registrado en otro juego activo" in response.content.decode()
     assert event.players.count() == 1
     assert second.players.count() == 1
     # The start page sends a person to their active event.
@@ -244,7 +244,7 @@ def test_import_export_round_trip(sign_in: Callable[..., Any]) -> None:
     exported = json.loads(org.client.get(reverse("events:export", args=[event.pk])).content)
     assert parse_event(json.dumps(exported)) == parse_event(json.dumps(raw))
     bad = org.client.post(reverse("events:import"), {"file": _upload('{"format": "x"}')}, follow=True)
-    assert "unknown format" in bad.content.decode()
+    assert "El archivo fue rechazado" in bad.content.decode() and "unknown format" in bad.content.decode()
 
 
 def _upload(text: str) -> Any:
@@ -266,3 +266,25 @@ def test_pages_need_an_account(client: Client) -> None:
     response = client.get(reverse("events:home"))
     assert response.status_code == 302 and "sign-in" in response.url
     assert isinstance(User.objects.count(), int)
+
+
+def test_spanish_first_with_english_available(sign_in: Callable[..., Any]) -> None:
+    org = sign_in("Ana")
+    event = new_event(org.client)
+    page = org.client.get(reverse("events:detail", args=[event.pk])).content.decode()
+    assert "El juego aún no inicia." in page and "Eventos" in page
+    org.client.cookies["django_language"] = "en"
+    page = org.client.get(reverse("events:detail", args=[event.pk])).content.decode()
+    assert "The event has not started yet." in page
+
+
+def test_every_message_has_a_spanish_translation() -> None:
+    from pathlib import Path
+
+    import amigos.web.events as app
+
+    po = (Path(app.__file__).parent / "locale" / "es" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    blocks = [b for b in po.split("\n\n") if b.startswith("msgid") and not b.startswith('msgid ""\nmsgstr ""\n"')]
+    assert len(blocks) > 150
+    for block in blocks:
+        assert 'msgstr ""' not in block and 'msgstr[0] ""' not in block, block
