@@ -37,8 +37,9 @@ CLOSE_TOO_SLOW = 4408
 
 
 def idle_check_interval() -> float:
-    """How often a socket re-reads its session: a quarter of the idle timeout, between 0.5 and 30 s."""
-    return min(30.0, max(0.5, settings.AMIGOS_IDLE_TIMEOUT_SECONDS / 4))
+    """How often a socket re-reads its session: a quarter of the idle timeout, at most the configured
+    AMIGOS_IDLE_CHECK_SECONDS, never more often than twice a second."""
+    return max(0.5, min(float(settings.AMIGOS_IDLE_CHECK_SECONDS), settings.AMIGOS_IDLE_TIMEOUT_SECONDS / 4))
 
 
 def _post_chat(user: User, text: str) -> chat.ChatLine:

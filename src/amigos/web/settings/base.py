@@ -138,6 +138,8 @@ CSRF_COOKIE_SAMESITE = "Lax"
 
 # Sign-out after this many seconds without activity, on pages and on sockets (the spec says 10 min).
 AMIGOS_IDLE_TIMEOUT_SECONDS = env_int("AMIGOS_IDLE_TIMEOUT_SECONDS", 600)
+# How often a socket re-reads its session to enforce the idle timeout and suspensions.
+AMIGOS_IDLE_CHECK_SECONDS = env_int("AMIGOS_IDLE_CHECK_SECONDS", 15)
 # The browser's heartbeat period; a player whose heartbeat is missing for 3 periods is absent.
 AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 20)
 # Sign-in throttle: failures allowed per account and per address within the window.
@@ -158,7 +160,10 @@ TIME_ZONE = os.environ.get("AMIGOS_TIME_ZONE", "America/Mexico_City")
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = Path(os.environ.get("AMIGOS_STATIC_ROOT", str(DATA_DIR / "static")))
+# Only `collectstatic` (production) fills STATIC_ROOT; elsewhere files come from the app directories.
+STATIC_ROOT: Path | None = (
+    Path(os.environ["AMIGOS_STATIC_ROOT"]) if os.environ.get("AMIGOS_STATIC_ROOT") else None
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

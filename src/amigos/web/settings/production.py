@@ -5,11 +5,12 @@ for more than one process, AMIGOS_REDIS_URL. See docs/deploy.md.
 """
 
 import os
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
 from amigos.web.settings.base import *  # noqa: F403
-from amigos.web.settings.base import env_int, env_list
+from amigos.web.settings.base import DATA_DIR, env_int, env_list
 
 SECRET_KEY = os.environ.get("AMIGOS_SECRET_KEY", "")
 if len(SECRET_KEY) < 32:
@@ -29,6 +30,7 @@ SECURE_HSTS_SECONDS = env_int("AMIGOS_HSTS_SECONDS", 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = False
 
+STATIC_ROOT = Path(os.environ.get("AMIGOS_STATIC_ROOT", str(DATA_DIR / "static")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -22,3 +22,4 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # particular value overrides it with pytest-django's `settings` fixture (read at use time).
 AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 1)
 AMIGOS_IDLE_TIMEOUT_SECONDS = env_int("AMIGOS_IDLE_TIMEOUT_SECONDS", 600)
+AMIGOS_IDLE_CHECK_SECONDS = 0

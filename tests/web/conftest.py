@@ -1,0 +1,142 @@
+"""Fixtures for every test that touches the database, the bus or a live server.
+
+`site_server` runs the real ASGI application under uvicorn in a thread on a free port (safe under
+pytest-xdist), against the test database, so sockets and browsers talk to the real stack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from amigos.web.accounts.models import User
+
+PASSWORD = "dominó-seguro-2024"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ServerThread:
+    def __init__(self) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        config = uvicorn.Config(
+            "amigos.web.asgi:application",
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+        )
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name=f"uvicorn-{self.port}", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/"
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self.server.serve())
+
+    def start(self) -> None:
+        self.thread.start()
+        ready = threading.Event()
+
+        def wait() -> None:
+            while not self.server.started and self.thread.is_alive():
+                threading.Event().wait(0.02)
+            ready.set()
+
+        threading.Thread(target=wait, daemon=True).start()
+        if not ready.wait(20) or not self.server.started:
+            raise RuntimeError("the test server did not start")
+
+    def stop(self) -> None:
+        from amigos.web.realtime import hub
+
+        async def close_hub() -> None:
+            running = hub._hubs.get(asyncio.get_running_loop())
+            if running is not None:
+                await running.close()
+
+        if self.thread.is_alive():
+            asyncio.run_coroutine_threadsafe(close_hub(), self.loop).result(10)
+        self.server.should_exit = True
+        self.thread.join(20)
+
+
+@pytest.fixture
+def bus_namespace(settings: Any) -> str:
+    """A Redis channel prefix of our own, so concurrent test runs never hear each other."""
+    namespace = f"amigos-test-{uuid.uuid4().hex}"
+    settings.AMIGOS_BUS_NAMESPACE = namespace
+    return namespace
+
+
+@pytest.fixture
+def site_server(transactional_db: None, bus_namespace: str) -> Iterator[ServerThread]:
+    server = ServerThread()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@dataclass
+class SignedIn:
+    user: User
+    client: Client
+
+    @property
+    def session_key(self) -> str:
+        return str(self.client.cookies["sessionid"].value)
+
+    def cookie_header(self) -> str:
+        return f"sessionid={self.session_key}"
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable[..., User]:
+    counter = iter(range(1, 10_000))
+
+    def make(name: str | None = None, **extra: Any) -> User:
+        label = name or f"Jugador {next(counter)}"
+        email = f"{uuid.uuid4().hex[:10]}@example.org"
+        return User.objects.create_user(email=email, display_name=label, password=PASSWORD, **extra)
+
+    return make
+
+
+@pytest.fixture
+def sign_in(make_player: Callable[..., User]) -> Callable[..., SignedIn]:
+    def signed_in(name: str | None = None, **extra: Any) -> SignedIn:
+        user = make_player(name, **extra)
+        client = Client()
+        client.force_login(user)
+        return SignedIn(user, client)
+
+    return signed_in
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"

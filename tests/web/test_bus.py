@@ -1,0 +1,158 @@
+"""The bus contract, run against both implementations; Redis with two buses standing for two processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from amigos.web.realtime.bus import Bus, InMemoryBus
+from amigos.web.realtime.redis_bus import RedisBus
+from tests.web.conftest import in_ci
+
+REDIS_URL = os.environ.get("AMIGOS_REDIS_URL") or "redis://127.0.0.1:6379/15"
+WAIT = 10.0
+
+
+async def redis_or_skip(namespace: str) -> list[RedisBus]:
+    """Two Redis buses (two 'processes'). Missing Redis fails under CI and skips elsewhere."""
+    first = RedisBus(REDIS_URL, namespace=namespace, max_connections=4)
+    try:
+        await first.ping()
+    except Exception as error:
+        await first.close()
+        if in_ci():
+            pytest.fail(f"Redis is required under CI but not reachable at {REDIS_URL}: {error}")
+        pytest.skip(f"Redis not reachable at {REDIS_URL}")
+    return [first, RedisBus(REDIS_URL, namespace=namespace, max_connections=4)]
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def buses(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Bus, Bus]]:
+    """A publisher bus and a subscriber bus: the same object in memory, two connections on Redis."""
+    if request.param == "memory":
+        bus = InMemoryBus()
+        yield bus, bus
+        await bus.close()
+        return
+    first, second = await redis_or_skip(f"test-{uuid.uuid4().hex}")
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.items: list[tuple[str, dict[str, Any]]] = []
+        self.arrived = asyncio.Event()
+
+    def __call__(self, topic: str, message: dict[str, Any]) -> None:
+        self.items.append((topic, message))
+        self.arrived.set()
+
+    async def wait_for(self, count: int) -> list[tuple[str, dict[str, Any]]]:
+        async def until() -> None:
+            while len(self.items) < count:
+                self.arrived.clear()
+                await self.arrived.wait()
+
+        await asyncio.wait_for(until(), WAIT)
+        return self.items
+
+
+async def settle(bus: Bus) -> None:
+    """Let a Redis subscription take effect (a round trip through the publisher's connection)."""
+    if isinstance(bus, RedisBus):
+        await bus.ping()
+        await asyncio.sleep(0)
+
+
+async def test_subscribers_receive_in_publication_order(buses: tuple[Bus, Bus]) -> None:
+    publisher, subscriber = buses
+    inbox = Inbox()
+    await subscriber.subscribe("lobby", inbox)
+    await settle(subscriber)
+    for n in range(20):
+        await publisher.publish("lobby", {"type": "chat.message", "payload": {"n": n}})
+    items = await inbox.wait_for(20)
+    assert [message["payload"]["n"] for _, message in items] == list(range(20))
+    assert {topic for topic, _ in items} == {"lobby"}
+
+
+async def test_topics_are_separate_and_every_subscriber_gets_a_copy(buses: tuple[Bus, Bus]) -> None:
+    publisher, subscriber = buses
+    first, second, other = Inbox(), Inbox(), Inbox()
+    await subscriber.subscribe("lobby", first)
+    await subscriber.subscribe("lobby", second)
+    await subscriber.subscribe("table:1", other)
+    await settle(subscriber)
+    await publisher.publish("lobby", {"type": "x", "payload": {"list": [1, 2]}})
+    await publisher.publish("table:1", {"type": "y", "payload": {}})
+    ((_, got_first),) = await first.wait_for(1)
+    ((_, got_second),) = await second.wait_for(1)
+    assert got_first == got_second == {"type": "x", "payload": {"list": [1, 2]}}
+    assert got_first is not got_second  # each handler gets its own decoded copy
+    assert [message["type"] for _, message in await other.wait_for(1)] == ["y"]
+
+
+async def test_a_cancelled_subscription_hears_nothing_more(buses: tuple[Bus, Bus]) -> None:
+    publisher, subscriber = buses
+    kept, dropped = Inbox(), Inbox()
+    await subscriber.subscribe("lobby", kept)
+    subscription = await subscriber.subscribe("lobby", dropped)
+    await settle(subscriber)
+    await subscription.cancel()
+    await publisher.publish("lobby", {"type": "after", "payload": {}})
+    await kept.wait_for(1)
+    assert dropped.items == []
+
+
+async def test_a_failing_handler_does_not_starve_the_others(buses: tuple[Bus, Bus]) -> None:
+    publisher, subscriber = buses
+
+    def broken(topic: str, message: dict[str, Any]) -> None:
+        raise RuntimeError("boom")
+
+    inbox = Inbox()
+    await subscriber.subscribe("lobby", broken)
+    await subscriber.subscribe("lobby", inbox)
+    await settle(subscriber)
+    await publisher.publish("lobby", {"type": "x", "payload": {}})
+    assert len(await inbox.wait_for(1)) == 1
+
+
+@pytest.mark.redis
+async def test_redis_pool_waits_instead_of_failing_under_a_burst() -> None:
+    """More concurrent publishes than pooled connections: all succeed (the pool blocks, not raises)."""
+    first, second = await redis_or_skip(f"test-{uuid.uuid4().hex}")
+    inbox = Inbox()
+    await second.subscribe("burst", inbox)
+    await settle(second)
+    await asyncio.gather(*(first.publish("burst", {"type": "n", "payload": {"n": n}}) for n in range(200)))
+    items = await inbox.wait_for(200)
+    assert sorted(message["payload"]["n"] for _, message in items) == list(range(200))
+    await first.close()
+    await second.close()
+
+
+def test_the_redis_bus_refuses_a_pool_too_small_to_work() -> None:
+    with pytest.raises(ValueError, match="at least 2"):
+        RedisBus(REDIS_URL, max_connections=1)
+
+
+def make_bus_for(settings: Any, redis_url: str) -> Callable[[], Bus]:
+    from amigos.web.realtime.hub import make_bus
+
+    settings.REDIS_URL = redis_url
+    return make_bus
+
+
+async def test_settings_choose_the_bus(settings: Any) -> None:
+    assert isinstance(make_bus_for(settings, "")(), InMemoryBus)
+    bus = make_bus_for(settings, REDIS_URL)()
+    assert isinstance(bus, RedisBus)
+    await bus.close()

@@ -1,0 +1,83 @@
+"""The envelope parser: total on any input (only ProtocolError escapes), strict on shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.web.realtime import envelope
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=200) | json_values.map(json.dumps))
+def test_parse_accepts_or_raises_protocol_error_only(text: str) -> None:
+    try:
+        message = envelope.parse(text)
+    except envelope.ProtocolError as error:
+        assert error.code in {"bad_json", "bad_envelope", "too_large", "bad_frame"}
+    else:
+        assert isinstance(message.type, str) and message.type
+        assert isinstance(message.payload, dict)
+
+
+@given(
+    st.text(min_size=1, max_size=20),
+    st.integers() | st.text(max_size=10),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+def test_well_formed_messages_round_trip(kind: str, ident: int | str, payload: dict[str, int]) -> None:
+    message = envelope.parse(json.dumps({"type": kind, "id": ident, "payload": payload}))
+    assert (message.type, message.id, message.payload) == (kind, ident, payload)
+
+
+def test_seq_is_accepted_as_the_command_id() -> None:
+    assert envelope.parse('{"type": "heartbeat", "seq": 4}').id == 4
+
+
+def test_a_missing_payload_is_empty() -> None:
+    assert envelope.parse('{"type": "heartbeat"}').payload == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (None, "bad_frame"),
+        (b"{}", "bad_frame"),
+        ("{", "bad_json"),
+        ("3", "bad_envelope"),
+        ('{"type": ""}', "bad_envelope"),
+        ('{"type": "x", "id": true}', "bad_envelope"),
+        ('{"type": "x", "id": [1]}', "bad_envelope"),
+        ('{"type": "x", "payload": []}', "bad_envelope"),
+        ('{"type": "x", "payload": {"t": "' + "é" * 5000 + '"}}', "too_large"),
+    ],
+)
+def test_malformed_input_names_the_problem(text: str | bytes | None, code: str) -> None:
+    with pytest.raises(envelope.ProtocolError) as raised:
+        envelope.parse(text)
+    assert raised.value.code == code
+
+
+def test_the_id_travels_with_an_error_when_known() -> None:
+    with pytest.raises(envelope.ProtocolError) as raised:
+        envelope.parse('{"type": "x", "id": 12, "payload": 3}')
+    assert raised.value.reply_to == 12
+
+
+def test_encode_is_the_documented_envelope() -> None:
+    assert json.loads(envelope.encode("chat.message", 3, {"text": "¡hola!"})) == {
+        "type": "chat.message",
+        "seq": 3,
+        "payload": {"text": "¡hola!"},
+    }
