@@ -118,7 +118,7 @@ class DeterminizeTests(unittest.TestCase):
             others[seat] = unseen[start : start + view.hand_sizes[seat]]
             start += view.hand_sizes[seat]
         world = view.determinize(others, [])
-        self.assertEqual(world.hands[view.seat], state.hands[view.seat])
+        self.assertEqual(world.hands[state.to_move], state.hands[state.to_move])
         self.assertEqual(world.history, view.history)
 
     def test_refuses_wrong_sizes_or_tiles(self) -> None:

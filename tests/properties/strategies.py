@@ -1,0 +1,35 @@
+"""Shared hypothesis strategies and playout helpers for the engine's properties."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import strategies as st
+
+from amigos.engine import HandState, Variant, deal_from_key, find_variant
+from amigos.engine.simulate import seeded_key
+from amigos.engine.variants.draw_fives import NAMES as DRAW_NAMES
+
+ALL_VARIANTS: list[Variant] = [find_variant(name) for name in ("amigos-100", "amigos-200", "amigos-hands")]
+ALL_VARIANTS += [find_variant("cuban-2v2"), find_variant("cuban-1v1")]
+ALL_VARIANTS += [find_variant(name, players) for name in DRAW_NAMES for players in (2, 3, 4)]
+
+variants = st.sampled_from(ALL_VARIANTS)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def start_state(variant: Variant, rng: random.Random) -> HandState:
+    deal = deal_from_key(seeded_key(rng), variant)
+    tie_winner = rng.randrange(variant.sides) if variant.family.value == "cuban" else None
+    return HandState.start(variant, deal.hands, rng.randrange(variant.players), deal.boneyard, tie_winner)
+
+
+def playout(variant: Variant, seed: int) -> list[HandState]:
+    """Every state of one random legal hand."""
+    rng = random.Random(seed)
+    state = start_state(variant, rng)
+    states = [state]
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states

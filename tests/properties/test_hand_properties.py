@@ -1,0 +1,148 @@
+"""Invariants of every hand of every variant: conservation, legality, refusals, hidden tiles."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.engine import (
+    Arm,
+    DrawEvent,
+    HandState,
+    IllegalAction,
+    Pass,
+    Play,
+    Tile,
+    Variant,
+    seat_view,
+    spectator_view,
+    tile_set,
+)
+from amigos.engine.state import PlayEvent
+
+from .strategies import playout, seeds, variants
+
+
+def all_tiles(state: HandState) -> list[Tile]:
+    return [tile for hand in state.hands for tile in hand] + list(state.line.tiles) + list(state.boneyard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(variants, seeds)
+def test_tiles_are_conserved(variant: Variant, seed: int) -> None:
+    for state in playout(variant, seed):
+        assert sorted(all_tiles(state)) == list(tile_set(variant.max_pip))
+
+
+@settings(max_examples=60, deadline=None)
+@given(variants, seeds)
+def test_every_legal_action_applies_and_the_hand_ends(variant: Variant, seed: int) -> None:
+    states = playout(variant, seed)
+    for state in states[:-1]:
+        actions = state.legal_actions()
+        assert actions
+        assert len(set(actions)) == len(actions)
+        for action in actions:
+            after = state.apply(action)
+            assert after.history[: len(state.history)] == state.history
+    final = states[-1]
+    assert final.outcome is not None
+    assert final.legal_actions() == ()
+    assert len(final.play_points) == variant.sides
+
+
+def candidate_actions(state: HandState, data: st.DataObject) -> list[Play | Pass]:
+    tiles = list(tile_set(state.variant.max_pip))
+    arms: list[Arm | None] = [None, *Arm]
+    found: list[Play | Pass] = [Pass()]
+    for _ in range(12):
+        tile = data.draw(st.sampled_from(tiles))
+        arm = data.draw(st.sampled_from(arms))
+        lead_left = data.draw(st.sampled_from([None, tile.high, tile.low]))
+        found.append(Play(tile, arm, lead_left))
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(variants, seeds, st.data())
+def test_other_actions_are_refused_and_change_nothing(
+    variant: Variant, seed: int, data: st.DataObject
+) -> None:
+    states = playout(variant, seed)
+    index = data.draw(st.integers(min_value=0, max_value=len(states) - 1))
+    state = states[index]
+    legal = set(state.legal_actions())
+    snapshot = (state.hands, state.line, state.boneyard, state.history, state.to_move, state.play_points)
+    for action in candidate_actions(state, data):
+        if action in legal:
+            continue
+        try:
+            state.apply(action)
+        except IllegalAction as error:
+            assert error.reason and "\n" not in error.reason
+        else:
+            raise AssertionError(f"{action} was accepted but is not legal")
+        assert (
+            state.hands,
+            state.line,
+            state.boneyard,
+            state.history,
+            state.to_move,
+            state.play_points,
+        ) == snapshot
+    if not state.is_over:
+        wrong_seat = (state.to_move + 1) % variant.players
+        try:
+            state.apply(state.legal_actions()[0], seat=wrong_seat)
+        except IllegalAction as error:
+            assert error.reason == "not your turn"
+        else:
+            raise AssertionError("played out of turn")
+
+
+@settings(max_examples=60, deadline=None)
+@given(variants, seeds)
+def test_notation_round_trips(variant: Variant, seed: int) -> None:
+    for state in playout(variant, seed)[:-1]:
+        for action in state.legal_actions():
+            assert state.parse_move(state.move_notation(action)) == action
+
+
+@settings(max_examples=50, deadline=None)
+@given(variants, seeds)
+def test_a_seat_never_sees_hidden_tiles(variant: Variant, seed: int) -> None:
+    for state in playout(variant, seed):
+        for seat in range(variant.players):
+            view = seat_view(state, seat)
+            hidden = set(state.boneyard).union(
+                *(state.hands[other] for other in range(variant.players) if other != seat)
+            )
+            assert view.hand == state.hands[seat]
+            assert not (view.hand & hidden)
+            assert view.revealed is None
+            for event in view.history:
+                if isinstance(event, DrawEvent) and event.seat != seat:
+                    assert event.tile is None
+            text = json.dumps(view.to_dict())
+            for tile in hidden:
+                assert f'"{tile}"' not in text
+                assert f'"{tile.low}-{tile.high}"' not in text
+        spectator = json.dumps(spectator_view(state).to_dict())
+        for hand in state.hands:
+            for tile in hand:
+                assert f'"{tile}"' not in spectator
+
+
+@settings(max_examples=40, deadline=None)
+@given(variants, seeds)
+def test_fives_points_are_what_the_plays_scored(variant: Variant, seed: int) -> None:
+    final = playout(variant, seed)[-1]
+    totals = [0] * variant.sides
+    for event in final.history:
+        if isinstance(event, PlayEvent):
+            totals[variant.team_of(event.seat)] += event.points
+            if event.points:
+                assert variant.scores_during_play
+    assert tuple(totals) == final.play_points
