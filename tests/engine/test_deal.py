@@ -4,7 +4,7 @@ import unittest
 import uuid
 
 from amigos.engine import commitment, deal_from_key, find_variant, new_deal_key, tile_set, verify_commitment
-from amigos.engine.deal import shuffled_set
+from amigos.engine.deal import random_seat, shuffled_set
 
 
 class DealTests(unittest.TestCase):
@@ -52,6 +52,10 @@ class DealTests(unittest.TestCase):
         ):
             with self.subTest(bad=bad), self.assertRaises(ValueError):
                 deal_from_key(bad, variant)
+
+    def test_random_first_leader(self) -> None:
+        seats = {random_seat(4) for _ in range(400)}
+        self.assertEqual(seats, {0, 1, 2, 3})
 
     def test_commitment(self) -> None:
         key = new_deal_key()

@@ -158,6 +158,13 @@ class EndOfHandTests(unittest.TestCase):
         assert outcome is not None
         self.assertEqual((outcome.winner, outcome.points), (0, 1))
 
+    def test_closing_situation(self) -> None:
+        # Ends 6 and 5; laying 5-1 blocks (nobody holds a 6 or a 1), laying 5-2 does not.
+        state = position(A100, ["5-1 5-2 2-0", "2-2", "3-3", "4-0"], two_ended("6-5"), 0)
+        self.assertEqual(state.closing_actions(), (Play(t("5-1"), DOWN),))
+        quiet = position(A100, ["5-2 2-0", "2-2", "3-3", "4-0"], two_ended("6-5"), 0)
+        self.assertEqual(quiet.closing_actions(), ())
+
     def test_capicua(self) -> None:
         state = position(A100, ["", "", "6-3", ""], two_ended("6-3", ("3-3", DOWN)), 2)
         self.assertEqual(set(state.legal_actions()), {Play(t("6-3"), UP), Play(t("6-3"), DOWN)})

@@ -45,6 +45,11 @@ def new_deal_key() -> str:
     return str(uuid.UUID(bytes=secrets.token_bytes(16), version=4))
 
 
+def random_seat(players: int) -> int:
+    """A seat drawn from the CSPRNG: how the first leader of an online Amigos match is chosen."""
+    return secrets.randbelow(players)
+
+
 def normalise_key(key: str) -> str:
     """The canonical (lower-case, hyphenated) text of a UUID key; ValueError if it is not one."""
     if not isinstance(key, str) or len(key) != 36:

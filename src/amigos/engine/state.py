@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action, IllegalAction, Pass, Play
 from .line import Line
-from .outcome import HandOutcome, score_hand
+from .outcome import HandEnd, HandOutcome, score_hand
 from .tiles import Tile, tile_set
 from .variants import Variant
 from .variants.draw_fives import play_score
@@ -130,6 +130,19 @@ class HandState:
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
+
+    def closing_actions(self) -> tuple[Action, ...]:
+        """Legal plays that would block the hand at once ("situación de cierre").
+
+        The Amigos turn clock gives 60 seconds when the player holds such a tile.
+        """
+        closing: list[Action] = []
+        for action in self.legal_actions():
+            if isinstance(action, Play):
+                outcome = self.apply(action).outcome
+                if outcome is not None and outcome.end is not HandEnd.DOMINO:
+                    closing.append(action)
+        return tuple(closing)
 
     def side_to_move(self) -> int:
         return self.variant.team_of(self.to_move)
