@@ -13,7 +13,7 @@ from typing import Any
 from .lines import ChainLine, SpinnerLine
 from .rules import AWARD_ROUNDING, PLAY_SCORE_MULTIPLES, Rules, Tile, norm, parse_tile, pip_sum
 
-_TWO_ENDED_MOVE = re.compile(r"([^@]+)(?:@([0-9]+))?")
+_TWO_ENDED_MOVE = re.compile(r"([^@]+)(?:@([0-9]))?")
 _SPINNER_MOVE = re.compile(r"([^@]+)(?:@(left|right|up|down))?")
 
 

@@ -117,12 +117,15 @@ def replay_with_facts(record: object) -> tuple[dict[str, Any], set[str]]:
     tally = MatchTally(rules)
     entries: list[dict[str, Any]] = []
     facts: set[str] = set()
+    last_moves = 0
     for number, hand in enumerate(hands, 1):
-        if tally.complete:
-            raise RefereeError(number, 0, "a hand after the end of the match")
         if entries and entries[-1]["end"] == "unfinished":
-            raise RefereeError(number, 0, "a hand after an unfinished hand")
-        play = _replay_hand(rules, tally, number, hand)
+            # The record format lets a record stop inside a hand, not skip the rest of one: the
+            # fault is the missing move of the unfinished hand.
+            raise RefereeError(
+                number - 1, last_moves + 1, "the hand stops before its end, yet a hand follows"
+            )
+        play, last_moves = _replay_hand(rules, tally, number, hand)
         entries.append(tally.add_hand(play))
         facts |= play.facts
     facts |= tally.facts
@@ -140,10 +143,14 @@ def replay_with_facts(record: object) -> tuple[dict[str, Any], set[str]]:
     return output, facts
 
 
-def _replay_hand(rules: Rules, tally: MatchTally, number: int, hand: object) -> HandPlay:
+def _replay_hand(rules: Rules, tally: MatchTally, number: int, hand: object) -> tuple[HandPlay, int]:
+    """The replayed hand and its number of written moves."""
     if not isinstance(hand, dict):
         raise RefereeError(number, 0, "the hand is not a JSON object")
     deal, pile, leader, moves = _read_hand(rules, number, hand)
+    if tally.complete:
+        # Moves after the end of the match: the first one is the fault (a bare deal, the hand).
+        raise RefereeError(number, 1 if moves else 0, "a hand after the end of the match")
     tie_side = tally.tie_side(leader)
     tally.start(leader)
     play = HandPlay(rules, deal, pile, leader, tie_side)
@@ -154,7 +161,7 @@ def _replay_hand(rules: Rules, tally: MatchTally, number: int, hand: object) -> 
             play.play_text(move)
         except MoveRefused as exc:
             raise RefereeError(number, index, str(exc)) from None
-    return play
+    return play, len(moves)
 
 
 def _read_hand(
