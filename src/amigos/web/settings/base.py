@@ -73,8 +73,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "amigos.web.accounts.middleware.SessionGuardMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "amigos.web.accounts.middleware.SessionGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
