@@ -11,6 +11,8 @@ from .deal import Deal, commitment, deal_from_key, new_deal_key, verify_commitme
 from .line import Line, Placement
 from .match import HandResult, Match
 from .outcome import HandEnd, HandOutcome
+from .record import Record, RecordError, RecordHand, parse_record, write_record
+from .replay import HandReport, ReplayReport, replay_record
 from .scoresheet import ScoreSheet, SheetRow
 from .state import DealError, DrawEvent, Event, HandState, PassEvent, PlayEvent
 from .tiles import Tile, pips, tile_set
@@ -28,6 +30,7 @@ __all__ = [
     "Family",
     "HandEnd",
     "HandOutcome",
+    "HandReport",
     "HandResult",
     "HandState",
     "IllegalAction",
@@ -38,6 +41,10 @@ __all__ = [
     "Placement",
     "Play",
     "PlayEvent",
+    "Record",
+    "RecordError",
+    "RecordHand",
+    "ReplayReport",
     "ScoreSheet",
     "Scoring",
     "SeatView",
@@ -49,10 +56,13 @@ __all__ = [
     "deal_from_key",
     "find_variant",
     "new_deal_key",
+    "parse_record",
     "pips",
+    "replay_record",
     "replay_view",
     "seat_view",
     "spectator_view",
     "tile_set",
     "verify_commitment",
+    "write_record",
 ]
