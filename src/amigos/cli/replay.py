@@ -60,7 +60,7 @@ def _read(path: str, stdin: TextIO) -> bytes:
             with open(path, "rb") as handle:
                 data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise RecordError(0, 0, f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise RecordError(0, 0, f"cannot read {path!r}: {exc.strerror or exc}") from exc
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(0, 0, "the record is too large")
     return data

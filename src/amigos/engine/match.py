@@ -169,6 +169,8 @@ class Match:
         """The match after ``final_state``'s hand (which must be over)."""
         if self.is_over:
             raise ValueError("the match is over")
+        if final_state.variant != self.variant:
+            raise ValueError(f"a hand of {final_state.variant.name} in a match of {self.variant.name}")
         outcome = final_state.outcome
         if outcome is None:
             raise ValueError("the hand is not over")
