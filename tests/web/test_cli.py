@@ -1,0 +1,67 @@
+"""`amigos createadmin`, `amigos manage` and the guard rails of `amigos serve`."""
+
+from __future__ import annotations
+
+import pytest
+
+from amigos.cli import main
+from amigos.web.accounts.models import User
+
+
+@pytest.mark.django_db
+def test_createadmin_non_interactive(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("ADMIN_PW", "una-clave-larga-y-rara")
+    assert (
+        main(
+            [
+                "createadmin",
+                "--email",
+                "jefe@example.org",
+                "--name",
+                "Jefe",
+                "--password-from-env",
+                "ADMIN_PW",
+            ]
+        )
+        == 0
+    )
+    admin = User.objects.get(email="jefe@example.org")
+    assert admin.is_staff and admin.is_superuser and admin.check_password("una-clave-larga-y-rara")
+    assert "Jefe" in capsys.readouterr().out
+    # A second one with the same name is refused, not crashed.
+    assert (
+        main(["createadmin", "--email", "x@example.org", "--name", "jefe", "--password-from-env", "ADMIN_PW"])
+        == 1
+    )
+
+
+@pytest.mark.django_db
+def test_createadmin_refuses_a_weak_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADMIN_PW", "123")
+    assert (
+        main(["createadmin", "--email", "a@example.org", "--name", "A", "--password-from-env", "ADMIN_PW"])
+        == 1
+    )
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_createadmin_interactive(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = iter(["jefa@example.org", "Jefa"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    monkeypatch.setattr("getpass.getpass", lambda prompt: "una-clave-larga-y-rara")
+    assert main(["createadmin"]) == 0
+    assert User.objects.get(display_name="Jefa").is_superuser
+
+
+def test_manage_passes_through(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["manage", "check"]) == 0
+    assert "no issues" in capsys.readouterr().out
+
+
+def test_serve_refuses_several_workers_without_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AMIGOS_REDIS_URL", raising=False)
+    assert main(["serve", "--workers", "2"]) == 2
+    assert main(["serve", "--workers", "0"]) == 2
