@@ -6,7 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
-from amigos.engine import HandState, Variant, deal_from_key, find_variant
+from amigos.engine import Family, HandState, Variant, deal_from_key, find_variant
 from amigos.engine.simulate import seeded_key
 from amigos.engine.variants.draw_fives import NAMES as DRAW_NAMES
 
@@ -20,8 +20,10 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 def start_state(variant: Variant, rng: random.Random) -> HandState:
     deal = deal_from_key(seeded_key(rng), variant)
-    tie_winner = rng.randrange(variant.sides) if variant.family.value == "cuban" else None
-    return HandState.start(variant, deal.hands, rng.randrange(variant.players), deal.boneyard, tie_winner)
+    leader = rng.randrange(variant.players)
+    # Cuban: in a match's first hand the leader's side wins a tie in pips.
+    tie_winner = variant.team_of(leader) if variant.family is Family.CUBAN else None
+    return HandState.start(variant, deal.hands, leader, deal.boneyard, tie_winner)
 
 
 def playout(variant: Variant, seed: int) -> list[HandState]:
