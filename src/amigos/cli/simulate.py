@@ -63,9 +63,17 @@ def _default_players(name: str) -> int | None:
 
 def _bot_chooser() -> Any:
     """A chooser backed by amigos.bots' "normal" player, or None (with a message) if absent."""
-    try:
-        from amigos.bots import find_bot  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
+    import importlib
+
+    find_bot = None
+    for module_name in ("amigos.bots", "amigos.bots.base"):
+        try:
+            find_bot = getattr(importlib.import_module(module_name), "find_bot", None)
+        except ImportError:
+            continue
+        if find_bot is not None:
+            break
+    if find_bot is None:
         print("amigos simulate: amigos.bots is not available; playing random legal moves", file=sys.stderr)
         return None
     from amigos.engine.state import HandState
