@@ -18,7 +18,7 @@ that side wins it, negative when the other side does (see ``HandScoring``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from amigos.academy.compact import TileSet, tile_set_for
@@ -102,6 +102,7 @@ class TwoEndedSolver:
         self.tiles: TileSet = tile_set_for(self.rules.max_pip)
         self._shift = self.tiles.size
         self._full = (1 << self._shift) - 1
+        self._search_fn = self._make_search()
         # Sort rank of each tile: heavier tiles first, doubles first among equals.
         order = sorted(range(self.tiles.size), key=lambda i: (-self.tiles.pips[i], -self._is_double(i)))
         self._rank = [0] * self.tiles.size
@@ -256,82 +257,109 @@ class TwoEndedSolver:
         return award if won else -award
 
     def _search(self, packed: int, a: int, b: int, seat: int, alpha: int, beta: int) -> int:
-        """Negamax value for ``seat``'s side with ends ``a <= b`` (fail-soft alpha-beta + table).
+        """Negamax value for ``seat``'s side with ends ``a <= b`` (see ``_make_search``)."""
+        remaining = 0
+        rest = packed
+        for _ in range(self.rules.players):
+            remaining |= rest & self._full
+            rest >>= self._shift
+        return self._search_fn(packed, remaining, a, b, seat, alpha, beta)
+
+    def _make_search(self) -> Callable[[int, int, int, int, int, int, int], int]:
+        """Build the recursive search as a closure over constants (fail-soft alpha-beta + table).
 
         The table keeps (lower bound, upper bound, best tile) per position; the
         best tile of an earlier visit is tried first, then heavier tiles first.
+        ``remaining`` (every tile still in a hand) is passed down so that the
+        block test after a play is one mask operation.  Everything the inner
+        loop touches is a local or closure variable: attribute look-ups cost
+        more than the search itself in CPython.
         """
         stats = self.stats
-        stats.nodes += 1
-        budget = self.node_budget
-        if budget is not None and stats.nodes > budget:
-            raise BudgetExceeded
-        key = (((packed << 4 | a) << 4 | b) << 2) | seat
         table = self._table
         orders = self._orders
-        entry = table.get(key)
-        best_first = -1
-        if entry is not None:
-            lower, upper, best_first = entry
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower == upper:
-                return lower
-            alpha = max(alpha, lower)
-            beta = min(beta, upper)
-
         shift = self._shift
         players = self.rules.players
         suits = self.tiles.suit_masks
         full = self._full
-        offset = shift * seat
-        hand = (packed >> offset) & full
-        fitting = hand & (suits[a] | suits[b])
-        following = seat + 1 if seat + 1 < players else 0
-        if not fitting:
-            value = -self._search(packed, a, b, following, -beta, -alpha)
-            table[key] = self._bound(value, alpha, beta, entry, -1)
-            return value
+        ordered = self._ordered
+        domino_value = self._domino_value
+        block_value = self._block_value
+        hands_of = self._hands
+        bound = self._bound
+        budget = self.node_budget if self.node_budget is not None else 1 << 62
+        lowest = -INFINITY
 
-        order_key = (fitting << 8) | (a << 4) | b
-        candidates = orders.get(order_key)
-        if candidates is None:
-            candidates = orders[order_key] = self._ordered(fitting, a, b)
-        if best_first >= 0 and len(candidates) > 1 and candidates[0][0] != best_first:
-            candidates = [c for c in candidates if c[0] == best_first] + [
-                c for c in candidates if c[0] != best_first
-            ]
-        best = -INFINITY
-        best_tile = -1
-        window_alpha = alpha
-        remaining_all = -1
-        for index, new_a, new_b in candidates:
-            bit = 1 << index
-            child = packed ^ (bit << offset)
-            if hand == bit:
-                score = self._domino_value(self._hands(child), seat)
-            else:
-                if remaining_all < 0:
-                    remaining_all = 0
-                    rest = packed
-                    for _ in range(players):
-                        remaining_all |= rest & full
-                        rest >>= shift
-                if (remaining_all ^ bit) & (suits[new_a] | suits[new_b]):
-                    score = -self._search(child, new_a, new_b, following, -beta, -window_alpha)
+        def search(packed: int, remaining: int, a: int, b: int, seat: int, alpha: int, beta: int) -> int:
+            stats.nodes += 1
+            if stats.nodes > budget:
+                raise BudgetExceeded
+            key = (((packed << 4 | a) << 4 | b) << 2) | seat
+            entry = table.get(key)
+            best_first = -1
+            if entry is not None:
+                lower, upper, best_first = entry
+                if lower >= beta:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                if lower == upper:
+                    return lower
+                if lower > alpha:
+                    alpha = lower
+                if upper < beta:
+                    beta = upper
+            offset = shift * seat
+            hand = (packed >> offset) & full
+            fitting = hand & (suits[a] | suits[b])
+            following = seat + 1 if seat + 1 < players else 0
+            if not fitting:
+                value = -search(packed, remaining, a, b, following, -beta, -alpha)
+                table[key] = bound(value, alpha, beta, entry, -1)
+                return value
+            order_key = (fitting << 8) | (a << 4) | b
+            candidates = orders.get(order_key)
+            if candidates is None:
+                candidates = orders[order_key] = ordered(fitting, a, b)
+            if best_first >= 0 and len(candidates) > 1 and candidates[0][0] != best_first:
+                candidates = [c for c in candidates if c[0] == best_first] + [
+                    c for c in candidates if c[0] != best_first
+                ]
+            best = lowest
+            best_tile = -1
+            window_alpha = alpha
+            for index, new_a, new_b in candidates:
+                bit = 1 << index
+                child = packed ^ (bit << offset)
+                if hand == bit:
+                    score = domino_value(hands_of(child), seat)
                 else:
-                    score = self._block_value(self._hands(child), seat)
-            if score > best:
-                best = score
-                best_tile = index
-                if score > window_alpha:
-                    window_alpha = score
-                    if window_alpha >= beta:
-                        break
-        table[key] = self._bound(best, alpha, beta, entry, best_tile)
-        return best
+                    left = remaining ^ bit
+                    if left & (suits[new_a] | suits[new_b]):
+                        score = -search(child, left, new_a, new_b, following, -beta, -window_alpha)
+                    else:
+                        score = block_value(hands_of(child), seat)
+                if score > best:
+                    best = score
+                    best_tile = index
+                    if score > window_alpha:
+                        window_alpha = score
+                        if window_alpha >= beta:
+                            break
+            # Store what this search proved (inlined ``_bound``: it runs at every node).
+            if entry is None:
+                lower, upper = lowest, INFINITY
+            else:
+                lower, upper = entry[0], entry[1]
+            if best <= alpha:
+                table[key] = (lower, best if best < upper else upper, best_tile)
+            elif best >= beta:
+                table[key] = (best if best > lower else lower, upper, best_tile)
+            else:
+                table[key] = (best, best, best_tile)
+            return best
+
+        return search
 
     @staticmethod
     def _bound(

@@ -43,7 +43,7 @@ from amigos.engine.view import SeatView
 class DominoesPabBot:
     """The `dominoes` package's ``probabilistic_alphabeta`` player behind our bot interface."""
 
-    def __init__(self, sample_size: int = 3, start_move: int = 12, name: str = "dominoes-pab") -> None:
+    def __init__(self, sample_size: int = 4, start_move: int = 7, name: str = "dominoes-pab") -> None:
         self.name = name
         self.sample_size = sample_size
         self.start_move = start_move
