@@ -94,6 +94,11 @@ class TurnTests(unittest.TestCase):
         self.assertEqual(state.to_move, 2)
         self.assertEqual(state.legal_actions(), (Play(t("3-3"), DOWN),))
 
+    def test_text(self) -> None:
+        text = str(self.state)
+        self.assertIn("amigos-100: [6|3]", text)
+        self.assertIn("> seat 0: 6-4 2-2", text)
+
     def test_history_records_plays(self) -> None:
         state = self.state.apply(Play(t("6-4"), UP))
         self.assertEqual(state.history, (PlayEvent(0, Play(t("6-4"), UP), 0),))

@@ -68,6 +68,13 @@ class TwoEndedLineTests(unittest.TestCase):
         with self.assertRaises(IllegalAction):
             line.place_lead(t("1-1"))
 
+    def test_text(self) -> None:
+        line = two_ended("6-6", ("6-4", UP), ("6-3", DOWN), ("4-4", UP))
+        self.assertEqual(str(line), "[4|4][4|6][6|6][6|3]")
+        self.assertEqual(str(Line.empty(False)), "(empty)")
+        line = spinner_line("4-4", ("4-2", LEFT), ("4-1", RIGHT), ("4-0", UP))
+        self.assertEqual(str(line), "[2|4][4|4][4|1]  up: [4|0]")
+
     def test_tiles_in_order(self) -> None:
         line = two_ended("6-3", ("3-4", DOWN), ("6-6", UP))
         self.assertEqual(line.tiles, (t("6-3"), t("4-3"), t("6-6")))

@@ -216,6 +216,27 @@ class Line:
             spinner_covered=covered,
         )
 
+    def __str__(self) -> str:
+        """The line as players read it, e.g. ``[4|6][6|6][6|3]`` from the first arm's end to the
+        second's; a spinner line adds its up and down arms."""
+        if not self.placements:
+            return "(empty)"
+        first, second = (Arm.LEFT, Arm.RIGHT) if self.with_spinner else (Arm.UP, Arm.DOWN)
+        lead = self.placements[0]
+        cells = [f"[{p.outer}|{p.inner}]" for p in reversed(self._arm(first))]
+        cells.append(f"[{lead.inner}|{lead.outer}]")
+        cells += [f"[{p.inner}|{p.outer}]" for p in self._arm(second)]
+        text = "".join(cells)
+        if self.with_spinner:
+            for arm in (Arm.UP, Arm.DOWN):
+                placed = self._arm(arm)
+                if placed:
+                    text += f"  {arm}: " + "".join(f"[{p.inner}|{p.outer}]" for p in placed)
+        return text
+
+    def _arm(self, arm: Arm) -> list[Placement]:
+        return [placement for placement in self.placements if placement.arm is arm]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description of the line (tiles as ``"a-b"`` text)."""
         return {

@@ -212,6 +212,20 @@ class HandState:
             return _evolve(state, hands=hands, line=new_line, history=history, outcome=outcome, to_move=seat)
         return _next_turn(state, hands, self.boneyard, history, new_line, seat)
 
+    def __str__(self) -> str:
+        """A readable summary for logs, tests and the terminal."""
+        lines = [f"{self.variant.name}: {self.line}"]
+        for seat, hand in enumerate(self.hands):
+            marker = ">" if seat == self.to_move and self.outcome is None else " "
+            tiles = " ".join(str(tile) for tile in sorted(hand, reverse=True))
+            lines.append(f"{marker} seat {seat}: {tiles}")
+        if self.variant.draws:
+            lines.append(f"  boneyard: {len(self.boneyard)} tiles")
+        if self.outcome is not None:
+            outcome = self.outcome
+            lines.append(f"  {outcome.end}: winner {outcome.winner}, {outcome.points} points")
+        return "\n".join(lines)
+
     # -- notation --------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> Action:
