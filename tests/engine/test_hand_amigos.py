@@ -99,6 +99,11 @@ class TurnTests(unittest.TestCase):
         self.assertIn("amigos-100: [6|3]", text)
         self.assertIn("> seat 0: 6-4 2-2", text)
 
+    def test_timeout_lays_a_tile_when_one_fits(self) -> None:
+        self.assertEqual(self.state.default_action(), Play(t("6-4"), UP))
+        after = self.state.apply(Play(t("6-4"), UP))
+        self.assertEqual(after.default_action(), Pass())
+
     def test_history_records_plays(self) -> None:
         state = self.state.apply(Play(t("6-4"), UP))
         self.assertEqual(state.history, (PlayEvent(0, Play(t("6-4"), UP), 0),))

@@ -131,6 +131,17 @@ class HandState:
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
 
+    def default_action(self) -> Action:
+        """The action the table takes for a player whose time ran out: the first legal action
+        (the heaviest tile, on the first arm it may take), or the pass when nothing fits.
+
+        Play is mandatory, so a timeout never passes while a tile can be laid.
+        """
+        actions = self.legal_actions()
+        if not actions:
+            raise IllegalAction("the hand is over")
+        return actions[0]
+
     def closing_actions(self) -> tuple[Action, ...]:
         """Legal plays that would block the hand at once ("situación de cierre").
 
