@@ -24,7 +24,9 @@ class EventForm(forms.ModelForm[Event]):
             "stake",
             "extra_payment",
         )
-        widgets: ClassVar[dict[str, Any]] = {"date": forms.DateInput(attrs={"type": "date"})}
+        widgets: ClassVar[dict[str, Any]] = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        }
         help_texts: ClassVar[dict[str, Any]] = {
             "stake": _("Money per unit of the bet; 0 turns betting off. Only for 4 to 7 players."),
             "extra_payment": _("At the end the winner collects one stake from everyone but the runner-up."),

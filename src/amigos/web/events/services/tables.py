@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from amigos.recreo.formats import TableAssignment, format_for
 from amigos.recreo.scoring import MatchEnd, ResultError, Target, score_match
@@ -30,6 +31,33 @@ from amigos.recreo.sheet import (
 from amigos.web.accounts.models import User
 from amigos.web.events.models import Event, EventPlayer, HandRecord, TableMatch
 from amigos.web.events.services import EventError
+
+# The pure core explains refusals in English; these are the ones a person can meet on the sheet.
+SHEET_MESSAGES = {
+    "the match is already over": gettext_lazy("The match is already over."),
+    "the match has not reached its target yet": gettext_lazy("The match has not reached its target yet."),
+    "the match is already over: confirm it instead of suspending": gettext_lazy(
+        "The match is already over: confirm it instead of suspending it."
+    ),
+    "the score is tied: play one more hand before suspending": gettext_lazy(
+        "The score is tied: play one more hand before suspending."
+    ),
+    "the match is already over: there is nothing to forfeit": gettext_lazy(
+        "The match is already over: there is nothing to forfeit."
+    ),
+    "the leader and the player at their right must both sit at this table": gettext_lazy(
+        "The leader and the player at their right must both sit at this table."
+    ),
+    "the player at the leader's right is an opponent, never the partner": gettext_lazy(
+        "The player at the leader's right is an opponent, never the partner."
+    ),
+}
+
+
+def refusal(exc: ValueError) -> EventError:
+    """The core's refusal in the person's language when we know it, else as the core wrote it."""
+    text = str(exc)
+    return EventError(str(SHEET_MESSAGES.get(text, text)))
 
 
 def target_of(event: Event) -> Target:
@@ -108,7 +136,7 @@ def set_first_leader(user: User, match: TableMatch, leader: int, right_of_leader
     try:
         turn_order(table.pair_a, table.pair_b, leader, right_of_leader)
     except SheetError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     if match.hands.exists():
         raise EventError(_("The first leader cannot change once hands are entered."))
     match.first_leader, match.right_of_leader = leader, right_of_leader
@@ -141,7 +169,7 @@ def record_hand(user: User, match: TableMatch, end: HandEnd, side: str, points: 
                 entered_by=user,
             )
     except SheetError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     _store_score(match, state.score)
     return state
 
@@ -171,7 +199,7 @@ def confirm_end(user: User, match: TableMatch) -> None:
     try:
         close_normally(target_of(match.event), entries(match))
     except SheetError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     if is_organizer(user, match.event):
         _close(match, MatchEnd.TARGET, "")
         return
@@ -187,7 +215,7 @@ def organizer_confirm(user: User, match: TableMatch) -> None:
     try:
         close_normally(target_of(match.event), entries(match))
     except SheetError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     _close(match, MatchEnd.TARGET, "")
 
 
@@ -198,7 +226,7 @@ def suspend_match(user: User, match: TableMatch) -> None:
     try:
         suspend(target_of(match.event), entries(match))
     except SheetError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     _close(match, MatchEnd.SUSPENDED, "")
 
 
@@ -209,7 +237,7 @@ def apply_default(user: User, match: TableMatch, offender: str) -> None:
     try:
         forfeit(target_of(match.event), entries(match), offender)
     except SheetError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     _close(match, MatchEnd.DEFAULT, offender)
 
 
@@ -232,7 +260,7 @@ def set_result(user: User, match: TableMatch, score: tuple[int, int], end: Match
     try:
         score_match(target_of(match.event), score, end, offender or None)
     except ResultError as exc:
-        raise EventError(str(exc)) from None
+        raise refusal(exc) from None
     match.score_a, match.score_b = score
     match.save(update_fields=["score_a", "score_b"])
     _close(match, end, offender)
