@@ -272,7 +272,7 @@ def test_spanish_first_with_english_available(sign_in: Callable[..., Any]) -> No
     org = sign_in("Ana")
     event = new_event(org.client)
     page = org.client.get(reverse("events:detail", args=[event.pk])).content.decode()
-    assert "El juego aún no inicia." in page and f"href=\"{reverse('events:home')}\"" in page
+    assert "El juego aún no inicia." in page and f'href="{reverse("events:home")}"' in page
     org.client.cookies["django_language"] = "en"
     page = org.client.get(reverse("events:detail", args=[event.pk])).content.decode()
     assert "The event has not started yet." in page
