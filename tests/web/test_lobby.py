@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -41,7 +42,7 @@ players_strategy = st.lists(
 def test_online_list_is_ordered_by_status_then_earliest_sign_in(players: list[presence.OnlinePlayer]) -> None:
     listed = presence.ordered(players)
     assert sorted(listed, key=lambda p: p.user_id) == sorted(players, key=lambda p: p.user_id)
-    for before, after in zip(listed, listed[1:], strict=False):
+    for before, after in pairwise(listed):
         assert STATUS_RANK[before.status] <= STATUS_RANK[after.status]
         if before.status == after.status:
             assert before.signed_in_at <= after.signed_in_at
@@ -267,3 +268,18 @@ def test_forms_require_csrf(make_player: Callable[..., User]) -> None:
     client = Client(enforce_csrf_checks=True)
     response = client.post("/accounts/sign-in/", {"username": "Ana", "password": "x"})
     assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_spanish_is_the_default_whatever_the_browser_prefers() -> None:
+    page = Client().get("/accounts/sign-in/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="es">' in page and "Ingresar" in page
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/amigos/site.css", "/static/amigos/app.js", "/static/amigos/favicon.svg"]
+)
+@pytest.mark.django_db
+def test_static_files_are_served(path: str) -> None:
+    response = Client().get(path)
+    assert response.status_code == 200

@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "amigos.web.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "amigos.web.language.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -160,6 +160,7 @@ TIME_ZONE = os.environ.get("AMIGOS_TIME_ZONE", "America/Mexico_City")
 USE_TZ = True
 
 STATIC_URL = "/static/"
+STATICFILES_DIRS = [WEB_DIR / "static"]
 # Only `collectstatic` (production) fills STATIC_ROOT; elsewhere files come from the app directories.
 STATIC_ROOT: Path | None = (
     Path(os.environ["AMIGOS_STATIC_ROOT"]) if os.environ.get("AMIGOS_STATIC_ROOT") else None
