@@ -131,7 +131,7 @@ def generate_record(
     players: int,
     rng: random.Random,
     policy: str = "random",
-    max_hands: int = 60,
+    max_hands: int = 200,
 ) -> dict[str, Any]:
     """A complete random legal match (or the first `max_hands` hands of it)."""
     rules = rules_for(variant, players)
