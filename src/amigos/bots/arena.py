@@ -8,7 +8,7 @@ hands is one paired observation), not over hands, because the two hands of a
 deal are not independent.
 
 Deals are reproducible: deal ``i`` of seed ``s`` is always the same shuffle,
-and every seat's random generator is derived from (seed, deal, game, seat).
+and every seat's random generator is derived from (seed, deal, seat).
 The leader of deal ``i`` is seat ``i % players`` (the lead rotates as in a
 match); in Cuban the leader's side wins a tied block (the first-hand rule).
 """
@@ -56,7 +56,8 @@ class DealResult:
     margins: tuple[int, int]  # A's points minus B's points in each game
     decided: int  # games with a winner
     won: int  # games A's side won
-    decisions: list[tuple[int, float]] = field(default_factory=list)  # A's (tiles laid, ms)
+    # A's choices: (tiles on the table, processor ms, wall ms)
+    decisions: list[tuple[int, float, float]] = field(default_factory=list)
 
 
 def deal_state(variant: Variant, seed: int, index: int) -> HandState:
@@ -82,11 +83,13 @@ def play_deal(config: ArenaConfig, bots: tuple[Bot, Bot], index: int) -> DealRes
     variant = config.resolve()
     margins: list[int] = []
     decided = won = 0
-    decisions: list[tuple[int, float]] = []
-    for game, swapped in enumerate((False, True)):
+    decisions: list[tuple[int, float, float]] = []
+    for swapped in (False, True):
         parity = 1 if swapped else 0
         seats = [bots[0] if seat % 2 == parity else bots[1] for seat in range(variant.players)]
-        rngs = [random.Random(f"bot:{config.seed}:{index}:{game}:{seat}") for seat in range(variant.players)]
+        # A seat's generator depends on the deal and the seat, not on who sits there: then arena(A, B)
+        # is exactly arena(B, A) negated, and a bot against itself nets out every deal.
+        rngs = [random.Random(f"bot:{config.seed}:{index}:{seat}") for seat in range(variant.players)]
         run = play_hand(deal_state(variant, config.seed, index), seats, rngs)
         outcome = run.state.outcome
         assert outcome is not None
@@ -100,7 +103,9 @@ def play_deal(config: ArenaConfig, bots: tuple[Bot, Bot], index: int) -> DealRes
             sum(p for side, p in enumerate(points) if side in mine)
             - sum(p for side, p in enumerate(points) if side not in mine)
         )
-        decisions.extend((d.laid, d.seconds * 1000) for d in run.decisions if d.seat % 2 == parity)
+        decisions.extend(
+            (d.laid, d.cpu_seconds * 1000, d.seconds * 1000) for d in run.decisions if d.seat % 2 == parity
+        )
     return DealResult(index, (margins[0], margins[1]), decided, won, decisions)
 
 
@@ -144,8 +149,9 @@ def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, A
     half = 1.96 * spread / math.sqrt(len(per_deal)) if per_deal else 0.0
     decided = sum(r.decided for r in results)
     won = sum(r.won for r in results)
-    times = [ms for r in results for _, ms in r.decisions]
-    late = [ms for r in results for laid, ms in r.decisions if laid >= 7]
+    times = [ms for r in results for _, ms, _ in r.decisions]
+    late = [ms for r in results for laid, ms, _ in r.decisions if laid >= 7]
+    wall = [ms for r in results for _, _, ms in r.decisions]
     return {
         "a": config.a,
         "b": config.b,
@@ -166,6 +172,10 @@ def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, A
             "p50": round(percentile(late, 0.5), 2),
             "p95": round(percentile(late, 0.95), 2),
             "count": len(late),
+        },
+        "decision_wall_ms": {
+            "p50": round(percentile(wall, 0.5), 2),
+            "p95": round(percentile(wall, 0.95), 2),
         },
         "seed": config.seed,
     }

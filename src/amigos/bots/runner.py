@@ -20,12 +20,17 @@ from amigos.engine.view import seat_view
 
 @dataclass
 class Decision:
-    """One real choice a bot made: which seat, how many tiles were on the table, how long it took."""
+    """One real choice a bot made: which seat, how many tiles were on the table, how long it took.
+
+    ``cpu_seconds`` is the processor time of the choice (the process is single-threaded, so it is
+    thinking time on one core whatever else the machine is doing); ``seconds`` is wall time.
+    """
 
     seat: int
     laid: int
     options: int
     seconds: float
+    cpu_seconds: float
 
 
 @dataclass
@@ -48,12 +53,12 @@ def play_hand(state: HandState, bots: Sequence[Bot], rngs: Sequence[random.Rando
             state = state.apply(actions[0])
             continue
         view = seat_view(state, seat)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         action = bots[seat].choose(view, rngs[seat])
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         if action not in actions:
             raise IllegalAction(f"bot {bots[seat].name} chose {action}, which is not legal here")
-        run.decisions.append(Decision(seat, len(state.line.placements), len(actions), elapsed))
+        run.decisions.append(Decision(seat, len(state.line.placements), len(actions), elapsed, cpu))
         state = state.apply(action)
     run.state = state
     return run
