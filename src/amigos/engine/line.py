@@ -118,7 +118,8 @@ class Line:
 
     def fits(self, tile: Tile) -> tuple[Arm, ...]:
         """Every open arm ``tile`` matches (any arm at all for the lead is handled by the caller)."""
-        return tuple(arm for arm, value in self.ends if tile.has(value))
+        high, low = tile.high, tile.low
+        return tuple(arm for arm, value in self.ends if value in (high, low))
 
     def mandated_arm(self) -> Arm:
         """On a two-ended line whose ends show the same value: the arm the rules choose."""
@@ -188,11 +189,11 @@ class Line:
         if arm not in self.legal_arms(tile):
             raise IllegalAction(f"both ends show {value}: {tile} goes on the {self.mandated_arm()} arm")
         outer_value = tile.other(value)
-        previous_outer = dict(self.outers)[arm]
-        ends = {open_arm: end for open_arm, end in self.ends}
-        outers = dict(self.outers)
-        ends[arm] = outer_value
-        outers[arm] = tile
+        previous_outer = next(outer for open_arm, outer in self.outers if open_arm is arm)
+        ends = tuple((a, outer_value if a is arm else end) for a, end in self.ends)
+        outers: tuple[tuple[Arm, Tile | None], ...] = tuple(
+            (a, tile if a is arm else outer) for a, outer in self.outers
+        )
         spinner, covered = self.spinner, self.spinner_covered
         if self.with_spinner:
             if spinner is None and tile.is_double:
@@ -202,16 +203,14 @@ class Line:
             elif spinner is not None and arm in (Arm.LEFT, Arm.RIGHT) and previous_outer == spinner:
                 covered += 1
                 if covered == 2:
-                    ends[Arm.UP] = spinner.high
-                    ends[Arm.DOWN] = spinner.high
-                    outers[Arm.UP] = None
-                    outers[Arm.DOWN] = None
-        order = self.arm_order
+                    # UP and DOWN come last in the display order, so they are simply appended.
+                    ends += ((Arm.UP, spinner.high), (Arm.DOWN, spinner.high))
+                    outers += ((Arm.UP, None), (Arm.DOWN, None))
         return Line(
             with_spinner=self.with_spinner,
             placements=(*self.placements, Placement(tile, arm, value, outer_value)),
-            ends=tuple((a, ends[a]) for a in order if a in ends),
-            outers=tuple((a, outers[a]) for a in order if a in ends),
+            ends=ends,
+            outers=outers,
             spinner=spinner,
             spinner_covered=covered,
         )

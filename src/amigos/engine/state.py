@@ -261,7 +261,7 @@ def legal_actions_for(variant: Variant, line: Line, hand: Iterable[Tile]) -> tup
 
     Shared by :class:`HandState` and the seat views, so both always agree.
     """
-    tiles = sorted(hand, reverse=True)
+    tiles = sorted(hand, key=_tile_order, reverse=True)
     if line.is_empty:
         leads: list[Action] = []
         for tile in tiles:
@@ -276,9 +276,16 @@ def legal_actions_for(variant: Variant, line: Line, hand: Iterable[Tile]) -> tup
     return tuple(plays) if plays else (Pass(),)
 
 
+def _tile_order(tile: Tile) -> tuple[int, int]:
+    return (tile.high, tile.low)
+
+
 def _holds_playable(hand: Iterable[Tile], line: Line) -> bool:
-    ends = set(line.open_ends())
-    return any(tile.high in ends or tile.low in ends for tile in hand)
+    return _holds_suit(hand, set(line.open_ends()))
+
+
+def _holds_suit(hand: Iterable[Tile], suits: set[int]) -> bool:
+    return any(tile.high in suits or tile.low in suits for tile in hand)
 
 
 def _replace(
@@ -308,20 +315,21 @@ def _next_turn(
     variant = state.variant
     seat = (last_seat + 1) % variant.players
     pile = boneyard if variant.draws else ()
+    ends = set(line.open_ends())
     events = list(history)
-    if not _holds_playable(hands[seat], line) and pile:
+    if pile and not _holds_suit(hands[seat], ends):
         drawn = list(pile)
         hand = set(hands[seat])
         while drawn:
             tile = drawn.pop(0)
             hand.add(tile)
             events.append(DrawEvent(seat, tile))
-            if tile.high in line.open_ends() or tile.low in line.open_ends():
+            if tile.high in ends or tile.low in ends:
                 break
         hands = _replace(hands, seat, frozenset(hand))
         boneyard = tuple(drawn)
         pile = boneyard
-    if not pile and not any(_holds_playable(hand, line) for hand in hands):
+    if not pile and not any(_holds_suit(hand, ends) for hand in hands):
         closer = _last_player(events)
         outcome = score_hand(variant, hands, False, closer, state.tie_winner)
         return _evolve(
