@@ -151,6 +151,37 @@ class ReplayTests(unittest.TestCase):
         self.assertEqual(json.loads(out)["score"], [0, 0])
 
 
+class ReportRulesTests(unittest.TestCase):
+    def test_hands_won_blocks_win_nothing(self) -> None:
+        seen = set()
+        for seed in range(30):
+            report = replay_record(simulate_match(find_variant("amigos-hands"), seed, max_hands=12))
+            for hand in report.hands:
+                if hand.end in ("block", "tied-block"):
+                    self.assertEqual((hand.winner, hand.points), (None, 0))
+                    seen.add(hand.end)
+                elif hand.end == "domino":
+                    self.assertEqual(hand.points, 1)
+        self.assertIn("block", seen)
+
+    def test_cuban_never_reports_a_tied_block(self) -> None:
+        for seed in range(30):
+            report = replay_record(simulate_match(find_variant("cuban-1v1"), seed))
+            self.assertTrue(
+                all(hand.end != "tied-block" and hand.winner is not None for hand in report.hands)
+            )
+
+    def test_fives_score_includes_points_during_play(self) -> None:
+        report = replay_record(simulate_match(find_variant("all-fives-100", 2), 4))
+        awards = [0, 0]
+        for hand in report.hands:
+            if hand.winner is not None:
+                awards[hand.winner] += hand.points
+        self.assertTrue(report.complete)
+        self.assertGreater(sum(report.score), sum(awards))  # the rest was scored during play
+        self.assertTrue(all(points % 5 == 0 for points in report.score))
+
+
 class WriteReadTests(unittest.TestCase):
     def test_round_trip_and_extra_fields(self) -> None:
         original = simulate_match(find_variant("all-fives-100", 3), 5, max_hands=2)
