@@ -1,8 +1,8 @@
-"""The easy level: plays legal tiles, half the time the heaviest, otherwise any.
+"""The easy level: plays legal tiles, now and then the heaviest, otherwise any.
 
 Getting rid of heavy tiles is the first thing a beginner learns; doing it only
-half the time, and never looking at the partner, the opponents or the ends,
-leaves a bot that makes sensible-looking plays and is easy to beat.
+about a third of the time, and never looking at the partner, the opponents or
+the ends, leaves a bot that makes sensible-looking plays and is easy to beat.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from amigos.engine.view import SeatView
 
 
 class EasyBot:
-    """Half the time the heaviest playable tile, otherwise a random legal action."""
+    """With probability ``HEAVY`` the heaviest playable tile, otherwise a random legal action."""
 
     name = "easy"
+    HEAVY = 0.35
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         actions = list(view.legal_actions())
@@ -24,7 +25,7 @@ class EasyBot:
             raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
         if len(actions) == 1:
             return actions[0]
-        if rng.random() < 0.5:
+        if rng.random() < self.HEAVY:
             heaviest = max(action.tile.pips for action in actions if isinstance(action, Play))
             actions = [a for a in actions if isinstance(a, Play) and a.tile.pips == heaviest]
         return actions[rng.randrange(len(actions))]

@@ -45,7 +45,7 @@ class HardSettings:
 
     early_nodes: int = 110_000  # decisions before the 8th tile (fewer than 7 tiles on the table)
     late_nodes: int = 18_000  # from the 8th tile on
-    max_worlds: int = 24
+    max_worlds: int = 40
     min_worlds: int = 3
     spinner_depth: int = 3
     spinner_worlds: int = 6
