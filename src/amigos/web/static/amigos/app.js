@@ -72,7 +72,7 @@ function chatLine(message) {
   item.dataset.messageId = String(message.id);
   item.dataset.authorId = String(message.author_id);
   item.append(element("span", "chat__author", message.author));
-  const time = element("time", "chat__time", new Date(message.sent_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+  const time = element("time", "chat__time", new Date(message.sent_at).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" }));
   time.dateTime = message.sent_at;
   item.append(time);
   item.append(element("span", "chat__text", message.text));

@@ -1,0 +1,183 @@
+"""The site in a real Chromium (Playwright) against a live server: what a player actually sees."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from amigos.web.accounts.models import User
+from amigos.web.lobby import notices
+from tests.web.conftest import PASSWORD, ServerThread, in_ci
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 20_000
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        if in_ci():
+            pytest.fail(f"browser tests need {CHROMIUM} under CI")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread, which makes Django refuse
+    # ORM calls from the test body; the test body is plain synchronous code, so that guard is moot.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def open_page(chromium: Any, site_server: ServerThread) -> Iterator[Callable[..., Any]]:
+    """New isolated browser sessions (each its own cookies), closed after the test."""
+    contexts: list[Any] = []
+
+    def new_page(width: int = 1280, height: int = 800) -> Any:
+        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=site_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.dialogs = []
+        page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+        page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+        return page
+
+    console: list[str] = []
+    yield new_page
+    for context in contexts:
+        context.close()
+    # Nothing the site serves may trip its own Content-Security-Policy or fail to load.
+    assert [text for text in console if "Content Security Policy" in text or "Failed to load" in text] == []
+
+
+def sign_in_as(page: Any, identifier: str, password: str = PASSWORD) -> None:
+    page.goto("/accounts/sign-in/")
+    page.fill("#id_username", identifier)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("#connection-state[data-state=live]")
+
+
+def player(name: str) -> User:
+    return User.objects.create_user(email=f"{name.lower()}@example.org", display_name=name, password=PASSWORD)
+
+
+def test_sign_up_lands_in_the_meeting_room(open_page: Callable[..., Any]) -> None:
+    page = open_page()
+    page.goto("/")
+    assert "/accounts/sign-in/" in page.url
+    page.click("text=¿Eres nuevo? Crea una cuenta")
+    page.fill("#id_display_name", "Rosa")
+    page.fill("#id_email", "rosa@example.org")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("#connection-state[data-state=live]")
+    assert page.inner_text("h1") == "¡Bienvenido, Rosa!"
+    assert page.inner_text("#online-players").count("Rosa") == 1
+
+
+def test_sign_in_shows_the_administrators_message_first(open_page: Callable[..., Any]) -> None:
+    ana = player("Ana")
+    notices.send("Mantenimiento", "El domingo el sitio se detiene una hora.", recipient=ana)
+    page = open_page()
+    sign_in_as(page, "ana@example.org")
+    notice = page.locator(".notices")
+    assert "Mantenimiento" in notice.inner_text() and "una hora" in notice.inner_text()
+    assert page.locator(".notices").bounding_box()["y"] < page.locator(".lobby__players").bounding_box()["y"]
+    page.click("text=Marcar como leído")
+    page.wait_for_selector("#connection-state[data-state=live]")
+    assert page.locator(".notices").count() == 0
+
+
+def test_two_players_see_each_other_and_chat_as_plain_text(open_page: Callable[..., Any]) -> None:
+    player("Ana")
+    player("Beto")
+    ana, beto = open_page(), open_page(360, 740)  # Beto is on a phone
+    sign_in_as(ana, "Ana")
+    sign_in_as(beto, "beto@example.org")
+    for page in (ana, beto):
+        expect(page.locator("#online-players .player")).to_have_count(2)
+    assert ana.locator("#online-players .player__name").all_inner_texts() == ["Ana", "Beto"]
+    assert "sin clasificar" in ana.inner_text("#online-players")
+
+    hostile = "<script>alert('xss')</script><img src=x onerror=alert(1)> ¡Hola!"
+    beto.fill("#chat-input", hostile)
+    beto.press("#chat-input", "Enter")
+    line = ana.locator("#chat-log .chat__line").filter(has_text="¡Hola!")
+    line.locator(".chat__text").wait_for()
+    assert line.locator(".chat__text").inner_text() == hostile
+    assert line.locator("script, img").count() == 0
+    assert beto.input_value("#chat-input") == ""
+    ana.fill("#chat-input", "¡Vamos a jugar!")
+    ana.click("#chat-form button")
+    expect(beto.locator("#chat-log")).to_contain_text("¡Vamos a jugar!")
+    assert ana.dialogs == [] and beto.dialogs == []
+
+    # Ana reports Beto's message through the dialog.
+    line.locator(".chat__report").click()
+    ana.fill("#report-comment", "no es amable")
+    ana.click("#report-dialog button[value=report]")
+    expect(ana.locator("#chat-feedback")).to_contain_text("administradores")
+
+
+def test_inactivity_signs_the_player_out(open_page: Callable[..., Any], settings: Any) -> None:
+    player("Ana")
+    page = open_page()
+    sign_in_as(page, "Ana")
+    settings.AMIGOS_IDLE_TIMEOUT_SECONDS = 1  # read by the socket's watchdog on its next look
+    page.wait_for_url("**/accounts/sign-in/?ended=idle")
+    assert "inactividad" in page.inner_text("main")
+    page.goto("/")
+    assert "/accounts/sign-in/" in page.url
+
+
+def test_the_page_in_spanish_and_in_english(open_page: Callable[..., Any]) -> None:
+    player("Ana")
+    page = open_page(360, 740)
+    sign_in_as(page, "Ana")
+    assert page.get_attribute("html", "lang") == "es"
+    assert "Jugadores en línea" in page.inner_text("main")
+    page.click("button[name=language][value=en]")
+    page.wait_for_selector("#connection-state[data-state=live]")
+    assert page.get_attribute("html", "lang") == "en"
+    assert "Players online" in page.inner_text("main") and "not yet rated" in page.inner_text("main")
+    assert page.inner_text("#connection-state") == "Live"
+
+
+def test_presence_of_a_player_who_leaves_disappears(open_page: Callable[..., Any], settings: Any) -> None:
+    player("Ana")
+    player("Beto")
+    ana, beto = open_page(), open_page()
+    sign_in_as(ana, "Ana")
+    sign_in_as(beto, "Beto")
+    expect(ana.locator("#online-players .player")).to_have_count(2)
+    beto.click("text=Salir")
+    beto.wait_for_url("**/accounts/sign-in/")
+    expect(ana.locator("#online-players .player")).to_have_count(1)
+    assert ana.locator("#online-players .player__name").all_inner_texts() == ["Ana"]
