@@ -9,7 +9,7 @@ tile and nothing is left to draw, so no pointless passes are ever asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .actions import Action, IllegalAction, Pass, Play
 from .line import Line
@@ -53,7 +53,12 @@ class DealError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HandState:
-    """One hand in progress or finished. Create it with :meth:`start`."""
+    """One hand in progress or finished. Create it with :meth:`start`.
+
+    ``hands`` are the tiles each seat holds now (``dealt``: as dealt); ``boneyard`` what is left
+    to draw, front first; ``to_move`` the seat whose turn it is (the closer once the hand is over);
+    ``play_points`` what each side scored during play (fives games).
+    """
 
     variant: Variant
     hands: tuple[frozenset[Tile], ...]
@@ -295,8 +300,6 @@ def _replace(
 
 
 def _evolve(state: HandState, **changes: object) -> HandState:
-    from dataclasses import replace
-
     return replace(state, **changes)  # type: ignore[arg-type]
 
 
