@@ -1,7 +1,7 @@
 """The easy level: plays legal tiles, now and then the heaviest, otherwise any.
 
 Getting rid of heavy tiles is the first thing a beginner learns; doing it only
-about a third of the time, and never looking at the partner, the opponents or
+one time in five, and never looking at the partner, the opponents or
 the ends, leaves a bot that makes sensible-looking plays and is easy to beat.
 """
 
@@ -17,7 +17,7 @@ class EasyBot:
     """With probability ``HEAVY`` the heaviest playable tile, otherwise a random legal action."""
 
     name = "easy"
-    HEAVY = 0.35
+    HEAVY = 0.2
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         actions = list(view.legal_actions())
