@@ -342,7 +342,7 @@ def _next_turn(
             history=tuple(events),
             line=line,
             outcome=outcome,
-            to_move=seat,
+            to_move=closer,
         )
     return _evolve(state, hands=hands, boneyard=boneyard, history=tuple(events), line=line, to_move=seat)
 
