@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .hand import HandPlay
-from .lines import SpinnerLine
+from .lines import ChainLine, SpinnerLine
 from .replay import MatchTally
 from .rules import PLAY_SCORE_MULTIPLES, RECORD_FORMAT, Rules, Tile, full_set, rules_for, tile_text
 
@@ -64,39 +64,31 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def _simulate(play: HandPlay, option: Option) -> HandPlay:
-    twin = HandPlay.__new__(HandPlay)
-    twin.__dict__.update(play.__dict__)
-    twin.holdings = [set(tiles) for tiles in play.holdings]
-    if isinstance(play.line, SpinnerLine):
-        line = SpinnerLine()
-        line.lead, line.spinner = play.line.lead, play.line.spinner
-        line.arms = {arm: list(tiles) for arm, tiles in play.line.arms.items()}
-        twin.line = line
-    else:
-        twin.line = type(play.line)()
-        twin.line.chain = list(play.line.chain)
+def _after(play: HandPlay, option: Option) -> tuple[ChainLine | SpinnerLine, list[set[Tile]]]:
+    """The line and the hands as they would be after `option`, leaving `play` untouched."""
+    line = play.line.copy()
+    holdings = [set(tiles) for tiles in play.holdings]
     tile, target = option
     key: Tile = (min(tile), max(tile))
-    twin.holdings[twin.turn].discard(key)
-    if isinstance(twin.line, SpinnerLine):
+    holdings[play.turn].discard(key)
+    if isinstance(line, SpinnerLine):
         assert isinstance(target, str)
-        twin.line.lay(key, target)
+        line.lay(key, target)
     else:
         assert isinstance(target, int)
-        twin.line.lay(key, target)
-    return twin
+        line.lay(key, target)
+    return line, holdings
 
 
 def _fitting_after(play: HandPlay, option: Option) -> int:
-    twin = _simulate(play, option)
-    return sum(1 for tiles in twin.holdings for tile in tiles if twin.line.targets(tile))
+    line, holdings = _after(play, option)
+    return sum(1 for tiles in holdings for tile in tiles if line.targets(tile))
 
 
 def _count_after(play: HandPlay, option: Option) -> int:
-    twin = _simulate(play, option)
-    assert isinstance(twin.line, SpinnerLine)
-    count = twin.line.count()
+    line, _holdings = _after(play, option)
+    assert isinstance(line, SpinnerLine)
+    count = line.count()
     multiples = PLAY_SCORE_MULTIPLES[play.rules.scoring]
     return count if count and any(count % m == 0 for m in multiples) else 0
 

@@ -18,6 +18,11 @@ class ChainLine:
     def __init__(self) -> None:
         self.chain: list[tuple[int, int]] = []
 
+    def copy(self) -> ChainLine:
+        twin = ChainLine()
+        twin.chain = list(self.chain)
+        return twin
+
     def ends(self) -> list[int]:
         if not self.chain:
             return []
@@ -47,6 +52,12 @@ class SpinnerLine:
         self.arms: dict[str, list[tuple[int, int]]] = {arm: [] for arm in ARMS}
         # Where the spinner lies: ("lead", -1) or (arm, index in that arm); None until a double is laid.
         self.spinner: tuple[str, int] | None = None
+
+    def copy(self) -> SpinnerLine:
+        twin = SpinnerLine()
+        twin.lead, twin.spinner = self.lead, self.spinner
+        twin.arms = {arm: list(tiles) for arm, tiles in self.arms.items()}
+        return twin
 
     def spinner_value(self) -> int | None:
         if self.spinner is None:
