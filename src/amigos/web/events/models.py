@@ -162,3 +162,20 @@ class Penalty(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["round", "created_at"]
+
+
+class TableNote(models.Model):
+    """Something that happened at a table besides the hands: the organizer called, a default claim."""
+
+    class Kind(models.TextChoices):
+        CALLED = "called", _("The organizer was called")
+        DEFAULT_REJECTED = "default_rejected", _("A default claim was rejected")
+        DEFAULT_ACCEPTED = "default_accepted", _("A default claim was accepted; waiting for the organizer")
+
+    match = models.ForeignKey(TableMatch, on_delete=models.CASCADE, related_name="notes")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["created_at"]

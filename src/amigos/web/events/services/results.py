@@ -59,10 +59,16 @@ def event_file(event: Event) -> dict[str, Any]:
     }
 
 
-def standings(event: Event) -> Standings:
+def standings(event: Event, after_round: int | None = None) -> Standings:
+    """The standings now, or as they stood once ``after_round`` was complete (results and castigos
+    of later rounds left out)."""
     if event.players.count() != event.player_count:
         return Standings(0, ())
-    return compute_standings(event_from_dict(event_file(event)))
+    data = event_file(event)
+    if after_round is not None:
+        data["results"] = [r for r in data["results"] if r["round"] <= after_round]
+        data["penalties"] = [p for p in data["penalties"] if p["round"] <= after_round]
+    return compute_standings(event_from_dict(data))
 
 
 def standings_csv(event: Event) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,7 +29,7 @@ from amigos.recreo.sheet import (
     turn_order,
 )
 from amigos.web.accounts.models import User
-from amigos.web.events.models import Event, EventPlayer, HandRecord, TableMatch
+from amigos.web.events.models import Event, EventPlayer, HandRecord, TableMatch, TableNote
 from amigos.web.events.services import EventError
 
 # The pure core explains refusals in English; these are the ones a person can meet on the sheet.
@@ -148,7 +148,11 @@ def entries(match: TableMatch) -> list[HandEntry]:
     return [HandEntry(HandEnd(h.end), h.side, h.points) for h in match.hands.all()]
 
 
-def record_hand(user: User, match: TableMatch, end: HandEnd, side: str, points: int) -> SheetState:
+def record_hand(
+    user: User, match: TableMatch, end: HandEnd, side: str, points: int, number: int | None = None
+) -> SheetState:
+    """Add a hand. ``number`` is the hand the phone showed: a double tap, or a second phone sending
+    the same hand, arrives with a number already taken and is refused instead of counted twice."""
     _require_open(match)
     _require_writer(user, match)
     if not match.attendance_confirmed or match.first_leader is None:
@@ -159,6 +163,9 @@ def record_hand(user: User, match: TableMatch, end: HandEnd, side: str, points: 
         hand = HandEntry(end, side, 0 if end is HandEnd.TIED_BLOCK else points)
         with transaction.atomic():
             previous = entries(match)
+            if number is not None and number != len(previous) + 1:
+                raise EventError(_("Hand %(n)s is already on the sheet; check it before entering another.")
+                                 % {"n": number})  # fmt: skip
             state = add_hand(target_of(match.event), previous, hand)
             HandRecord.objects.create(
                 match=match,
@@ -170,6 +177,8 @@ def record_hand(user: User, match: TableMatch, end: HandEnd, side: str, points: 
             )
     except SheetError as exc:
         raise refusal(exc) from None
+    except IntegrityError:
+        raise EventError(_("The sheet changed meanwhile; check it and try again.")) from None
     _store_score(match, state.score)
     return state
 
@@ -271,6 +280,20 @@ def request_organizer(user: User, match: TableMatch) -> None:
     _require_writer(user, match)
     match.organizer_requested = True
     match.save(update_fields=["organizer_requested"])
+    TableNote.objects.create(match=match, kind=TableNote.Kind.CALLED, by=user)
+    match.event.touch()
+
+
+def answer_default_claim(user: User, match: TableMatch, accept: bool) -> None:
+    """The scorekeeper's answer to a player claiming a default: rejected (noted, play goes on) or
+    accepted (the table waits for the organizer, who alone can apply it)."""
+    _require_open(match)
+    _require_writer(user, match)
+    kind = TableNote.Kind.DEFAULT_ACCEPTED if accept else TableNote.Kind.DEFAULT_REJECTED
+    TableNote.objects.create(match=match, kind=kind, by=user)
+    if accept:
+        match.organizer_requested = True
+        match.save(update_fields=["organizer_requested"])
     match.event.touch()
 
 

@@ -13,8 +13,22 @@ from amigos.web.events.views.access import visible_event
 
 @login_required
 def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Standings after any completed round (every column), defaulting to the latest."""
     event, _seat = visible_event(request, pk)
-    return render(request, "events/standings.html", {"event": event, "standings": standings(event)})
+    latest = standings(event)
+    try:
+        after = int(request.GET.get("after", latest.rounds_complete))
+    except ValueError:
+        after = latest.rounds_complete
+    after = max(0, min(after, latest.rounds_complete))
+    table = latest if after == latest.rounds_complete else standings(event, after_round=after)
+    context = {
+        "event": event,
+        "standings": table,
+        "after": after,
+        "rounds": range(1, latest.rounds_complete + 1),
+    }
+    return render(request, "events/standings.html", context)
 
 
 @login_required

@@ -54,6 +54,8 @@ def table(request: HttpRequest, pk: int, round_number: int, table: int) -> HttpR
         "display_a": hands_display(score_a, score_b) if hands_target else str(score_a),
         "display_b": hands_display(score_b, score_a) if hands_target else str(score_b),
         "is_open": match.state != TableMatch.State.CLOSED and event.status == "running",
+        "notes": match.notes.select_related("by"),
+        "started": match.hands.order_by("index").values_list("created_at", flat=True).first(),
     }
     return render(request, "events/table.html", context)
 
@@ -90,7 +92,8 @@ def _hand(request: HttpRequest, user: User, match: TableMatch) -> None:
         points = _int(request, "points")
         if points < 0:
             raise EventError(_("Points cannot be negative."))
-    svc.record_hand(user, match, end, _side(request), points)
+    number = _int(request, "number") if request.POST.get("number") else None
+    svc.record_hand(user, match, end, _side(request), points, number)
 
 
 def _result(request: HttpRequest, user: User, match: TableMatch) -> None:
@@ -117,6 +120,8 @@ ACTIONS: dict[str, Callable[[HttpRequest, User, TableMatch], None]] = {
     "default": lambda r, u, m: svc.apply_default(u, m, _side(r, "offender")),
     "result": _result,
     "call_organizer": lambda r, u, m: svc.request_organizer(u, m),
+    "default_rejected": lambda r, u, m: svc.answer_default_claim(u, m, accept=False),
+    "default_accepted": lambda r, u, m: svc.answer_default_claim(u, m, accept=True),
 }
 
 
