@@ -89,3 +89,19 @@ def test_random_match_reaches_the_target() -> None:
         winner, team0, team1 = fast.random_match(rng)
         assert (team0, team1)[winner] >= 200
         assert (team0, team1)[1 - winner] < 200
+
+
+def test_deals_spread_every_tile_evenly_over_the_seats() -> None:
+    """Chi-square over tile x seat counts (fixed seed): the random-key sort deals uniformly."""
+    deals = 8000
+    rng = random.Random(2026)
+    order = list(range(28))
+    counts = [[0] * 4 for _ in range(28)]
+    for _ in range(deals):
+        for seat, mask in enumerate(fast.deal_masks(order, rng.random)):
+            for tile in fast.indices(mask):
+                counts[tile][seat] += 1
+    expected = deals / 4
+    chi_square = sum((count - expected) ** 2 / expected for row in counts for count in row)
+    # 28 * 3 = 84 degrees of freedom: the 99.9th percentile is about 130.
+    assert chi_square < 130, chi_square
