@@ -85,7 +85,7 @@ def random_event(rng: random.Random, players: int | None = None, target: Any = N
     if rng.random() < 0.3:
         rng.shuffle(results)
     penalties = []
-    if tgt != "hands" and rng.random() < (0.25 if level else 0.5):
+    if rng.random() < (0.25 if level or tgt == "hands" else 0.5):
         for _ in range(rng.randrange(1, 4)):
             penalties.append(
                 {

@@ -177,11 +177,6 @@ CASES: list[tuple[str, str, str]] = [
         changed(penalties=[{"round": 1, "player": 1, "points": -5}]),
         "'points' must be at least 0",
     ),
-    (
-        "penalty under hands",
-        changed(target="hands", results=[], penalties=[{"round": 1, "player": 1, "points": 5}]),
-        "castigos do not apply",
-    ),
 ]
 
 
@@ -238,3 +233,14 @@ def test_export_then_import_gives_the_same_event() -> None:
     event = parse_event(json.dumps(raw))
     again = parse_event(json.dumps(event_to_dict(event)))
     assert again == event
+
+
+def test_castigos_under_the_hands_target_are_reported_but_rank_nobody() -> None:
+    """The site offers no castigos under juegos ganados, but a file may carry them: they are listed
+    and subtracted from the (otherwise zero) eficiencia, which the hands ranking never looks at."""
+    from amigos.recreo.standings import compute_standings
+
+    raw = {**GOOD, "target": "hands", "results": [{"round": 1, "table": 1, "score": [1, 4]}],
+           "penalties": [{"round": 1, "player": 3, "points": 5}]}  # fmt: skip
+    rows = {r.player: r for r in compute_standings(parse_event(json.dumps(raw))).rows}
+    assert (rows[3].penalties, rows[3].effectiveness, rows[3].rank) == (5, -5, 1)

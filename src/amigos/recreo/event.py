@@ -225,8 +225,6 @@ def event_from_dict(raw: Any) -> Event:
     if not isinstance(penalties_raw, list):
         raise EventFileError(f"'penalties' must be a list, got {json.dumps(penalties_raw)}")
     penalties = [_parse_penalty(i, item, event_format) for i, item in enumerate(penalties_raw)]
-    if penalties and not target.is_points:
-        raise EventFileError("penalties[0]: castigos do not apply under the juegos ganados target")
     return Event(
         name=_optional_str(raw, "name"),
         origin=_optional_str(raw, "origin"),
