@@ -104,6 +104,14 @@ if not DATABASE_URL:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{DATA_DIR / 'amigos.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Pages, sockets and heartbeats write concurrently from several threads: let readers and the
+    # writer overlap (WAL), take the write lock up front (no failing lock upgrades) and wait for it.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 
 # The message bus: Redis pub/sub when AMIGOS_REDIS_URL is set (several processes), else in memory.
 REDIS_URL = os.environ.get("AMIGOS_REDIS_URL", "")

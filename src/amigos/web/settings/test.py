@@ -23,3 +23,6 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 1)
 AMIGOS_IDLE_TIMEOUT_SECONDS = env_int("AMIGOS_IDLE_TIMEOUT_SECONDS", 600)
 AMIGOS_IDLE_CHECK_SECONDS = 0
+# Look static files up on each request: a long test run must not serve a stale size of a file that
+# changed after the first request (WhiteNoise otherwise indexes them once per process).
+WHITENOISE_AUTOREFRESH = True
