@@ -23,7 +23,7 @@ class TileSet:
     pips: tuple[int, ...]  # index -> pip count
     suit_masks: tuple[int, ...]  # suit -> mask of every tile carrying it
     index: dict[tuple[int, int], int]  # (high, low) -> index
-    byte_pips: tuple[tuple[int, ...], ...]  # byte position -> 256 pip sums
+    chunk_pips: tuple[tuple[int, ...], ...]  # 12-bit chunk position -> 4096 pip sums
 
     @property
     def size(self) -> int:
@@ -45,13 +45,13 @@ class TileSet:
         return mask
 
     def pip_sum(self, mask: int) -> int:
-        """Pips of every tile in ``mask`` (table lookups, one per byte)."""
+        """Pips of every tile in ``mask`` (table lookups, one per 12 bits: 3 for double-six)."""
         total = 0
         position = 0
-        tables = self.byte_pips
+        tables = self.chunk_pips
         while mask:
-            total += tables[position][mask & 0xFF]
-            mask >>= 8
+            total += tables[position][mask & 0xFFF]
+            mask >>= 12
             position += 1
         return total
 
@@ -74,15 +74,12 @@ def tile_set_for(max_pip: int) -> TileSet:
         sum(1 << i for i, (a, b) in enumerate(halves) if suit in (a, b)) for suit in range(max_pip + 1)
     )
     index = {pair: i for i, pair in enumerate(halves)}
-    byte_tables = []
-    for position in range((len(halves) + 7) // 8):
-        table = []
-        for byte in range(256):
-            total = 0
-            for bit in range(8):
-                i = position * 8 + bit
-                if byte >> bit & 1 and i < len(halves):
-                    total += pips[i]
-            table.append(total)
-        byte_tables.append(tuple(table))
-    return TileSet(max_pip, halves, pips, suit_masks, index, tuple(byte_tables))
+    chunk_tables = []
+    for position in range((len(halves) + 11) // 12):
+        weights = [pips[i] if i < len(halves) else 0 for i in range(position * 12, position * 12 + 12)]
+        table = [0] * 4096
+        for chunk in range(1, 4096):
+            low = chunk & -chunk
+            table[chunk] = table[chunk ^ low] + weights[low.bit_length() - 1]
+        chunk_tables.append(tuple(table))
+    return TileSet(max_pip, halves, pips, suit_masks, index, tuple(chunk_tables))

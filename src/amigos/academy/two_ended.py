@@ -225,27 +225,33 @@ class TwoEndedSolver:
 
     def _side_pips(self, hands: list[int], seat: int) -> tuple[int, int]:
         """(pips of ``seat``'s side, pips of the other side)."""
-        mine = theirs = 0
+        side_masks = [0, 0]
         for other, hand in enumerate(hands):
-            pips = self.tiles.pip_sum(hand)
-            if other % 2 == seat % 2:
-                mine += pips
-            else:
-                theirs += pips
+            side_masks[other % 2] |= hand  # hands are disjoint: one mask per side
+        pip_sum = self.tiles.pip_sum
+        mine, theirs = pip_sum(side_masks[seat % 2]), pip_sum(side_masks[1 - seat % 2])
         return mine, theirs
 
     def _domino_value(self, hands: list[int], seat: int) -> int:
+        mine, theirs = self._side_pips(hands, seat)
+        return self._domino_award(mine, theirs)
+
+    def _block_value(self, hands: list[int], seat: int) -> int:
+        mine, theirs = self._side_pips(hands, seat)
+        return self._block_award(mine, theirs, seat)
+
+    def _domino_award(self, mine: int, theirs: int) -> int:
+        """Margin for the side that just went out, holding ``mine`` pips against ``theirs``."""
         scoring = self.rules.scoring
         if scoring is HandScoring.HANDS:
             return 1
-        mine, theirs = self._side_pips(hands, seat)
         return theirs + mine if scoring is HandScoring.ALL else theirs
 
-    def _block_value(self, hands: list[int], seat: int) -> int:
+    def _block_award(self, mine: int, theirs: int, seat: int) -> int:
+        """Margin for ``seat``'s side in a blocked hand, its side holding ``mine`` pips."""
         scoring = self.rules.scoring
         if scoring is HandScoring.HANDS:
             return 0
-        mine, theirs = self._side_pips(hands, seat)
         if mine == theirs:
             winner = self.rules.tie_winner
             if winner is None:
@@ -283,9 +289,22 @@ class TwoEndedSolver:
         suits = self.tiles.suit_masks
         full = self._full
         ordered = self._ordered
-        domino_value = self._domino_value
-        block_value = self._block_value
-        hands_of = self._hands
+        domino_award = self._domino_award
+        block_award = self._block_award
+        pip_sum = self.tiles.pip_sum
+        four = players == 4
+
+        def side_pips(packed: int, seat: int) -> tuple[int, int]:
+            """(pips of ``seat``'s side, of the other side), straight from the packed hands."""
+            if four:
+                even = (packed & full) | ((packed >> (2 * shift)) & full)
+                odd = ((packed >> shift) & full) | (packed >> (3 * shift))
+            else:
+                even, odd = packed & full, packed >> shift
+            if seat & 1:
+                return pip_sum(odd), pip_sum(even)
+            return pip_sum(even), pip_sum(odd)
+
         bound = self._bound
         budget = self.node_budget if self.node_budget is not None else 1 << 62
         lowest = -INFINITY
@@ -332,13 +351,14 @@ class TwoEndedSolver:
                 bit = 1 << index
                 child = packed ^ (bit << offset)
                 if hand == bit:
-                    score = domino_value(hands_of(child), seat)
+                    score = domino_award(*side_pips(child, seat))
                 else:
                     left = remaining ^ bit
                     if left & (suits[new_a] | suits[new_b]):
                         score = -search(child, left, new_a, new_b, following, -beta, -window_alpha)
                     else:
-                        score = block_value(hands_of(child), seat)
+                        mine, theirs = side_pips(child, seat)
+                        score = block_award(mine, theirs, seat)
                 if score > best:
                     best = score
                     best_tile = index
