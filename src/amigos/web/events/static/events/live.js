@@ -10,16 +10,24 @@ function busy() {
     || tag === "TEXTAREA" || tag === "SELECT";
 }
 
+// Once the person submits a form or leaves, a late answer must not reload the old page on top of
+// the new one.
+let leaving = false;
+window.addEventListener("submit", () => { leaving = true; });
+window.addEventListener("pagehide", () => { leaving = true; });
+window.addEventListener("beforeunload", () => { leaving = true; });
+
 if (root) {
   const url = root.dataset.pollUrl;
   const every = 1000 * Number(root.dataset.pollSeconds || "3");
   const seen = root.dataset.version;
   const tick = async () => {
+    if (leaving) return;
     try {
       const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (response.ok) {
         const data = await response.json();
-        if (String(data.version) !== seen && !busy()) {
+        if (String(data.version) !== seen && !busy() && !leaving) {
           window.location.reload();
           return;
         }
