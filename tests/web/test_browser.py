@@ -65,7 +65,10 @@ def open_page(chromium: Any, site_server: ServerThread) -> Iterator[Callable[...
         page.dialogs = []
         page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
         page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
-        page.on("response", lambda r: console.append(f"Failed to load {r.url}: {r.status}") if r.status >= 400 else None)
+        page.on(
+            "response",
+            lambda r: console.append(f"Failed to load {r.url}: {r.status}") if r.status >= 400 else None,
+        )
         return page
 
     console: list[str] = []

@@ -91,6 +91,7 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.seq = 0
+        self._close_code = 1000
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
         self.tasks: list[asyncio.Task[None]] = []
         await self.accept()
@@ -151,13 +152,13 @@ class SiteSocket(AsyncWebsocketConsumer):
                 self.outbox.get_nowait()
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait(None)
-        self.close_code = code
+        self._close_code = code
 
     async def _write(self) -> None:
         while True:
             text = await self.outbox.get()
             if text is None:
-                await self.close(code=getattr(self, "close_code", 1000))
+                await self.close(code=self._close_code)
                 return
             await self.send(text_data=text)
 
