@@ -166,3 +166,19 @@ def test_importing_while_in_an_active_event_is_refused_unless_the_file_is_finish
     )
     imported = import_event(org.user, finished)
     assert imported.status == "finished" and standings(imported).rounds_complete == 3
+
+
+def test_todos_con_todos_tables_start_with_their_scorekeeper_profile_holder(sign_in: Callable[..., Any]) -> None:
+    org = sign_in("Ana")
+    event = new_event(org.client, players=12, stake="0")
+    fill_players(org.client, event)
+    start_event(event, org.user)
+    keepers = {m.table: m.scorekeeper.number for m in event.matches.filter(round=1)}
+    assert keepers == {1: 1, 2: 7, 3: 11}  # 1&2 v 3&4, 5&6 v 7&8, 9&10 v 11&12
+    for match in event.matches.filter(round=1):
+        svc.set_result(org.user, match, (100, 10), svc.MatchEnd.TARGET, "")
+    svc.start_next_round(org.user, event)
+    keepers = {m.table: m.scorekeeper.number for m in event.matches.filter(round=2)}
+    assert keepers == {1: 2, 2: 1, 3: 11}  # 5&7 v 2&4, 1&3 v 10&12, 9&11 v 6&8
+    page = org.client.get(reverse("events:players", args=[event.pk])).content.decode()
+    assert page.count("<strong>anotador</strong>") == 5

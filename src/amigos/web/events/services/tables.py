@@ -71,10 +71,18 @@ def assignment_of(match: TableMatch) -> TableAssignment:
 
 
 def open_round(event: Event, number: int) -> None:
-    rnd = format_for(event.player_count).round(number)
+    """Create the round's tables. In Todos con Todos each table starts with its scorekeeper-profile
+    holder (the schedule seats one at every table); the table may still choose someone else."""
+    fmt = format_for(event.player_count)
+    rnd = fmt.round(number)
     assert rnd is not None
+    seats = {p.number: p for p in event.players.all()}
     for table in rnd.tables:
-        TableMatch.objects.get_or_create(event=event, round=number, table=table.table)
+        holders = [n for n in fmt.scorekeepers if n in table.players]
+        keeper = seats.get(holders[0]) if holders else None
+        TableMatch.objects.get_or_create(
+            event=event, round=number, table=table.table, defaults={"scorekeeper": keeper}
+        )
 
 
 def is_organizer(user: User, event: Event) -> bool:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from amigos.recreo.formats import format_for
 from amigos.web.events.forms import EventForm, ImportForm, PenaltyForm, PlayersForm
-from amigos.web.events.models import Event, EventPlayer
+from amigos.web.events.models import Event
 from amigos.web.events.services import EventError
 from amigos.web.events.services.results import add_penalty, import_event
 from amigos.web.events.services.setup import (
@@ -35,12 +35,6 @@ def home(request: HttpRequest) -> HttpResponse:
     active = active_event_for(user)
     if active is not None:
         return redirect("events:detail", pk=active.pk)
-    for seat in EventPlayer.objects.filter(
-        user__isnull=True, email__iexact=user.email, event__status="running"
-    ):
-        seat.user = user
-        seat.save(update_fields=["user"])
-        return redirect("events:detail", pk=seat.event_id)
     past = Event.objects.filter(players__user=user).distinct()
     return render(request, "events/home.html", {"past": past, "import_form": ImportForm()})
 
