@@ -168,7 +168,7 @@ def test_importing_while_in_an_active_event_is_refused_unless_the_file_is_finish
     assert imported.status == "finished" and standings(imported).rounds_complete == 3
 
 
-def test_todos_con_todos_tables_start_with_their_scorekeeper_profile_holder(sign_in: Callable[..., Any]) -> None:
+def test_todos_con_todos_tables_start_with_their_scorekeeper(sign_in: Callable[..., Any]) -> None:
     org = sign_in("Ana")
     event = new_event(org.client, players=12, stake="0")
     fill_players(org.client, event)
