@@ -278,15 +278,23 @@ def test_spanish_first_with_english_available(sign_in: Callable[..., Any]) -> No
     assert "The event has not started yet." in page
 
 
-def test_every_message_has_a_spanish_translation() -> None:
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_catalogs_are_complete_and_compiled(lang: str) -> None:
+    import gettext
     from pathlib import Path
 
     import amigos.web.events as app
 
-    catalog = Path(app.__file__).parent / "locale" / "es" / "LC_MESSAGES" / "django.po"
-    po = catalog.read_text(encoding="utf-8")
+    folder = Path(app.__file__).parent / "locale" / lang / "LC_MESSAGES"
+    po = (folder / "django.po").read_text(encoding="utf-8")
     header = 'msgid ""\nmsgstr ""\n"'
     blocks = [b for b in po.split("\n\n") if b.startswith("msgid") and not b.startswith(header)]
     assert len(blocks) > 150
+    with (folder / "django.mo").open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
     for block in blocks:
         assert 'msgstr ""' not in block and 'msgstr[0] ""' not in block, block
+        if "msgid_plural" not in block:
+            msgid = block.split("\nmsgstr ")[0].removeprefix("msgid ")
+            msgstr = block.split("\nmsgstr ")[1]
+            assert compiled.gettext(json.loads(msgid)) == json.loads(msgstr), block
