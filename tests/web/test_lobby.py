@@ -283,3 +283,9 @@ def test_spanish_is_the_default_whatever_the_browser_prefers() -> None:
 def test_static_files_are_served(path: str) -> None:
     response = Client().get(path)
     assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_favicon_is_found_for_pages_that_do_not_name_one() -> None:
+    response = Client().get("/favicon.ico", follow=True)
+    assert response.status_code == 200 and response.redirect_chain[-1][0] == "/static/amigos/favicon.svg"
