@@ -23,7 +23,8 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def test_reads_standard_input_and_quotes_csv_fields() -> None:
-    raw = event_dict(4, [(1, 1, 100, 0)], players=['Ñandú, "el Rápido"', "Zoë", "李", "O'Neil"])
+    raw = event_dict(4, [(1, 1, 100, 0)])
+    raw["players"] = ['Ñandú, "el Rápido"', "Zoë", "李", "O'Neil"]
     done = run("-", "--csv", stdin=json.dumps(raw, ensure_ascii=False))
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
