@@ -298,3 +298,16 @@ def test_the_catalogs_are_complete_and_compiled(lang: str) -> None:
             msgid = block.split("\nmsgstr ")[0].removeprefix("msgid ")
             msgstr = block.split("\nmsgstr ")[1]
             assert compiled.gettext(json.loads(msgid)) == json.loads(msgstr), block
+
+
+def test_a_draft_can_be_discarded_but_not_a_started_event(sign_in: Callable[..., Any]) -> None:
+    org = sign_in("Ana")
+    event = new_event(org.client)
+    org.client.post(reverse("events:discard", args=[event.pk]))
+    assert not Event.objects.filter(pk=event.pk).exists()
+    event = new_event(org.client)  # free again to organize
+    fill_players(org.client, event)
+    org.client.post(reverse("events:start", args=[event.pk]))
+    response = org.client.post(reverse("events:discard", args=[event.pk]), follow=True)
+    assert "Solo se descarta un juego que no ha iniciado." in response.content.decode()
+    assert Event.objects.filter(pk=event.pk).exists()

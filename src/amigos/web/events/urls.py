@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/state/", board.state, name="state"),
     path("<int:pk>/players/", organizer.players, name="players"),
     path("<int:pk>/start/", organizer.start, name="start"),
+    path("<int:pk>/discard/", organizer.discard, name="discard"),
     path("<int:pk>/next-round/", organizer.next_round, name="next_round"),
     path("<int:pk>/penalties/", organizer.penalty, name="penalty"),
     path("<int:pk>/round/<int:round_number>/table/<int:table>/", sheet.table, name="table"),

@@ -138,3 +138,12 @@ def finish_event(event: Event) -> None:
     event.save(update_fields=["status", "finished_at"])
     EventPlayer.objects.filter(event=event).update(active_email=None)
     event.touch()
+
+
+def discard_draft(event: Event, by: User) -> None:
+    """An event that never started can be thrown away, freeing everyone on its list."""
+    if by != event.organizer:
+        raise EventError(_("Only the organizer can discard the event."))
+    if event.status != Event.Status.DRAFT:
+        raise EventError(_("Only an event that has not started can be discarded."))
+    event.delete()

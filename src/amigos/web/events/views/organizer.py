@@ -20,6 +20,7 @@ from amigos.web.events.services.setup import (
     EventSetup,
     active_event_for,
     create_event,
+    discard_draft,
     scorekeeper_numbers,
     set_players,
     start_event,
@@ -110,6 +111,19 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("events:players", pk=event.pk)
     return redirect("events:detail", pk=event.pk)
+
+
+@login_required
+@require_POST
+def discard(request: HttpRequest, pk: int) -> HttpResponse:
+    event = organizer_event(request, pk)
+    try:
+        discard_draft(event, current_user(request))
+    except EventError as exc:
+        messages.error(request, str(exc))
+        return redirect("events:detail", pk=event.pk)
+    messages.success(request, _("The event was discarded."))
+    return redirect("events:home")
 
 
 @login_required
