@@ -16,6 +16,11 @@ from amigos.web.accounts import services
 from amigos.web.accounts.models import SignInAttempt, User
 
 
+admin.site.site_header = _("Amigos por el Dominó: administration")
+admin.site.site_title = _("Amigos por el Dominó")
+admin.site.index_title = _("Players, messages and the chat")
+
+
 class PlayerCreationForm(AdminUserCreationForm):
     class Meta:
         model = User
