@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 from amigos.web.accounts import services
 from amigos.web.accounts.models import SignInAttempt, User
 
-
 admin.site.site_header = _("Amigos por el Dominó: administration")
 admin.site.site_title = _("Amigos por el Dominó")
 admin.site.index_title = _("Players, messages and the chat")
