@@ -114,3 +114,45 @@ def test_impossible_events_are_refused(raw: dict[str, Any], rng: random.Random) 
     with pytest.raises(EventFileError):
         event_from_dict(bad)
         pytest.fail(f"accepted after {kind}")
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(events, st.randoms(use_true_random=False), json_values)
+def test_junk_anywhere_is_refused_or_accepted_never_a_crash(
+    raw: dict[str, Any], rng: random.Random, junk: Any
+) -> None:
+    """Replace any one value of a valid file by arbitrary JSON: the reader either accepts the file
+    or raises its own error, never anything else (the command turns that into exit status 2)."""
+    paths = [p for p in _paths(raw) if p]
+    path = rng.choice(paths)
+    target = raw
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = junk
+    try:
+        event = event_from_dict(json.loads(json.dumps(raw)))
+    except EventFileError:
+        return
+    compute_standings(event)

@@ -244,3 +244,21 @@ def test_castigos_under_the_hands_target_are_reported_but_rank_nobody() -> None:
            "penalties": [{"round": 1, "player": 3, "points": 5}]}  # fmt: skip
     rows = {r.player: r for r in compute_standings(parse_event(json.dumps(raw))).rows}
     assert (rows[3].penalties, rows[3].effectiveness, rows[3].rank) == (5, -5, 1)
+
+
+def test_an_integer_too_long_to_convert_is_refused_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert "not valid JSON" in refuse(tmp_path, capsys, '{"stake": ' + "1" * 5000 + "}")
+
+
+def test_a_name_that_is_not_text_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    content = changed().replace('"P1"', '"\\ud800"')
+    assert "players[0]: the name is not valid Unicode text" in refuse(tmp_path, capsys, content, "--csv")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "event.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode())
+    assert main(["recreo", "standings", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["rounds_complete"] == 2

@@ -31,7 +31,7 @@ def _read(path: str) -> str:
     else:
         with open(path, "rb") as handle:
             data = handle.read()
-    return data.decode("utf-8")
+    return data.decode("utf-8-sig")  # a byte-order mark (some editors add one) is not an error
 
 
 def render_csv(rows: list[dict[str, Any]]) -> str:

@@ -102,6 +102,10 @@ def _parse_players(raw: dict[str, Any]) -> tuple[str, ...]:
     for index, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             raise EventFileError(f"players[{index}]: a player's name must be a non-empty string")
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise EventFileError(f"players[{index}]: the name is not valid Unicode text") from None
     return tuple(players)
 
 
@@ -250,6 +254,8 @@ def parse_event(text: str) -> Event:
         raise EventFileError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise EventFileError("not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python will convert
+        raise EventFileError(f"not valid JSON: {exc}") from None
     return event_from_dict(raw)
 
 
