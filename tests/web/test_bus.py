@@ -156,3 +156,15 @@ async def test_settings_choose_the_bus(settings: Any) -> None:
     bus = make_bus_for(settings, REDIS_URL)()
     assert isinstance(bus, RedisBus)
     await bus.close()
+
+
+async def test_missing_redis_fails_under_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.web.test_bus as module
+
+    monkeypatch.setattr(module, "REDIS_URL", "redis://127.0.0.1:1/0")  # nothing listens on port 1
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception):
+        await redis_or_skip("unused")
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception):
+        await redis_or_skip("unused")

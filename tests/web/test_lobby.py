@@ -289,3 +289,14 @@ def test_static_files_are_served(path: str) -> None:
 def test_the_favicon_is_found_for_pages_that_do_not_name_one() -> None:
     response = Client().get("/favicon.ico", follow=True)
     assert response.status_code == 200 and response.redirect_chain[-1][0] == "/static/amigos/favicon.svg"
+
+
+def test_the_script_never_parses_text_as_markup() -> None:
+    from pathlib import Path
+
+    import amigos.web
+
+    script = (Path(amigos.web.__file__).parent / "static" / "amigos" / "app.js").read_text(encoding="utf-8")
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+        assert sink not in script
+    assert "textContent" in script

@@ -110,6 +110,10 @@ function handle(envelope) {
     }
   } else if (type === "chat.message") {
     if (labels) appendChat(payload);
+  } else if (type === "error" && payload.code === "unauthenticated") {
+    // The session is gone (expired, or the server was reset): back to the sign-in page.
+    signedOut = true;
+    window.location.assign(`${signInUrl}?ended=signed_out`);
   } else if (type === "ack" || type === "error") {
     const callback = pending.get(payload.reply_to);
     pending.delete(payload.reply_to);
@@ -130,9 +134,9 @@ function connect() {
       console.error("bad message from the server", error);
     }
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     clearInterval(heartbeatTimer);
-    if (signedOut) return;
+    if (signedOut || event.code === 4401) return;
     setConnection("lost");
     setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 15000);
