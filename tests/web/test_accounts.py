@@ -12,6 +12,8 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from amigos.web.accounts import throttle
 from amigos.web.accounts.models import SignInAttempt, User
@@ -20,6 +22,13 @@ from amigos.web.lobby.models import Presence
 from tests.web.conftest import PASSWORD, SignedIn
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def django_settings(settings: Any) -> Any:
+    """pytest-django's `settings`, under a name that does not clash with hypothesis's decorator."""
+    return settings
+
 
 NEW_PASSWORD = "otra-clave-segura-77"
 
@@ -231,3 +240,32 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same()
 def test_the_socket_ended_session_is_explained_on_the_sign_in_page() -> None:
     page = Client().get("/accounts/sign-in/?ended=idle").content.decode()
     assert "inactividad" in page
+
+
+attempts_strategy = st.lists(st.tuples(st.integers(0, 1800), st.booleans()), max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(attempts=attempts_strategy, limit=st.integers(1, 4))
+def test_throttle_matches_a_reference_model(
+    django_settings: Any, attempts: list[tuple[int, bool]], limit: int
+) -> None:
+    """Refused exactly when `limit` failures fall in the window after the account's last success."""
+    django_settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT = limit
+    django_settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS = 10_000
+    window = django_settings.AMIGOS_SIGN_IN_WINDOW_SECONDS
+    SignInAttempt.objects.all().delete()
+    now = timezone.now()
+    for seconds_ago, succeeded in attempts:
+        SignInAttempt.objects.create(
+            identifier="ana", address=None, at=now - timedelta(seconds=seconds_ago), succeeded=succeeded
+        )
+    in_window = [(ago, ok) for ago, ok in attempts if ago < window]
+    last_success = min((ago for ago, ok in in_window if ok), default=None)
+    counted = [ago for ago, ok in in_window if not ok and (last_success is None or ago < last_success)]
+    refusal = throttle.check("Ana", None, now)
+    if len(counted) >= limit:
+        assert refusal is not None
+        assert refusal.minutes == max(1, -(-(window - max(counted)) // 60))
+    else:
+        assert refusal is None
