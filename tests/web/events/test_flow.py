@@ -311,3 +311,14 @@ def test_a_draft_can_be_discarded_but_not_a_started_event(sign_in: Callable[...,
     response = org.client.post(reverse("events:discard", args=[event.pk]), follow=True)
     assert "Solo se descarta un juego que no ha iniciado." in response.content.decode()
     assert Event.objects.filter(pk=event.pk).exists()
+
+
+def test_import_refuses_over_long_names_and_accepts_a_bom(sign_in: Callable[..., Any]) -> None:
+    org = sign_in("Ana")
+    raw = {"format": "amigos-event/1", "players": ["x" * 61, "b", "c", "d"], "target": 100, "results": []}
+    page = org.client.post(reverse("events:import"), {"file": _upload(json.dumps(raw))}, follow=True)
+    assert "más largo" in page.content.decode()
+    raw["players"][0] = "Ana"
+    upload = _upload("\ufeff" + json.dumps(raw))
+    assert org.client.post(reverse("events:import"), {"file": upload}).status_code == 302
+    assert Event.objects.filter(organizer=org.user, status="running").count() == 1

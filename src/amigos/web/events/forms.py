@@ -8,7 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from amigos.web.events.models import Event
+from amigos.web.events.models import PLAYER_NAME_MAX_LENGTH, Event
 
 
 class EventForm(forms.ModelForm[Event]):
@@ -52,7 +52,7 @@ class PlayersForm(forms.Form):
         self.count = count
         for number in range(2, count + 1):
             self.fields[f"name_{number}"] = forms.CharField(
-                label=_("Player %(n)s") % {"n": number}, max_length=60
+                label=_("Player %(n)s") % {"n": number}, max_length=PLAYER_NAME_MAX_LENGTH
             )
             self.fields[f"email_{number}"] = forms.EmailField(
                 label=_("E-mail of player %(n)s") % {"n": number}, required=False

@@ -15,6 +15,9 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 TARGET_CHOICES = [("100", _("100 points")), ("200", _("200 points")), ("hands", _("Hands won"))]
+EVENT_NAME_MAX_LENGTH = 100
+ORIGIN_MAX_LENGTH = 150
+PLAYER_NAME_MAX_LENGTH = 60
 PLAYER_COUNT_CHOICES = [(n, str(n)) for n in (4, 5, 6, 7, 8, 12, 16)]
 
 
@@ -27,8 +30,8 @@ class Event(models.Model):
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organized_events"
     )
-    name = models.CharField(_("name of the event"), max_length=100)
-    origin = models.CharField(_("origin"), max_length=150, blank=True)
+    name = models.CharField(_("name of the event"), max_length=EVENT_NAME_MAX_LENGTH)
+    origin = models.CharField(_("origin"), max_length=ORIGIN_MAX_LENGTH, blank=True)
     date = models.DateField(_("date"))
     player_count = models.PositiveSmallIntegerField(_("number of players"), choices=PLAYER_COUNT_CHOICES)
     target = models.CharField(_("target"), max_length=5, choices=TARGET_CHOICES, default="100")
@@ -64,7 +67,7 @@ class EventPlayer(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveSmallIntegerField()
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=PLAYER_NAME_MAX_LENGTH)
     email = models.EmailField(_("e-mail address"), blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_seats"

@@ -21,7 +21,15 @@ from amigos.recreo.event import EventFileError, event_from_dict, event_to_dict, 
 from amigos.recreo.formats import format_for
 from amigos.recreo.standings import ROW_KEYS, Standings, compute_standings
 from amigos.web.accounts.models import User
-from amigos.web.events.models import Event, EventPlayer, Penalty, TableMatch
+from amigos.web.events.models import (
+    EVENT_NAME_MAX_LENGTH,
+    ORIGIN_MAX_LENGTH,
+    PLAYER_NAME_MAX_LENGTH,
+    Event,
+    EventPlayer,
+    Penalty,
+    TableMatch,
+)
 from amigos.web.events.services import EventError
 from amigos.web.events.services.setup import active_event_for
 
@@ -124,6 +132,9 @@ def import_event(user: User, text: str) -> Event:
         parsed = parse_event(text)
     except EventFileError as exc:
         raise EventError(_("The file was refused: %(reason)s") % {"reason": str(exc)}) from None
+    too_long = [n for n in parsed.players if len(n) > PLAYER_NAME_MAX_LENGTH]
+    if len(parsed.name) > EVENT_NAME_MAX_LENGTH or len(parsed.origin) > ORIGIN_MAX_LENGTH or too_long:
+        raise EventError(_("The file was refused: a name is longer than the site keeps."))
     fmt = parsed.format
     complete = sum(1 for rnd in fmt.rounds if all(
         any(r.round == rnd.number and r.table == t.table for r in parsed.results) for t in rnd.tables

@@ -173,7 +173,7 @@ def import_file(request: HttpRequest) -> HttpResponse:
         return redirect("events:home")
     upload = form.cleaned_data["file"]
     try:
-        text = upload.read().decode("utf-8")
+        text = upload.read().decode("utf-8-sig")
         event = import_event(current_user(request), text)
     except UnicodeDecodeError:
         messages.error(request, _("The file is not UTF-8 text."))
