@@ -182,3 +182,14 @@ def test_todos_con_todos_tables_start_with_their_scorekeeper(sign_in: Callable[.
     assert keepers == {1: 2, 2: 1, 3: 11}  # 5&7 v 2&4, 1&3 v 10&12, 9&11 v 6&8
     page = org.client.get(reverse("events:players", args=[event.pk])).content.decode()
     assert page.count("<strong>anotador</strong>") == 5
+
+
+def test_paper_sheets_of_a_round_list_every_table_and_who_rests(sign_in: Callable[..., Any]) -> None:
+    org = sign_in("Ana")
+    event = new_event(org.client, players=7)
+    fill_players(org.client, event)
+    start_event(event, org.user)
+    page = org.client.get(reverse("events:paper", args=[event.pk, 2])).content.decode()
+    assert 'data-paper-table="1"' in page and "4. Jugador 4 / 6. Jugador 6" in page
+    assert "Descansan:" in page and "1. Ana" in page  # round 2: 4&6 v 5&7, 1, 2 and 3 rest
+    assert org.client.get(reverse("events:paper", args=[event.pk, 12])).status_code == 404

@@ -19,6 +19,7 @@ urlpatterns = [
     path("<int:pk>/penalties/", organizer.penalty, name="penalty"),
     path("<int:pk>/round/<int:round_number>/table/<int:table>/", sheet.table, name="table"),
     path("<int:pk>/round/<int:round_number>/table/<int:table>/act/", sheet.table_action, name="table_action"),
+    path("<int:pk>/round/<int:round_number>/paper/", board.paper_sheets, name="paper"),
     path("<int:pk>/standings/", results.standings_page, name="standings"),
     path("<int:pk>/standings.csv", results.standings_csv_file, name="standings_csv"),
     path("<int:pk>/report/", results.report, name="report"),

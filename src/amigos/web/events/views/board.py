@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from amigos.recreo.formats import format_for
@@ -81,3 +81,21 @@ def state(request: HttpRequest, pk: int) -> HttpResponse:
     """A tiny answer for polling phones: they reload when the version changes."""
     event, _seat = visible_event(request, pk)
     return JsonResponse({"version": event.version, "round": event.current_round, "status": event.status})
+
+
+@login_required
+def paper_sheets(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    """Blank score sheets of a round, for tables whose players have no phone: print, fill, and the
+    organizer enters the result later."""
+    event, seat = visible_event(request, pk)
+    tables, resting = round_tables(event, round_number, seat)
+    if not tables:
+        raise Http404
+    context = {
+        "event": event,
+        "round": round_number,
+        "tables": tables,
+        "resting": resting,
+        "rows": range(1, 16),
+    }
+    return render(request, "events/paper.html", context)
