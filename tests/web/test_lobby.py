@@ -300,3 +300,26 @@ def test_the_script_never_parses_text_as_markup() -> None:
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in script
     assert "textContent" in script
+
+
+@pytest.mark.django_db
+def test_a_second_device_keeps_the_sign_in_time(make_player: Callable[..., User], settings: Any) -> None:
+    settings.AMIGOS_HEARTBEAT_SECONDS = 20
+    now = timezone.now()
+    ana = make_player("Ana")
+    presence.sign_in(ana, now - timedelta(seconds=30))
+    presence.sign_in(ana, now)  # the phone, while the laptop is still online
+    assert Presence.objects.get(user=ana).signed_in_at == now - timedelta(seconds=30)
+    Presence.objects.filter(user=ana).update(last_seen=now - timedelta(minutes=5))
+    presence.sign_in(ana, now)  # the old presence had lapsed: a fresh start
+    assert Presence.objects.get(user=ana).signed_in_at == now
+
+
+@pytest.mark.django_db
+def test_a_heartbeat_brings_back_a_presence_ended_elsewhere(make_player: Callable[..., User]) -> None:
+    ana = make_player("Ana")
+    now = timezone.now()
+    presence.sign_in(ana, now)
+    presence.sign_out(ana.pk)  # signed out on the phone
+    presence.heartbeat(ana.pk, now)  # the laptop's socket is still open
+    assert [p.name for p in presence.online_players(now)] == ["Ana"]

@@ -233,3 +233,15 @@ async def test_signing_out_on_a_page_ends_the_socket(
     await sync_to_async(player.client.post)("/accounts/sign-out/")
     signed_out = await peer.expect(of_type("signed_out"))
     assert signed_out["payload"]["reason"] == "signed_out"
+
+
+async def test_a_lapsed_session_is_refused_at_connection(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], settings: Any
+) -> None:
+    player = await sync_to_async(sign_in)()
+    settings.AMIGOS_IDLE_TIMEOUT_SECONDS = 0  # any time at all since the last action is too long
+    peer = await connect(site_server, player)
+    signed_out = await peer.expect(of_type("signed_out"))
+    assert signed_out["payload"]["reason"] == "idle"
+    assert not any(envelope["type"] == "welcome" for envelope in peer.received)
+    assert not await sync_to_async(Presence.objects.filter(user=player.user).exists)()

@@ -59,8 +59,18 @@ def quintiles_of(user_ids: list[int]) -> dict[int, int]:
 
 
 def sign_in(user: User, now: datetime) -> None:
+    """Start (or, for a player already online on another device, keep) the player's presence.
+
+    Signing in on a second device does not move a player to the end of the list: the sign-in time
+    of a presence that has not lapsed is kept.
+    """
+    current = Presence.objects.filter(user=user, last_seen__gte=now - absence_after()).first()
+    if current is not None:
+        Presence.objects.filter(pk=current.pk).update(last_seen=now)
+        return
     Presence.objects.update_or_create(
-        user=user, defaults={"status": Status.AVAILABLE, "signed_in_at": now, "last_seen": now}
+        user=user,
+        defaults={"status": Status.AVAILABLE, "signed_in_at": now, "last_seen": now, "open_sockets": 0},
     )
 
 
@@ -85,7 +95,12 @@ def socket_closed(user_id: int, now: datetime) -> None:
 
 
 def heartbeat(user_id: int, now: datetime) -> None:
-    Presence.objects.filter(user_id=user_id).update(last_seen=now)
+    """Refresh the player's presence; recreate it if it went away while a socket stayed open (the
+    player signed out on another device but is still here on this one)."""
+    if not Presence.objects.filter(user_id=user_id).update(last_seen=now):
+        Presence.objects.get_or_create(
+            user_id=user_id, defaults={"signed_in_at": now, "last_seen": now, "open_sockets": 1}
+        )
 
 
 def set_status(user_id: int, status: Status) -> None:

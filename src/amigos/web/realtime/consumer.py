@@ -174,8 +174,16 @@ class SiteSocket(AsyncWebsocketConsumer):
                 return
 
     async def _sign_out(self, verdict: sessions.Verdict, user_id: int) -> None:
+        # From here on this socket speaks for nobody: later commands (a heartbeat already on its
+        # way) must not bring the presence back.
+        was_open = self.user is not None
+        self.user = None
         if verdict.state in (sessions.State.IDLE, sessions.State.SUSPENDED):
             await db_end(self.session_key, user_id)
+        elif was_open:
+            await db_close(user_id)
+        if self.feed is not None:
+            await self.feed.announce()
         payload: dict[str, Any] = {"reason": verdict.state.value}
         if verdict.suspended_until is not None:
             payload["suspended_until"] = verdict.suspended_until.isoformat()
