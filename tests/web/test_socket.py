@@ -138,6 +138,7 @@ async def test_two_players_see_each_other_and_chat(
     assert await sync_to_async(ChatReport.objects.filter(reporter=ana.user).count)() == 1
 
     await second.connection.close()
+    await first.send("heartbeat")  # Ana is still here
     alone = await first.expect(
         lambda e: e["type"] == "presence" and [p["name"] for p in e["payload"]["players"]] == ["Ana"]
     )
