@@ -193,3 +193,22 @@ def test_paper_sheets_of_a_round_list_every_table_and_who_rests(sign_in: Callabl
     assert 'data-paper-table="1"' in page and "4. Jugador 4 / 6. Jugador 6" in page
     assert "Descansan:" in page and "1. Ana" in page  # round 2: 4&6 v 5&7, 1, 2 and 3 rest
     assert org.client.get(reverse("events:paper", args=[event.pk, 12])).status_code == 404
+
+
+def test_a_chosen_scorekeeper_is_only_replaced_by_themselves_or_the_organizer(
+    running: tuple[Any, Any, Event], sign_in: Callable[..., Any]
+) -> None:
+    org, beto, event = running
+    caro = sign_in("Caro")
+    seat = event.players.get(number=3)
+    seat.user = caro.user
+    seat.save()
+    match = event.matches.get(round=1, table=1)
+    with pytest.raises(EventError, match="ya tiene anotador"):
+        svc.choose_scorekeeper(caro.user, match, 3, keeps_for_partner=False)
+    svc.choose_scorekeeper(beto.user, match, 3, keeps_for_partner=False)  # Beto hands the sheet over
+    match.refresh_from_db()
+    assert match.scorekeeper.number == 3
+    svc.choose_scorekeeper(org.user, match, 1, keeps_for_partner=False)
+    match.refresh_from_db()
+    assert match.scorekeeper.number == 1

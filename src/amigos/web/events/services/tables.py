@@ -121,6 +121,10 @@ def choose_scorekeeper(user: User, match: TableMatch, number: int, keeps_for_par
     _require_open(match)
     if not is_organizer(user, match.event) and seated_player(user, match) is None:
         raise EventError(_("Only the players of this table or the organizer can choose the scorekeeper."))
+    if match.scorekeeper is not None and not may_write(user, match):
+        raise EventError(
+            _("The sheet already has a scorekeeper; only they or the organizer can hand it over.")
+        )
     if number not in assignment_of(match).players:
         raise EventError(_("The scorekeeper must sit at this table."))
     match.scorekeeper = EventPlayer.objects.get(event=match.event, number=number)
