@@ -322,3 +322,11 @@ def test_import_refuses_over_long_names_and_accepts_a_bom(sign_in: Callable[...,
     upload = _upload("\ufeff" + json.dumps(raw))
     assert org.client.post(reverse("events:import"), {"file": upload}).status_code == 302
     assert Event.objects.filter(organizer=org.user, status="running").count() == 1
+
+
+def test_staff_see_events_in_the_administration(sign_in: Callable[..., Any]) -> None:
+    staff = sign_in("Admin", is_staff=True, is_superuser=True)
+    event = new_event(staff.client)
+    assert staff.client.get(reverse("admin:events_event_changelist")).status_code == 200
+    assert staff.client.get(reverse("admin:events_event_change", args=[event.pk])).status_code == 200
+    assert staff.client.get(reverse("admin:events_tablematch_changelist")).status_code == 200
