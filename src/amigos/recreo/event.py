@@ -63,6 +63,12 @@ class Event:
         return score_match(self.target, result.score, result.end, result.offender)
 
 
+def _show(value: Any, limit: int = 60) -> str:
+    """A value as JSON for an error message, cut short so the message stays one readable line."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -70,7 +76,7 @@ def _is_int(value: Any) -> bool:
 def _int(obj: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
     value = obj.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EventFileError(f"{where}: '{key}' must be an integer, got {json.dumps(value)}")
+        raise EventFileError(f"{where}: '{key}' must be an integer, got {_show(value)}")
     if value < minimum:
         raise EventFileError(f"{where}: '{key}' must be at least {minimum}, got {value}")
     return int(value)
@@ -79,7 +85,7 @@ def _int(obj: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
 def _optional_str(raw: dict[str, Any], key: str) -> str:
     value = raw.get(key, "")
     if not isinstance(value, str):
-        raise EventFileError(f"'{key}' must be a string, got {json.dumps(value)}")
+        raise EventFileError(f"'{key}' must be a string, got {_show(value)}")
     return value
 
 
@@ -89,13 +95,13 @@ def _parse_target(raw: dict[str, Any]) -> Target:
         return Target(value)
     if value == "hands":
         return Target.HANDS_WON
-    raise EventFileError(f"'target' must be 100, 200 or \"hands\", got {json.dumps(value)}")
+    raise EventFileError(f"'target' must be 100, 200 or \"hands\", got {_show(value)}")
 
 
 def _parse_players(raw: dict[str, Any]) -> tuple[str, ...]:
     players = raw.get("players")
     if not isinstance(players, list):
-        raise EventFileError(f"'players' must be a list of names, got {json.dumps(players)}")
+        raise EventFileError(f"'players' must be a list of names, got {_show(players)}")
     if len(players) not in PLAYER_COUNTS:
         counts = ", ".join(str(n) for n in PLAYER_COUNTS)
         raise EventFileError(f"'players': unknown player count {len(players)} (formats exist for {counts})")
@@ -112,7 +118,7 @@ def _parse_players(raw: dict[str, Any]) -> tuple[str, ...]:
 def _parse_stake(raw: dict[str, Any]) -> Decimal:
     value = raw.get("stake", 0)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise EventFileError(f"'stake' must be a number, got {json.dumps(value)}")
+        raise EventFileError(f"'stake' must be a number, got {_show(value)}")
     if isinstance(value, float) and not math.isfinite(value):
         raise EventFileError("'stake' must be a finite number")
     if value < 0:
@@ -139,17 +145,17 @@ def _parse_result(index: int, item: Any, event_format: Format, target: Target) -
         )
     score = item.get("score")
     if not (isinstance(score, list) and len(score) == 2 and all(_is_int(s) and s >= 0 for s in score)):
-        raise EventFileError(f"{where}: 'score' must be two non-negative integers, got {json.dumps(score)}")
+        raise EventFileError(f"{where}: 'score' must be two non-negative integers, got {_show(score)}")
     end_raw = item.get("end", "target")
     try:
         end = MatchEnd(end_raw)
     except ValueError:
         raise EventFileError(
-            f'{where}: \'end\' must be "target", "suspended" or "default", got {json.dumps(end_raw)}'
+            f'{where}: \'end\' must be "target", "suspended" or "default", got {_show(end_raw)}'
         ) from None
     offender = item.get("offender")
     if end is MatchEnd.DEFAULT and offender not in ("a", "b"):
-        raise EventFileError(f'{where}: default needs \'offender\' "a" or "b", not {json.dumps(offender)}')
+        raise EventFileError(f'{where}: default needs \'offender\' "a" or "b", not {_show(offender)}')
     if end is not MatchEnd.DEFAULT and offender is not None:
         raise EventFileError(f"{where}: 'offender' is only meaningful when 'end' is \"default\"")
     result = TableResult(round_number, table, (score[0], score[1]), end, offender)
@@ -205,7 +211,7 @@ def event_from_dict(raw: Any) -> Event:
     if not isinstance(raw, dict):
         raise EventFileError("the event file must hold a JSON object")
     if raw.get("format") != FORMAT_TAG:
-        found = json.dumps(raw.get("format"))
+        found = _show(raw.get("format"))
         raise EventFileError(f"'format': unknown format {found} (expected {FORMAT_TAG})")
     players = _parse_players(raw)
     event_format = format_for(len(players))
@@ -213,21 +219,21 @@ def event_from_dict(raw: Any) -> Event:
     stake = _parse_stake(raw)
     extra = raw.get("extra_payment", False)
     if not isinstance(extra, bool):
-        raise EventFileError(f"'extra_payment' must be true or false, got {json.dumps(extra)}")
+        raise EventFileError(f"'extra_payment' must be true or false, got {_show(extra)}")
     date = _optional_str(raw, "date")
     if date:
         try:
             dt.date.fromisoformat(date)
         except ValueError:
-            raise EventFileError(f"'date' must be a date like 2026-11-21, got {json.dumps(date)}") from None
+            raise EventFileError(f"'date' must be a date like 2026-11-21, got {_show(date)}") from None
     results_raw = raw.get("results")
     if not isinstance(results_raw, list):
-        raise EventFileError(f"'results' must be a list, got {json.dumps(results_raw)}")
+        raise EventFileError(f"'results' must be a list, got {_show(results_raw)}")
     results = [_parse_result(i, item, event_format, target) for i, item in enumerate(results_raw)]
     _check_order(results, event_format)
     penalties_raw = raw.get("penalties", [])
     if not isinstance(penalties_raw, list):
-        raise EventFileError(f"'penalties' must be a list, got {json.dumps(penalties_raw)}")
+        raise EventFileError(f"'penalties' must be a list, got {_show(penalties_raw)}")
     penalties = [_parse_penalty(i, item, event_format) for i, item in enumerate(penalties_raw)]
     return Event(
         name=_optional_str(raw, "name"),
