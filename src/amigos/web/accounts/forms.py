@@ -30,6 +30,11 @@ class SignUpForm(BaseUserCreationForm[User]):
             "display_name": _("The name other players see (up to 24 characters).")
         }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["display_name"].widget.attrs.update({"autocomplete": "nickname", "autofocus": True})
+        self.fields["email"].widget.attrs.update({"autocomplete": "email"})
+
     def clean_display_name(self) -> str:
         name = " ".join(str(self.cleaned_data["display_name"]).split())
         if User.objects.filter(display_name__iexact=name).exists():
@@ -49,7 +54,7 @@ class SignInForm(AuthenticationForm):
     """Django's sign-in form behind the throttle, refusing suspended accounts with the end date."""
 
     username = forms.CharField(
-        label=_("E-mail or name"), max_length=254, widget=forms.TextInput(attrs={"autofocus": True})
+        label=_("E-mail or name"), max_length=254, widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"})
     )
     error_messages = {  # noqa: RUF012  (Django reads it as a class attribute)
         "invalid_login": _("That name or e-mail and password do not match an account."),
