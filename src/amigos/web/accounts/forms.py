@@ -54,7 +54,9 @@ class SignInForm(AuthenticationForm):
     """Django's sign-in form behind the throttle, refusing suspended accounts with the end date."""
 
     username = forms.CharField(
-        label=_("E-mail or name"), max_length=254, widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"})
+        label=_("E-mail or name"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
     )
     error_messages = {  # noqa: RUF012  (Django reads it as a class attribute)
         "invalid_login": _("That name or e-mail and password do not match an account."),
