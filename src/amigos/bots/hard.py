@@ -26,6 +26,7 @@ docs/bots.md for the measured figures).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ from amigos.academy.solve import compact_move, is_two_ended, rules_for
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import BudgetExceeded, Move, Position, TwoEndedSolver
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
+from amigos.bots.likelihood import log_likelihood, past_choices
 from amigos.bots.normal import NormalBot
 from amigos.engine import Action, Play
 from amigos.engine.view import SeatView
@@ -47,6 +49,7 @@ class HardSettings:
     late_nodes: int = 15_000  # from the 8th tile on
     max_worlds: int = 40
     min_worlds: int = 3
+    play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     spinner_depth: int = 3
     spinner_worlds: int = 6
     spinner_nodes: int = 3_000
@@ -102,8 +105,8 @@ class HardBot:
         tiles = tile_set_for(variant.max_pip)
         own = tiles.mask_of(view.hand)
         a, b = view.line.open_ends()
-        totals = dict.fromkeys(moves, 0.0)
-        solved = 0
+        choices = past_choices(view) if settings.play_inference else []
+        solved: list[tuple[float, dict[Move, int]]] = []
         for _ in range(settings.max_worlds):
             world = sample_world(knowledge, rng)
             hands = tuple(
@@ -113,12 +116,17 @@ class HardBot:
                 values = solver.action_values(Position(hands, (a, b), seat))
             except BudgetExceeded:
                 break
-            for action, move in moves.items():
-                totals[action] += values[move]
-            solved += 1
-        if solved < settings.min_worlds:
+            solved.append((log_likelihood(choices, world), values))
+        if len(solved) < settings.min_worlds:
             return None
-        return {action: total / solved for action, total in totals.items()}
+        # Weight each world by how well it explains the plays seen (see amigos.bots.likelihood).
+        top = max(weight for weight, _ in solved)
+        weights = [math.exp(weight - top) for weight, _ in solved]
+        norm = sum(weights)
+        return {
+            action: sum(w * values[move] for w, (_, values) in zip(weights, solved, strict=True)) / norm
+            for action, move in moves.items()
+        }
 
     def _spinner_totals(
         self, view: SeatView, knowledge: Knowledge, rng: random.Random

@@ -1,0 +1,61 @@
+"""Weighing sampled worlds by the plays seen (inference from plays)."""
+
+from __future__ import annotations
+
+from amigos.bots.likelihood import log_likelihood, past_choices
+from amigos.engine import Arm, HandState, Play, Tile, find_variant
+from amigos.engine.view import seat_view
+
+t = Tile.of
+
+
+def _state() -> HandState:
+    variant = find_variant("amigos-100")
+    hands = [
+        [t(6, 6), t(6, 5), t(5, 5), t(4, 1), t(3, 0), t(2, 2), t(1, 0)],
+        [t(6, 4), t(2, 0), t(2, 1), t(3, 1), t(4, 0), t(1, 1), t(3, 2)],
+        [t(0, 0), t(4, 4), t(5, 4), t(6, 3), t(5, 3), t(4, 3), t(3, 3)],
+        [t(6, 2), t(6, 1), t(6, 0), t(5, 2), t(5, 1), t(5, 0), t(4, 2)],
+    ]
+    state = HandState.start(variant, hands, 0)
+    state = state.apply(Play(t(6, 6)))  # seat 0 leads the double six
+    state = state.apply(Play(t(6, 4), Arm.UP))  # seat 1 lays its only six
+    return state.apply(Play(t(6, 3), Arm.DOWN))  # seat 2: the 6-3, which is its only six too
+
+
+def test_past_choices_are_the_other_seats_plays_with_the_ends_they_faced() -> None:
+    view = seat_view(_state(), 3)
+    choices = past_choices(view)
+    assert [(c.seat, c.ends, c.laid) for c in choices] == [
+        (0, (), t(6, 6)),
+        (1, (6, 6), t(6, 4)),
+        (2, (4, 6), t(6, 3)),
+    ]
+    assert all(c.later == frozenset() for c in choices)
+
+
+def test_a_world_where_a_heavier_fitting_tile_was_passed_over_is_less_likely() -> None:
+    view = seat_view(_state(), 3)
+    choices = past_choices(view)
+    unseen = sorted(view.unseen_tiles())
+    # Seat 2 laid the 6-3 facing a 4 and a 6. In one world it also held the 5-4 (heavier, fitting
+    # the 4 end); in the other the 5-4 is with seat 1 and seat 2 held only light tiles besides.
+    light = [x for x in unseen if x.pips <= 4 and not x.has(4) and not x.has(6)]
+    heavy_world = {
+        2: [t(5, 4), *light[:5]],
+        1: [x for x in unseen if x != t(5, 4) and x not in light[:5]][:6],
+    }
+    light_world = {
+        2: light[:6],
+        1: [t(5, 4), *[x for x in unseen if x != t(5, 4) and x not in light[:6]][:5]],
+    }
+    assert log_likelihood(choices, light_world) > log_likelihood(choices, heavy_world)
+
+
+def test_tiles_that_did_not_fit_tell_nothing() -> None:
+    """Seat 1 faced two sixes: whether it also held the 5-4 or the 1-0 (neither fits) is no evidence."""
+    view = seat_view(_state(), 3)
+    choices = [c for c in past_choices(view) if c.seat == 1]
+    assert log_likelihood(choices, {1: [t(5, 4)]}) == log_likelihood(choices, {1: [t(2, 1)]})
+    # Holding another six when it laid the 6-4 is: a heavier six makes the 6-4 less likely.
+    assert log_likelihood(choices, {1: [t(6, 5)]}) < log_likelihood(choices, {1: [t(6, 0)]})
