@@ -38,16 +38,21 @@ class RedisBus(Bus):
             url, max_connections=max_connections, timeout=wait_seconds
         )
         self._redis = aioredis.Redis(connection_pool=self._pool)
-        self._pubsub: Any = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._pubsub: Any = self._redis.pubsub()
         self._reader: asyncio.Task[None] | None = None
+        # Channels whose SUBSCRIBE the server has not confirmed yet, with who waits for it.
+        self._unconfirmed: dict[str, asyncio.Event] = {}
         self._started = asyncio.Lock()
 
     def _channel(self, topic: str) -> str:
         return f"{self.namespace}:{topic}"
 
+    @staticmethod
+    def _name(channel: bytes | str) -> str:
+        return channel.decode() if isinstance(channel, bytes) else channel
+
     def _topic(self, channel: bytes | str) -> str:
-        name = channel.decode() if isinstance(channel, bytes) else channel
-        return name[len(self.namespace) + 1 :]
+        return self._name(channel)[len(self.namespace) + 1 :]
 
     async def start(self) -> None:
         """Connect the subscriber and start reading (done lazily by the first subscription too)."""
@@ -63,8 +68,18 @@ class RedisBus(Bus):
         await self._redis.publish(self._channel(topic), json.dumps(message))
 
     async def _listen(self, topic: str) -> None:
+        """Subscribe and wait for the server's confirmation: once `subscribe` returns, every message
+        published anywhere reaches this process (a lobby socket misses nothing sent after it joined)."""
         await self.start()
-        await self._pubsub.subscribe(self._channel(topic))
+        channel = self._channel(topic)
+        confirmed = self._unconfirmed.setdefault(channel, asyncio.Event())
+        await self._pubsub.subscribe(channel)
+        try:
+            await asyncio.wait_for(confirmed.wait(), timeout=5.0)
+        except TimeoutError:
+            log.warning("Redis did not confirm the subscription to %s in time", channel)
+        finally:
+            self._unconfirmed.pop(channel, None)
 
     async def _unlisten(self, topic: str) -> None:
         if self._reader is not None:
@@ -74,7 +89,7 @@ class RedisBus(Bus):
         delay = 0.1
         while True:
             try:
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                message = await self._pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
                 delay = 0.1
             except asyncio.CancelledError:
                 raise
@@ -84,7 +99,14 @@ class RedisBus(Bus):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None:
+                continue
+            if message.get("type") == "subscribe":
+                waiting = self._unconfirmed.get(self._name(message["channel"]))
+                if waiting is not None:
+                    waiting.set()
+                continue
+            if message.get("type") != "message":
                 continue
             data = message["data"]
             self._dispatch(
