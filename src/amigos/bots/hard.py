@@ -1,10 +1,12 @@
-"""The hard level: sample the hidden hands, solve each sample, vote by average value.
+"""The hard level: sample the hidden hands, solve each sample, take the best weighted average.
 
 This is perfect-information Monte Carlo: the bot reads what the view proves
 about the hidden tiles (hand sizes, and the suits each seat passed or drew on,
 see ``amigos.bots.knowledge``), deals the unseen tiles at random in ways that
 fit that knowledge, and for each such world asks the Academy's solver for the
-value of every legal action.  The action with the best average value wins.
+value of every legal action.  In Amigos and Cuban each world is weighted by how
+likely it makes the plays already seen (``amigos.bots.likelihood``); the action
+with the best weighted average value wins.
 
 Time is bounded by a *node budget* per decision, not by the clock, so the
 choice depends only on the view and the random generator: the same view and
