@@ -107,3 +107,11 @@ def test_ignore_a_report(staff: Client, reported: ChatReport) -> None:
     reported.refresh_from_db()
     assert reported.status == ReportStatus.IGNORED
     assert not reported.message.author.is_suspended()
+
+
+def test_the_chat_list_narrows_to_reported_lines(staff: Client, reported: ChatReport) -> None:
+    chat.post(reported.reporter, "una línea sin reportes", timezone.now())
+    only_reported = staff.get("/admin/lobby/chatmessage/?reported=yes").content.decode()
+    assert "palabrota" in only_reported and "una línea sin reportes" not in only_reported
+    not_reported = staff.get("/admin/lobby/chatmessage/?reported=no").content.decode()
+    assert "palabrota" not in not_reported and "una línea sin reportes" in not_reported

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
 import pytest
 
 from amigos.cli import main
 from amigos.web.accounts.models import User
+from tests.web.conftest import free_port
 
 
 @pytest.mark.django_db
@@ -65,3 +73,39 @@ def test_serve_refuses_several_workers_without_redis(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("AMIGOS_REDIS_URL", raising=False)
     assert main(["serve", "--workers", "2"]) == 2
     assert main(["serve", "--workers", "0"]) == 2
+
+
+def test_manage_migrate_and_serve_answer_like_make_run(tmp_path: Path) -> None:
+    """What `make run` does, in a scratch directory: migrate SQLite, serve, answer a page; then stop."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("AMIGOS_") and k != "DJANGO_SETTINGS_MODULE"
+    }
+    env["AMIGOS_DATA_DIR"] = str(tmp_path)
+    amigos = [sys.executable, "-m", "amigos.cli"]
+    migrated = subprocess.run(
+        [*amigos, "manage", "migrate", "--noinput"], env=env, capture_output=True, timeout=120
+    )
+    assert migrated.returncode == 0, migrated.stderr
+    assert (tmp_path / "amigos.sqlite3").is_file()
+    port = free_port()
+    server = subprocess.Popen(
+        [*amigos, "serve", "--port", str(port), "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        page = ""
+        for _ in range(300):  # up to a minute for a loaded machine; returns as soon as it answers
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/accounts/sign-in/", timeout=2
+                ) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.2)
+        assert "Ingresar" in page
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

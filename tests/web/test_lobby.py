@@ -323,3 +323,12 @@ def test_a_heartbeat_brings_back_a_presence_ended_elsewhere(make_player: Callabl
     presence.sign_out(ana.pk)  # signed out on the phone
     presence.heartbeat(ana.pk, now)  # the laptop's socket is still open
     assert [p.name for p in presence.online_players(now)] == ["Ana"]
+
+
+@given(st.text(max_size=200))
+def test_clean_text_leaves_only_printable_single_line_text(text: str) -> None:
+    cleaned = chat.clean_text(text)
+    assert all(ch.isprintable() for ch in cleaned)
+    assert cleaned == cleaned.strip()
+    assert len(cleaned) <= len(text)
+    assert chat.clean_text(cleaned) == cleaned

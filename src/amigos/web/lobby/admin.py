@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import admin
 from django.db.models import Count, QuerySet
@@ -34,10 +35,27 @@ class ReportInline(admin.TabularInline[ChatReport, ChatMessage]):
     readonly_fields = ("reporter", "comment", "created_at")
 
 
+class ReportedFilter(admin.SimpleListFilter):
+    """Narrow the chat to the lines players have reported."""
+
+    title = _("reports")
+    parameter_name = "reported"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", str(_("reported"))), ("no", str(_("not reported")))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            return queryset.filter(reports__isnull=False).distinct()
+        if self.value() == "no":
+            return queryset.filter(reports__isnull=True)
+        return queryset
+
+
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
     list_display = ("created_at", "author", "text", "hidden", "report_count")
-    list_filter = ("hidden", "created_at")
+    list_filter = (ReportedFilter, "hidden", "created_at")
     search_fields = ("text", "author__display_name")
     readonly_fields = ("author", "text", "created_at")
     inlines = (ReportInline,)
