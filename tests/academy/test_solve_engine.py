@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amigos.academy.solve import is_two_ended, solve
+from amigos.academy.solve import action_costs, is_two_ended, solve
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.engine import HandState, find_variant, tile_set
 from amigos.engine.variants.base import Family
@@ -104,3 +104,16 @@ def test_unbounded_spinner_search_is_exact_for_two_players(name: str, seed: int)
     values = SpinnerSearch(depth=None).action_values(state)
     for action, value in values.items():
         assert value == _spinner_brute(state.apply(action), side, state.play_points)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(TWO_ENDED), st.integers(0, 100_000), st.integers(4, 10))
+def test_action_costs_are_the_distance_to_the_best_value(name: str, seed: int, left: int) -> None:
+    state = endgame(name, seed, left)
+    values = solve(state)
+    costs = action_costs(state, values)
+    assert set(costs) == set(values)
+    assert min(costs.values()) == 0
+    best = max(values.values())
+    assert all(costs[action] == best - values[action] >= 0 for action in values)
+    assert action_costs(state) == costs

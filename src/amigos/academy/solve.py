@@ -82,3 +82,19 @@ def solve(
         if isinstance(action, Play):
             out[action] = values[compact_move(state.line, action, variant.max_pip)]
     return out
+
+
+def action_costs(
+    state: HandState, values: dict[Action, int | float] | None = None
+) -> dict[Action, int | float]:
+    """What each legal action costs against the best one, in points (0 for every best action).
+
+    This is the Academy's "what did this play cost": ``values`` may be a result of
+    ``solve(state)`` already computed.
+    """
+    if values is None:
+        values = solve(state)
+    if not values:
+        return {}
+    best = max(values.values())
+    return {action: best - value for action, value in values.items()}
