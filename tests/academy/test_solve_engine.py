@@ -117,3 +117,25 @@ def test_action_costs_are_the_distance_to_the_best_value(name: str, seed: int, l
     best = max(values.values())
     assert all(costs[action] == best - values[action] >= 0 for action in values)
     assert action_costs(state) == costs
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(("draw-100", "all-fives-100", "fives-and-threes-250")), st.integers(0, 100_000))
+def test_a_horizon_beyond_the_end_of_the_hand_changes_nothing(name: str, seed: int) -> None:
+    """With the boneyard empty and few tiles left, a deep enough horizon is the exact search."""
+    variant = find_variant(name, 2)
+    rng = random.Random(seed)
+    tiles = list(tile_set(6))
+    rng.shuffle(tiles)
+    state = HandState.start(variant, [tiles[:7], tiles[7:14]], seed % 2, tiles[14:])
+    while (state.boneyard or len(state.hands[0]) + len(state.hands[1]) > 5) and not state.is_over:
+        actions = state.legal_actions()
+        following = state.apply(actions[rng.randrange(len(actions))])
+        if following.is_over:
+            return
+        state = following
+    if state.is_over:
+        return
+    # Each action lays a tile or passes, and two passes in a row cannot happen before the end.
+    horizon = 2 * (len(state.hands[0]) + len(state.hands[1])) + 2
+    assert SpinnerSearch(depth=horizon).action_values(state) == SpinnerSearch(depth=None).action_values(state)
