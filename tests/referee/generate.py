@@ -185,9 +185,10 @@ def truncate(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     hands = record["hands"]
     keep = rng.randrange(len(hands)) + 1
     cut = [dict(hand) for hand in hands[:keep]]
-    if rng.random() < 0.7:
+    # A one-hand record can only be cut inside its hand: keeping that whole hand keeps the whole match.
+    if rng.random() < 0.7 or len(hands) == 1:
         moves = cut[-1]["moves"]
         cut[-1]["moves"] = moves[: rng.randrange(len(moves))]
-    elif keep == len(hands) and keep > 1:
+    elif keep == len(hands):
         cut = cut[:-1]
     return {**record, "hands": cut}

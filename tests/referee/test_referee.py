@@ -87,3 +87,12 @@ def test_refusals_name_hand_and_move() -> None:
     with pytest.raises(RefereeError) as caught:
         referee_replay("[1, 2]")
     assert (caught.value.hand, caught.value.move) == (0, 0)
+
+
+def test_a_one_hand_record_is_always_cut_inside_its_hand() -> None:
+    """Regression: a one-hand match kept whole was returned unchanged, so the "prefix" was complete."""
+    rng = random.Random(608)
+    record = generate_record("fives-and-threes-100", 2, rng, "blocking", max_hands=6)
+    for seed in range(200):
+        cut = truncate(record, random.Random(seed))
+        assert not referee_replay(cut)["complete"]
