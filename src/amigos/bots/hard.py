@@ -52,9 +52,9 @@ class HardSettings:
     max_worlds: int = 40
     min_worlds: int = 3
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
-    spinner_depth: int = 3
-    spinner_worlds: int = 6
-    spinner_nodes: int = 3_000
+    spinner_depth: int = 4
+    spinner_worlds: int = 12
+    spinner_nodes: int = 12_000
 
 
 class HardBot:
