@@ -122,8 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{result['hands_won_pct']}% of {result['decided_hands']} decided hands ({result['deals']} deals)"
         )
     timing = out["hard_decision_ms_one_core"]
-    print(f"hard decision ms on one core: from the opening {timing['from_opening']}, ")
-    print(f"  from the 8th tile {timing['from_8th_tile']}")
+    print(f"hard decision ms on one core, from the opening: {timing['from_opening']}")
+    print(f"hard decision ms on one core, from the 8th tile: {timing['from_8th_tile']}")
     print(f"solver first lead: {out['solver_first_lead']}")
-    print(f"goals: {out['goals']}")
+    print(f"goals: {out['goals']}" + (" (quick run: too few deals to judge them)" if args.quick else ""))
     return 0
