@@ -28,6 +28,18 @@ class Bot(Protocol):
     def choose(self, view: SeatView, rng: random.Random) -> Action: ...
 
 
+def options(view: SeatView) -> list[Action]:
+    """The seat's legal actions, refusing a view where it has none (not its turn, or the hand is over).
+
+    Every level starts from this list, and answers at once when it holds a single action: a forced
+    play or pass needs no thinking, and it keeps forced moves out of the thinking-time figures.
+    """
+    actions = list(view.legal_actions())
+    if not actions:
+        raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
+    return actions
+
+
 class UnknownBot(ValueError):
     """A bot name that the registry does not know."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from amigos.bots.base import options
 from amigos.engine import Action, Play
 from amigos.engine.view import SeatView
 
@@ -20,9 +21,7 @@ class EasyBot:
     HEAVY = 0.2
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        actions = list(view.legal_actions())
-        if not actions:
-            raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
+        actions = options(view)
         if len(actions) == 1:
             return actions[0]
         if rng.random() < self.HEAVY:

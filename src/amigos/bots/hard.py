@@ -36,6 +36,7 @@ from amigos.academy.compact import tile_set_for
 from amigos.academy.solve import compact_move, is_two_ended, rules_for
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import BudgetExceeded, Move, Position, TwoEndedSolver
+from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
 from amigos.bots.likelihood import log_likelihood, past_choices
 from amigos.bots.normal import NormalBot
@@ -67,9 +68,7 @@ class HardBot:
         self._fallback = NormalBot()
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        actions = list(view.legal_actions())
-        if not actions:
-            raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
+        actions = options(view)
         if len(actions) == 1:
             return actions[0]
         if view.line.is_empty:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer
 from amigos.engine import Action, Line, Play, PlayEvent, Tile, pips
 from amigos.engine.variants.draw_fives import play_score
@@ -68,9 +69,7 @@ class NormalBot:
         self.weights = weights or Weights()
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        actions = list(view.legal_actions())
-        if not actions:
-            raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
+        actions = options(view)
         if len(actions) == 1:
             return actions[0]
         scores = self.scores(view)

@@ -35,7 +35,7 @@ from typing import Any
 
 import dominoes
 
-from amigos.bots.base import register_bot
+from amigos.bots.base import options, register_bot
 from amigos.engine import Action, Arm, Family, PassEvent, Play, PlayEvent, Tile
 from amigos.engine.view import SeatView
 
@@ -52,9 +52,7 @@ class DominoesPabBot:
         )
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        actions = list(view.legal_actions())
-        if not actions:
-            raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
+        actions = options(view)
         if len(actions) == 1:
             return actions[0]
         if view.variant.family is not Family.AMIGOS:
