@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from amigos.engine import Line, PlayEvent, Tile
 from amigos.engine.view import SeatView
@@ -58,12 +59,26 @@ def past_choices(view: SeatView) -> list[PastChoice]:
     return out
 
 
+@lru_cache(maxsize=8)
+def _weights(beta: float) -> tuple[float, ...]:
+    """``exp(beta * pips)`` for every pip count a tile can have (0..18): computed once, read often."""
+    return tuple(math.exp(beta * pips) for pips in range(19))
+
+
 def log_likelihood(choices: list[PastChoice], world: dict[int, list[Tile]], beta: float = BETA) -> float:
-    """Log-probability (up to a constant) of the plays seen, if the hidden hands are ``world``."""
+    """Log-probability (up to a constant) of the plays seen, if the hidden hands are ``world``.
+
+    This runs once per sampled world in every decision of the hard level, so the weights come
+    from a table and a tile fits when either half shows one of the ends.
+    """
+    weight = _weights(beta)
     total = 0.0
     for choice in choices:
         held = [*world.get(choice.seat, ()), *choice.later, choice.laid]
-        fitting = [t for t in held if any(t.has(end) for end in choice.ends)] if choice.ends else held
-        norm = sum(math.exp(beta * t.pips) for t in fitting)
+        ends = choice.ends
+        if ends:
+            norm = sum(weight[t.pips] for t in held if t.high in ends or t.low in ends)
+        else:
+            norm = sum(weight[t.pips] for t in held)
         total += beta * choice.laid.pips - math.log(norm)
     return total
