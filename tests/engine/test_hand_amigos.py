@@ -28,7 +28,7 @@ class StartTests(unittest.TestCase):
         self.assertEqual(state.to_move, 0)
         self.assertEqual(len(state.legal_actions()), 7)
         self.assertTrue(all(isinstance(a, Play) and a.arm is None for a in state.legal_actions()))
-        after = state.apply(Play(t("4-1")))
+        after = state.apply(Play(t("4-1")), state.to_move)
         self.assertEqual(after.open_ends(), (4, 1))
         self.assertEqual(after.to_move, 1)  # the next seat plays after the leader
 
@@ -53,7 +53,7 @@ class StartTests(unittest.TestCase):
         hands, _ = full_deal(A100, [])
         state = HandState.start(A100, hands, leader=2)
         before = (state.hands, state.line, state.to_move, state.history)
-        state.apply(state.legal_actions()[0])
+        state.apply(state.legal_actions()[0], state.to_move)
         self.assertEqual((state.hands, state.line, state.to_move, state.history), before)
 
 
@@ -68,28 +68,28 @@ class TurnTests(unittest.TestCase):
 
     def test_tile_that_does_not_fit(self) -> None:
         with self.assertRaises(IllegalAction) as caught:
-            self.state.apply(Play(t("2-2"), UP))
+            self.state.apply(Play(t("2-2"), UP), 0)
         self.assertEqual(caught.exception.reason, "2-2 does not fit the open ends 6 and 3")
 
     def test_tile_not_in_hand(self) -> None:
         with self.assertRaises(IllegalAction) as caught:
-            self.state.apply(Play(t("6-1"), UP))
+            self.state.apply(Play(t("6-1"), UP), 0)
         self.assertIn("not in your hand", caught.exception.reason)
 
     def test_pass_refused_while_holding_a_playable_tile(self) -> None:
         with self.assertRaises(IllegalAction) as caught:
-            self.state.apply(Pass())
+            self.state.apply(Pass(), 0)
         self.assertEqual(caught.exception.reason, "you hold a playable tile: pass refused")
 
     def test_arm_is_required_after_the_lead(self) -> None:
         with self.assertRaises(IllegalAction):
-            self.state.apply(Play(t("6-4")))
+            self.state.apply(Play(t("6-4")), 0)
 
     def test_forced_pass(self) -> None:
-        state = self.state.apply(Play(t("6-4"), UP))  # ends 4 and 3; seat 1 holds 6-1 5-5
+        state = self.state.apply(Play(t("6-4"), UP), 0)  # ends 4 and 3; seat 1 holds 6-1 5-5
         self.assertEqual(state.to_move, 1)
         self.assertEqual(state.legal_actions(), (Pass(),))
-        state = state.apply(Pass())
+        state = state.apply(Pass(), state.to_move)
         self.assertEqual(state.history[-1], PassEvent(1, (4, 3)))
         self.assertEqual(state.to_move, 2)
         self.assertEqual(state.legal_actions(), (Play(t("3-3"), DOWN),))
@@ -101,19 +101,19 @@ class TurnTests(unittest.TestCase):
 
     def test_timeout_lays_a_tile_when_one_fits(self) -> None:
         self.assertEqual(self.state.default_action(), Play(t("6-4"), UP))
-        after = self.state.apply(Play(t("6-4"), UP))
+        after = self.state.apply(Play(t("6-4"), UP), 0)
         self.assertEqual(after.default_action(), Pass())
 
     def test_history_records_plays(self) -> None:
-        state = self.state.apply(Play(t("6-4"), UP))
-        self.assertEqual(state.history, (PlayEvent(0, Play(t("6-4"), UP), 0),))
+        state = self.state.apply(Play(t("6-4"), UP), 0)
+        self.assertEqual(state.history, (PlayEvent(0, Play(t("6-4"), UP), 0, (6, 3)),))
 
 
 class EndOfHandTests(unittest.TestCase):
     def test_block_is_declared_at_once(self) -> None:
         # Ends 6 and 5; seat 0 lays 5-1 -> ends 6 and 1; nobody holds a 6 or a 1: block, no passes.
         state = position(A100, ["5-1 2-0", "2-2", "3-3", "4-0"], two_ended("6-5"), 0)
-        state = state.apply(Play(t("5-1"), DOWN))
+        state = state.apply(Play(t("5-1"), DOWN), state.to_move)
         self.assertTrue(state.is_over)
         outcome = state.outcome
         assert outcome is not None
@@ -124,12 +124,12 @@ class EndOfHandTests(unittest.TestCase):
         self.assertFalse(any(isinstance(event, PassEvent) for event in state.history))
         self.assertEqual(state.legal_actions(), ())
         with self.assertRaises(IllegalAction):
-            state.apply(Pass())
+            state.apply(Pass(), state.to_move)
 
     def _block(self, variant_name: str) -> HandState:
         # After 5-1: team 0 keeps 2-0 and 3-3 (8), team 1 keeps 2-2 and 4-4 (12): team 0 wins.
         state = position(variant_name, ["5-1 2-0", "2-2", "3-3", "4-4"], two_ended("6-5"), 0)
-        return state.apply(Play(t("5-1"), DOWN))
+        return state.apply(Play(t("5-1"), DOWN), state.to_move)
 
     def test_block_100_losers_pips(self) -> None:
         outcome = self._block("amigos-100").outcome
@@ -150,7 +150,7 @@ class EndOfHandTests(unittest.TestCase):
     def _domino(self, variant_name: str) -> HandState:
         # Seat 2 lays its last tile; seat 0 (its partner) keeps 1-1, seats 1 and 3 keep 8 and 6.
         state = position(variant_name, ["1-1", "4-4", "6-2", "3-0 2-1"], two_ended("6-3"), 2)
-        return state.apply(Play(t("6-2"), UP))
+        return state.apply(Play(t("6-2"), UP), state.to_move)
 
     def test_domino_100_counts_losers(self) -> None:
         outcome = self._domino("amigos-100").outcome
@@ -178,10 +178,12 @@ class EndOfHandTests(unittest.TestCase):
     def test_capicua(self) -> None:
         state = position(A100, ["", "", "6-3", ""], two_ended("6-3", ("3-3", DOWN)), 2)
         self.assertEqual(set(state.legal_actions()), {Play(t("6-3"), UP), Play(t("6-3"), DOWN)})
-        outcome = state.apply(Play(t("6-3"), UP)).outcome
+        outcome = state.apply(Play(t("6-3"), UP), state.to_move).outcome
         assert outcome is not None
         self.assertTrue(outcome.capicua)
-        plain = position(A100, ["", "", "6-1", "2-2"], two_ended("6-3"), 2).apply(Play(t("6-1"), UP)).outcome
+        plain = (
+            position(A100, ["", "", "6-1", "2-2"], two_ended("6-3"), 2).apply(Play(t("6-1"), UP), 2).outcome
+        )
         assert plain is not None
         self.assertFalse(plain.capicua)
 

@@ -25,7 +25,7 @@ def played(name: str, players: int | None, seed: int, steps: int) -> HandState:
     for _ in range(steps):
         if state.is_over:
             break
-        state = state.apply(rng.choice(state.legal_actions()))
+        state = state.apply(rng.choice(state.legal_actions()), state.to_move)
     return state
 
 
@@ -104,7 +104,7 @@ class DeterminizeTests(unittest.TestCase):
             self.assertEqual(world.to_move, state.to_move)
             self.assertEqual(world.legal_actions(), state.legal_actions())
             action = state.legal_actions()[0]
-            self.assertEqual(world.apply(action).line, state.apply(action).line)
+            self.assertEqual(world.apply(action, world.to_move).line, state.apply(action, state.to_move).line)
 
     def test_other_consistent_worlds(self) -> None:
         state = played("amigos-100", None, 8, 4)

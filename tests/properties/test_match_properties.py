@@ -8,11 +8,11 @@ from amigos.engine import Family, Match, Scoring, Variant, replay_record
 from amigos.engine.simulate import simulate_match
 from amigos.engine.variants.amigos import hands_won_over
 
-from .strategies import seeds, variants
+from .strategies import match_seeds, variants
 
 
 @settings(max_examples=40, deadline=None)
-@given(variants, seeds)
+@given(variants, match_seeds)
 def test_simulated_matches_follow_the_match_rules(variant: Variant, seed: int) -> None:
     record = simulate_match(variant, seed, max_hands=40)
     report = replay_record(record)

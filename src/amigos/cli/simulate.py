@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     chooser: Chooser = random_choice
     if args.bots:
-        chooser = _bot_chooser() or random_choice
+        chooser = _bot_chooser()
     record = simulate_match(variant, args.seed, max_hands=args.hands, chooser=chooser)
     text = write_record(record)
     if args.output == "-":
@@ -62,20 +62,8 @@ def _default_players(name: str) -> int | None:
 
 
 def _bot_chooser() -> Any:
-    """A chooser backed by amigos.bots' "normal" player, or None (with a message) if absent."""
-    import importlib
-
-    find_bot = None
-    for module_name in ("amigos.bots", "amigos.bots.base"):
-        try:
-            find_bot = getattr(importlib.import_module(module_name), "find_bot", None)
-        except ImportError:
-            continue
-        if find_bot is not None:
-            break
-    if find_bot is None:
-        print("amigos simulate: amigos.bots is not available; playing random legal moves", file=sys.stderr)
-        return None
+    """A chooser backed by amigos.bots' "normal" player (imported here: `--bots` is optional)."""
+    from amigos.bots.registry import find_bot
     from amigos.engine.state import HandState
     from amigos.engine.view import seat_view
 

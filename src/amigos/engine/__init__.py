@@ -6,11 +6,11 @@ Everything other packages need is re-exported here.
 
 from __future__ import annotations
 
-from .actions import Action, Arm, IllegalAction, Pass, Play
+from .actions import ILLEGAL_CODES, Action, Arm, IllegalAction, Pass, Play
 from .deal import Deal, commitment, deal_from_key, new_deal_key, verify_commitment
 from .line import Line, Placement
-from .match import HandResult, Match
-from .outcome import HandEnd, HandOutcome
+from .match import Match
+from .outcome import HandEnd, HandOutcome, HandResult, Termination
 from .record import Record, RecordError, RecordHand, parse_record, write_record
 from .replay import HandReport, ReplayReport, replay_record
 from .scoresheet import ScoreSheet, SheetRow
@@ -20,6 +20,7 @@ from .variants import VARIANT_NAMES, Family, Scoring, UnknownVariant, Variant, f
 from .view import SeatView, replay_view, seat_view, spectator_view
 
 __all__ = [
+    "ILLEGAL_CODES",
     "VARIANT_NAMES",
     "Action",
     "Arm",
@@ -49,6 +50,7 @@ __all__ = [
     "Scoring",
     "SeatView",
     "SheetRow",
+    "Termination",
     "Tile",
     "UnknownVariant",
     "Variant",

@@ -56,9 +56,36 @@ class Pass:
 Action = Play | Pass
 
 
-class IllegalAction(ValueError):
-    """An action the rules refuse. ``reason`` is a short English sentence for the player."""
+#: The stable codes an :class:`IllegalAction` carries. Sites translate the code, never the text.
+ILLEGAL_CODES = frozenset(
+    {
+        "illegal",  # a refusal with no more specific code
+        "hand_over",  # the hand is finished
+        "not_your_turn",  # the seat is not the one to move
+        "not_an_action",  # neither a Play nor a Pass
+        "not_a_tile",  # the play names something that is not a tile of the set
+        "not_in_hand",  # the seat does not hold the tile
+        "does_not_fit",  # the tile matches no open end (or not the named one)
+        "arm_needed",  # the tile fits more than one place: say where
+        "arm_not_allowed",  # an arm or orientation where none may be given (the lead)
+        "arm_not_open",  # the named arm is not an open end
+        "wrong_arm",  # both ends show the same value: the rules choose the arm
+        "pass_refused",  # passing while holding a tile that fits
+        "bad_notation",  # text that is no move in record notation
+    }
+)
 
-    def __init__(self, reason: str) -> None:
+
+class IllegalAction(ValueError):
+    """An action the rules refuse.
+
+    ``code`` is one of :data:`ILLEGAL_CODES` (stable, for translation); ``reason`` is a short
+    English sentence for logs and the terminal.
+    """
+
+    def __init__(self, reason: str, code: str = "illegal") -> None:
+        if code not in ILLEGAL_CODES:
+            raise ValueError(f"unknown illegal-action code: {code}")
         super().__init__(reason)
         self.reason = reason
+        self.code = code

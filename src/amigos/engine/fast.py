@@ -198,12 +198,6 @@ def play_hand(
             return BLOCK, (0 if team0 < team1 else 1), team0 + team1
 
 
-def random_hand(rng: random.Random, order: list[int] | None = None) -> FastOutcome:
-    """Deal and play one random amigos-200 hand with a random leader."""
-    hands = deal_masks(order if order is not None else list(range(len(TILES))), rng.random)
-    return play_hand(hands, int(rng.random() * 4), rng.random)
-
-
 def random_match(rng: random.Random, target: int = 200) -> tuple[int, int, int]:
     """Play a random Amigos match to `target` (200 counting): (winning team, team 0, team 1 totals)."""
     order = list(range(len(TILES)))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Arm, IllegalAction
+from .actions import Arm, IllegalAction, Play
 from .tiles import Tile
 
 #: Arms of a two-ended line, in display order.
@@ -155,12 +155,12 @@ class Line:
         double lead is the spinner.
         """
         if self.placements:
-            raise IllegalAction("the lead has already been played")
+            raise IllegalAction("the lead has already been played", "arm_needed")
         if lead_left is not None and not tile.has(lead_left):
-            raise IllegalAction(f"{tile} has no {lead_left} to face left")
+            raise IllegalAction(f"{tile} has no {lead_left} to face left", "arm_not_allowed")
         if not self.with_spinner:
             if lead_left is not None and lead_left != tile.high:
-                raise IllegalAction("the lead shows its higher half on the up arm")
+                raise IllegalAction("the lead shows its higher half on the up arm", "arm_not_allowed")
             first, second = (Arm.UP, Arm.DOWN)
             inner, outer = tile.high, tile.low
         else:
@@ -177,17 +177,30 @@ class Line:
             spinner_covered=0,
         )
 
+    def lay(self, play: Play) -> Line:
+        """Lay ``play`` on the line: the lead when it names no arm, else on its arm.
+
+        The one place every module (the hand state, the computer players, the solver) turns a
+        :class:`Play` into a new line, so they cannot disagree about it. Checks only what the line
+        knows (the tile fits the arm); whether the player holds the tile is the hand's business.
+        """
+        if play.arm is None:
+            return self.place_lead(play.tile, play.lead_left)
+        return self.place(play.tile, play.arm)
+
     def place(self, tile: Tile, arm: Arm) -> Line:
         """Lay ``tile`` on ``arm`` (an open arm whose end it matches). Returns the new line."""
         if not self.placements:
-            raise IllegalAction("the first tile is the lead: it takes no arm")
+            raise IllegalAction("the first tile is the lead: it takes no arm", "arm_not_allowed")
         value = self.end(arm)
         if value is None:
-            raise IllegalAction(f"the {arm} arm is not open")
+            raise IllegalAction(f"the {arm} arm is not open", "arm_not_open")
         if not tile.has(value):
-            raise IllegalAction(f"{tile} does not fit the {arm} end ({value})")
+            raise IllegalAction(f"{tile} does not fit the {arm} end ({value})", "does_not_fit")
         if arm not in self.legal_arms(tile):
-            raise IllegalAction(f"both ends show {value}: {tile} goes on the {self.mandated_arm()} arm")
+            raise IllegalAction(
+                f"both ends show {value}: {tile} goes on the {self.mandated_arm()} arm", "wrong_arm"
+            )
         outer_value = tile.other(value)
         previous_outer = next(outer for open_arm, outer in self.outers if open_arm is arm)
         ends = tuple((a, outer_value if a is arm else end) for a, end in self.ends)

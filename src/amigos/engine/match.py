@@ -16,46 +16,32 @@ the seats are drawn on screen.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from .deal import Deal
-from .outcome import HandEnd, HandOutcome
+from .outcome import HandEnd, HandOutcome, HandResult, Termination
+from .scoresheet import ScoreSheet, build_sheet
 from .state import HandState
 from .variants import Family, Scoring, Variant
 from .variants.amigos import hands_won_over
 from .variants.cuban import reshuffle_seats
 from .variants.draw_fives import first_leader as draw_first_leader
 
-if TYPE_CHECKING:
-    from .scoresheet import ScoreSheet
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """One finished hand of a match."""
-
-    leader: int
-    outcome: HandOutcome
-    play_points: tuple[int, ...]
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        """What each side scored in this hand: points during play plus the end-of-hand award."""
-        scored = list(self.play_points)
-        if self.outcome.winner is not None:
-            scored[self.outcome.winner] += self.outcome.points
-        return tuple(scored)
-
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """An immutable match. ``Match.new`` starts one; ``finish_hand`` returns the next Match."""
+    """An immutable match. ``Match.new`` starts one; ``finish_hand`` returns the next Match.
+
+    ``stopped`` is set by :meth:`stop` when the match ends unfinished (abandonment, suspension),
+    with the ``offender`` seat; a match that reaches its target needs neither.
+    """
 
     variant: Variant
     players: tuple[str, ...]
     first_leader: int | None
     hands: tuple[HandResult, ...] = ()
+    stopped: Termination | None = None
+    offender: int | None = None
 
     @classmethod
     def new(cls, variant: Variant, players: Sequence[str], first_leader: int | None = None) -> Match:
@@ -81,7 +67,9 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The side that won the match, or None while it goes on."""
+        """The side that won the match, or None while it goes on (and when it stopped unfinished)."""
+        if self.stopped is not None:
+            return None
         score = self.score
         variant = self.variant
         if variant.scoring is Scoring.HANDS_WON:
@@ -96,7 +84,27 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.stopped is not None
+
+    @property
+    def termination(self) -> Termination | None:
+        """How the match ended (None while it goes on): its target, or why it stopped."""
+        if self.stopped is not None:
+            return self.stopped
+        return Termination.TARGET if self.winner is not None else None
+
+    def stop(self, termination: Termination, offender: int | None = None) -> Match:
+        """The match ended unfinished (``ABANDONMENT`` or ``SUSPENSION``) by ``offender``'s doing.
+
+        The hands played so far stay as they were; a stopped match has no winner.
+        """
+        if self.is_over:
+            raise ValueError("the match is over")
+        if termination is Termination.TARGET:
+            raise ValueError("a match reaches its target by playing hands, not by being stopped")
+        if offender is not None and not 0 <= offender < self.variant.players:
+            raise ValueError(f"the offender must be a seat from 0 to {self.variant.players - 1}")
+        return replace(self, stopped=termination, offender=offender)
 
     @property
     def official_score(self) -> tuple[int, ...]:
@@ -184,9 +192,7 @@ class Match:
 
     def sheet(self) -> ScoreSheet:
         """The score sheet (plantilla de anotación) of the match so far."""
-        from .scoresheet import build_sheet
-
-        return build_sheet(self)
+        return build_sheet(self.variant, self.players, self.hands, self.official_score, self.winner)
 
 
 def cuban_next_leader(variant: Variant, outcome: HandOutcome) -> int:

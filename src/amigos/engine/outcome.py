@@ -30,6 +30,19 @@ class HandEnd(enum.Enum):
         return self.value
 
 
+class Termination(enum.Enum):
+    """How a match ended: it reached its target, or it stopped unfinished because a player
+    abandoned it or was suspended (only matches ended by target count for statistics and rating).
+    """
+
+    TARGET = "target"
+    ABANDONMENT = "abandonment"
+    SUSPENSION = "suspension"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
     """The result of a finished hand.
@@ -127,3 +140,20 @@ def _award(variant: Variant, side_remaining: tuple[int, ...], winner: int, total
         return others
     # Draw and fives: everyone else's pips minus the winner's own, rounded for the fives games.
     return round_award(others - own, variant.rounding)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand of a match."""
+
+    leader: int
+    outcome: HandOutcome
+    play_points: tuple[int, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each side scored in this hand: points during play plus the end-of-hand award."""
+        scored = list(self.play_points)
+        if self.outcome.winner is not None:
+            scored[self.outcome.winner] += self.outcome.points
+        return tuple(scored)

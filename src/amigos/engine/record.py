@@ -198,7 +198,7 @@ def record_hand(start: HandState, actions: Sequence[Action]) -> RecordHand:
     moves: list[str] = []
     for action in actions:
         moves.append(state.move_notation(action))
-        state = state.apply(action)
+        state = state.apply(action, state.to_move)
     return RecordHand(
         deal=tuple(tuple(sort_tiles(hand)) for hand in start.hands),
         boneyard=start.boneyard,

@@ -13,8 +13,10 @@ from typing import Any
 from .actions import IllegalAction
 from .deal import Deal
 from .match import Match
+from .outcome import Termination
 from .record import Record, RecordError, RecordHand
 from .state import DealError, HandState, check_deal
+from .trail import check_hand_trail, read_hand_trail, read_match_trail
 from .variants import UnknownVariant, Variant, find_variant
 
 
@@ -43,16 +45,27 @@ class ReplayReport:
     winner: int | None
     score: tuple[int, ...]
     match: Match | None
+    extended: bool = False
+    termination: Termination | None = None
+    deals_verified: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of the record format's ``amigos replay`` output."""
-        return {
+        """The JSON object of the record format's ``amigos replay`` output.
+
+        A record of a live table (with any extension field) adds ``termination`` and
+        ``deals_verified``; a plain record's output is exactly the format's.
+        """
+        obj: dict[str, Any] = {
             "variant": self.variant_name,
             "hands": [hand.to_dict() for hand in self.hands],
             "complete": self.complete,
             "winner": self.winner,
             "score": list(self.score),
         }
+        if self.extended:
+            obj["termination"] = None if self.termination is None else self.termination.value
+            obj["deals_verified"] = self.deals_verified
+        return obj
 
 
 def record_variant(record: Record) -> Variant:
@@ -71,9 +84,15 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
     if first_leader is not None and not 0 <= first_leader < variant.players:
         raise RecordError(1, 0, f"the leader must be a seat from 0 to {variant.players - 1}")
     match = Match.new(variant, record.players, first_leader)
+    live = read_match_trail(record.extra, variant.players)
+    extended = not live.is_empty
+    verified = 0
     reports: list[HandReport] = []
     score = match.score
     for number, hand in enumerate(record.hands, start=1):
+        trail = read_hand_trail(number, hand.extra)
+        extended = extended or not trail.is_empty
+        verified += check_hand_trail(number, variant, hand, trail)
         if match.is_over:
             raise RecordError(number, 1 if hand.moves else 0, "the match was already over")
         if reports and reports[-1].end == "unfinished":
@@ -89,7 +108,7 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
             if state.is_over:
                 raise RecordError(number, index, "the hand is already over")
             try:
-                state = state.apply(state.parse_move(text))
+                state = state.apply(state.parse_move(text), state.to_move)
             except IllegalAction as exc:
                 raise RecordError(number, index, f"seat {state.to_move}: {exc.reason}") from exc
             if keep_states:
@@ -103,15 +122,35 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
         match = match.finish_hand(state)
         score = match.score
         reports.append(HandReport(outcome.end.value, outcome.winner, outcome.points, score, kept))
+    termination = _termination(match, live.termination, live.offender)
+    if termination is not None and termination is not Termination.TARGET:
+        match = match.stop(termination, live.offender)
     return ReplayReport(
         variant=variant,
         variant_name=record.variant,
         hands=tuple(reports),
-        complete=match.is_over,
+        complete=termination is Termination.TARGET,
         winner=match.winner,
         score=score,
         match=match,
+        extended=extended,
+        termination=termination,
+        deals_verified=verified,
     )
+
+
+def _termination(match: Match, said: Termination | None, offender: int | None) -> Termination | None:
+    """How the match ended: what the record says, checked against the hands replayed."""
+    reached = match.is_over
+    if said is None:
+        return Termination.TARGET if reached else None
+    if said is Termination.TARGET and not reached:
+        raise RecordError(0, 0, "termination says target, but the hands do not reach it")
+    if said is not Termination.TARGET and reached:
+        raise RecordError(0, 0, f"termination says {said}, but the match reached its target")
+    if said is not Termination.TARGET and offender is None:
+        raise RecordError(0, 0, f"a match ended by {said} names its offender")
+    return said
 
 
 def _start(match: Match, variant: Variant, number: int, hand: RecordHand) -> HandState:

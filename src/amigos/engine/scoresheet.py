@@ -10,15 +10,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .outcome import HandEnd
+from .outcome import HandEnd, HandResult
 from .variants import Family, Scoring, Variant
 from .variants.amigos import hands_won_labels
-
-if TYPE_CHECKING:
-    from .match import Match
 
 #: The mark written in the "Sin tanto" row for a block in juegos ganados.
 NO_SCORE_MARK = "C"
@@ -58,16 +56,26 @@ class ScoreSheet:
         }
 
 
-def build_sheet(match: Match) -> ScoreSheet:
-    """The sheet of ``match`` so far."""
-    variant = match.variant
-    sides = tuple(
-        tuple(match.players[seat] for seat in variant.seats_of(side)) for side in range(variant.sides)
-    )
+def build_sheet(
+    variant: Variant,
+    players: Sequence[str],
+    hands: Sequence[HandResult],
+    official_score: Sequence[int],
+    winner: int | None,
+) -> ScoreSheet:
+    """The sheet of a match so far, from its hands (``Match.sheet()`` is the usual way in).
+
+    It takes the match's parts rather than the match so that the sheet never imports the match,
+    which keeps the two modules free of an import cycle.
+    """
+    sides = tuple(tuple(players[seat] for seat in variant.seats_of(side)) for side in range(variant.sides))
     rows: list[SheetRow] = []
     no_score: list[str] = []
     won = [0] * variant.sides
-    for number, result in enumerate(match.hands, start=1):
+    totals = [0] * variant.sides
+    for number, result in enumerate(hands, start=1):
+        for side, points in enumerate(result.points):
+            totals[side] += points
         outcome = result.outcome
         cells = [""] * variant.sides
         mark = ""
@@ -88,13 +96,13 @@ def build_sheet(match: Match) -> ScoreSheet:
     if variant.scoring is Scoring.HANDS_WON:
         shown: tuple[str, ...] = hands_won_labels((won[0], won[1]))
     else:
-        shown = tuple(str(total) for total in match.official_score)
+        shown = tuple(str(total) for total in official_score)
     return ScoreSheet(
         variant=variant,
         sides=sides,
         rows=tuple(rows),
-        totals=match.score,
+        totals=tuple(totals),
         shown_totals=tuple(shown),
         no_score=tuple(no_score),
-        winner=match.winner,
+        winner=winner,
     )

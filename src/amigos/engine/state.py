@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from .actions import Action, IllegalAction, Pass, Play
 from .line import Line
+from .notation import move_notation, parse_move
 from .outcome import HandEnd, HandOutcome, score_hand
 from .tiles import Tile, tile_set
 from .variants import Variant
@@ -21,11 +22,16 @@ from .variants.draw_fives import play_score
 
 @dataclass(frozen=True, slots=True)
 class PlayEvent:
-    """``seat`` laid a tile; ``points`` scored during play (fives games, else 0)."""
+    """``seat`` laid a tile; ``points`` scored during play (fives games, else 0).
+
+    ``ends`` are the open ends the tile was laid on (as they showed just before it; empty for the
+    lead), so a reader of the history knows what the player saw without replaying the line.
+    """
 
     seat: int
     play: Play
     points: int = 0
+    ends: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,20 +150,34 @@ class HandState:
         """
         actions = self.legal_actions()
         if not actions:
-            raise IllegalAction("the hand is over")
+            raise IllegalAction("the hand is over", "hand_over")
         return actions[0]
 
     def closing_actions(self) -> tuple[Action, ...]:
         """Legal plays that would block the hand at once ("situación de cierre").
 
-        The Amigos turn clock gives 60 seconds when the player holds such a tile.
+        The Amigos turn clock gives 60 seconds when the player holds such a tile, so a live table
+        asks this on every turn: with nothing left to draw it is answered from the line alone
+        (the tile laid, then does anybody hold a tile for the new ends?) instead of playing
+        every move out.
         """
         closing: list[Action] = []
+        seat = self.to_move
         for action in self.legal_actions():
-            if isinstance(action, Play):
-                outcome = self.apply(action).outcome
+            if not isinstance(action, Play):
+                continue
+            if self.drawable:
+                outcome = self.apply(action, seat).outcome
                 if outcome is not None and outcome.end is not HandEnd.DOMINO:
                     closing.append(action)
+                continue
+            left = self.hands[seat] - {action.tile}
+            if not left:
+                continue  # the last tile: a domino, not a block
+            ends = set(self.line.lay(action).open_ends())
+            hands = (*self.hands[:seat], left, *self.hands[seat + 1 :])
+            if not any(_holds_suit(hand, ends) for hand in hands):
+                closing.append(action)
         return tuple(closing)
 
     def side_to_move(self) -> int:
@@ -165,24 +185,25 @@ class HandState:
 
     # -- moving ----------------------------------------------------------------------------------
 
-    def apply(self, action: Action, seat: int | None = None) -> HandState:
-        """The state after ``action`` by the seat to move. Raises IllegalAction, never mutates.
+    def apply(self, action: Action, seat: int) -> HandState:
+        """The state after ``action`` by ``seat``. Raises IllegalAction (with a code), never mutates.
 
-        Pass ``seat`` to have "not your turn" checked as well.
+        The seat is always checked against the seat to move: a caller cannot forget it, so a move
+        sent by the wrong player is refused here whatever layer it came through.
         """
         if self.outcome is not None:
-            raise IllegalAction("the hand is over")
-        if seat is not None and seat != self.to_move:
-            raise IllegalAction("not your turn")
+            raise IllegalAction("the hand is over", "hand_over")
+        if seat != self.to_move:
+            raise IllegalAction("not your turn", "not_your_turn")
         if isinstance(action, Pass):
             return self._apply_pass()
         if isinstance(action, Play):
             return self._apply_play(action)
-        raise IllegalAction(f"not an action: {action!r}")
+        raise IllegalAction(f"not an action: {action!r}", "not_an_action")
 
     def _apply_pass(self) -> HandState:
         if self.can_play(self.to_move):
-            raise IllegalAction("you hold a playable tile: pass refused")
+            raise IllegalAction("you hold a playable tile: pass refused", "pass_refused")
         history = (*self.history, PassEvent(self.to_move, self.line.open_ends()))
         return _next_turn(self, self.hands, self.boneyard, history, self.line, self.to_move)
 
@@ -190,33 +211,32 @@ class HandState:
         tile = play.tile
         seat = self.to_move
         if not isinstance(tile, Tile):
-            raise IllegalAction(f"not a tile: {tile!r}")
+            raise IllegalAction(f"not a tile: {tile!r}", "not_a_tile")
         if tile not in self.hands[seat]:
-            raise IllegalAction(f"{tile} is not in your hand")
+            raise IllegalAction(f"{tile} is not in your hand", "not_in_hand")
         line = self.line
         if line.is_empty:
             if play.arm is not None:
-                raise IllegalAction("the lead takes no arm")
+                raise IllegalAction("the lead takes no arm", "arm_not_allowed")
             if self.variant.spinner and not tile.is_double and play.lead_left is None:
-                raise IllegalAction(f"say which half of {tile} faces left")
+                raise IllegalAction(f"say which half of {tile} faces left", "arm_needed")
             if play.lead_left is not None and (tile.is_double or not self.variant.spinner):
-                raise IllegalAction("this lead has no orientation to choose")
-            new_line = line.place_lead(tile, play.lead_left)
+                raise IllegalAction("this lead has no orientation to choose", "arm_not_allowed")
             capicua = False
         else:
             fits = line.fits(tile)
             if not fits:
                 ends = " and ".join(str(value) for value in line.open_ends())
-                raise IllegalAction(f"{tile} does not fit the open ends {ends}")
+                raise IllegalAction(f"{tile} does not fit the open ends {ends}", "does_not_fit")
             if play.lead_left is not None:
-                raise IllegalAction("only the lead says which half faces left")
+                raise IllegalAction("only the lead says which half faces left", "arm_not_allowed")
             if play.arm is None:
-                raise IllegalAction(f"say on which arm {tile} goes")
-            new_line = line.place(tile, play.arm)
+                raise IllegalAction(f"say on which arm {tile} goes", "arm_needed")
             capicua = len(fits) >= 2
+        new_line = line.lay(play)
         points = play_score(self.variant.scoring, new_line.count()) if self.variant.scores_during_play else 0
         hands = _replace(self.hands, seat, self.hands[seat] - {tile})
-        history = (*self.history, PlayEvent(seat, play, points))
+        history = (*self.history, PlayEvent(seat, play, points, line.open_ends()))
         side = self.variant.team_of(seat)
         state = self
         if points:
@@ -250,15 +270,11 @@ class HandState:
         Raises IllegalAction for text that names no possible placement. Whether the move is legal
         in this state (the tile is held, passing is allowed...) is checked by :meth:`apply`.
         """
-        from .notation import parse_move
-
-        return parse_move(self, text)
+        return parse_move(self.variant, self.line, text)
 
     def move_notation(self, action: Action) -> str:
         """The canonical record notation of ``action`` in this state."""
-        from .notation import move_notation
-
-        return move_notation(self, action)
+        return move_notation(self.line, action)
 
 
 def legal_actions_for(variant: Variant, line: Line, hand: Iterable[Tile]) -> tuple[Action, ...]:

@@ -116,8 +116,7 @@ class SeatView:
         """JSON-ready form for messages to clients (tiles as ``"a-b"`` text)."""
         legal: list[str] = []
         if self.legal_actions():
-            probe = self._notation_state()
-            legal = [move_notation(probe, action) for action in self.legal_actions()]
+            legal = [move_notation(self.line, action) for action in self.legal_actions()]
         return {
             "variant": self.variant.name,
             "players": self.variant.players,
@@ -137,20 +136,6 @@ class SeatView:
             else [[str(tile) for tile in sort_tiles(hand)] for hand in self.revealed],
         }
 
-    def _notation_state(self) -> HandState:
-        """A state good enough to write move notation (which depends on the line only)."""
-        return HandState(
-            variant=self.variant,
-            hands=tuple(
-                self.hand if seat == self.seat else frozenset() for seat in range(self.variant.players)
-            ),
-            boneyard=(),
-            line=self.line,
-            to_move=self.to_move,
-            leader=self.leader,
-            play_points=self.play_points,
-        )
-
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """JSON-ready form of one event."""
@@ -163,6 +148,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             "arm": None if play.arm is None else play.arm.value,
             "lead_left": play.lead_left,
             "points": event.points,
+            "ends": list(event.ends),
         }
     if isinstance(event, PassEvent):
         return {"type": "pass", "seat": event.seat, "ends": list(event.ends)}
