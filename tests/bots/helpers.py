@@ -21,26 +21,28 @@ VARIANTS: tuple[tuple[str, int | None], ...] = (
 )
 
 
-def deal(variant: Variant, seed: int) -> HandState:
-    rng = random.Random(seed)
+def deal(variant: Variant, rng: random.Random) -> HandState:
+    """A random deal with a random leader, drawn from ``rng``.
+
+    Property tests pass ``st.randoms()`` here, so hypothesis chooses (and shrinks) the deal itself
+    instead of an opaque integer seed; example tests pass ``random.Random(n)``.
+    """
     tiles = list(tile_set(variant.max_pip))
     rng.shuffle(tiles)
     size = variant.hand_size
     hands = [tiles[s * size : (s + 1) * size] for s in range(variant.players)]
-    tie_winner = seed % 2 if variant.family is Family.CUBAN else None
-    return HandState.start(
-        variant, hands, seed % variant.players, tiles[variant.players * size :], tie_winner=tie_winner
-    )
+    leader = rng.randrange(variant.players)
+    tie_winner = rng.randrange(2) if variant.family is Family.CUBAN else None
+    return HandState.start(variant, hands, leader, tiles[variant.players * size :], tie_winner=tie_winner)
 
 
-def random_position(name: str, players: int | None, seed: int, steps: int) -> HandState:
+def random_position(name: str, players: int | None, rng: random.Random, steps: int) -> HandState:
     """The state after up to ``steps`` random legal actions from a random deal (never a finished hand)."""
     variant = find_variant(name, players)
-    state = deal(variant, seed)
-    rng = random.Random(seed + 1)
+    state = deal(variant, rng)
     for _ in range(steps):
         actions = state.legal_actions()
-        following = state.apply(actions[rng.randrange(len(actions))])
+        following = state.apply(actions[rng.randrange(len(actions))], state.to_move)
         if following.is_over:
             break
         state = following

@@ -9,7 +9,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from amigos.bots.arena import ArenaConfig, a_sides, deal_state, percentile, run_arena, summarize
-from amigos.bots.base import find_bot
+from amigos.bots.registry import find_bot
 from amigos.cli import main as amigos_main
 from amigos.engine import find_variant
 

@@ -14,15 +14,15 @@ from tests.bots.helpers import VARIANTS, random_position
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.integers(0, 30), st.integers(0, 1000))
+@given(st.sampled_from(VARIANTS), st.randoms(), st.integers(0, 30), st.randoms())
 def test_sampled_worlds_respect_sizes_voids_and_the_unseen_tiles(
-    case: tuple[str, int | None], seed: int, steps: int, rng_seed: int
+    case: tuple[str, int | None], play: random.Random, steps: int, sampling: random.Random
 ) -> None:
-    state = random_position(*case, seed=seed, steps=steps)
+    state = random_position(*case, play, steps=steps)
     seat = state.to_move
     view = seat_view(state, seat)
     knowledge = infer(view)
-    world = sample_world(knowledge, random.Random(rng_seed))
+    world = sample_world(knowledge, sampling)
     dealt = [tile for tiles in world.values() for tile in tiles]
     assert sorted(dealt) == sorted(view.unseen_tiles())
     for slot, tiles in world.items():
@@ -48,13 +48,13 @@ def test_a_pass_proves_the_seat_lacks_both_ends() -> None:
         [t(6, 4), t(4, 4), t(5, 4), t(6, 3), t(5, 3), t(4, 3), t(3, 3)],
         [t(6, 2), t(6, 1), t(6, 0), t(5, 2), t(5, 1), t(5, 0), t(4, 2)],
     ]
-    state = HandState.start(variant, hands, 0).apply(Play(t(6, 6)))
+    state = HandState.start(variant, hands, 0).apply(Play(t(6, 6)), 0)
     assert state.legal_actions() == (Pass(),)  # seat 1 holds no 6
-    state = state.apply(Pass())
+    state = state.apply(Pass(), state.to_move)
     knowledge = infer(seat_view(state, 2))
     assert knowledge.voids[1] == frozenset({6})
     assert knowledge.voids[3] == frozenset()
-    state = state.apply(Play(t(6, 4), Arm.UP))
+    state = state.apply(Play(t(6, 4), Arm.UP), state.to_move)
     knowledge = infer(seat_view(state, 0))
     assert 6 in knowledge.voids[1]
 
@@ -62,7 +62,7 @@ def test_a_pass_proves_the_seat_lacks_both_ends() -> None:
 def test_draws_restart_what_is_known_about_a_seat() -> None:
     """After a draw only the ends the seat drew on are certain about its whole hand."""
     for seed in range(200):
-        state = random_position("draw-100", 2, seed=seed, steps=12)
+        state = random_position("draw-100", 2, random.Random(seed), steps=12)
         draws = [e for e in state.history if type(e).__name__ == "DrawEvent"]
         if not draws:
             continue

@@ -18,9 +18,9 @@ def _state() -> HandState:
         [t(6, 2), t(6, 1), t(6, 0), t(5, 2), t(5, 1), t(5, 0), t(4, 2)],
     ]
     state = HandState.start(variant, hands, 0)
-    state = state.apply(Play(t(6, 6)))  # seat 0 leads the double six
-    state = state.apply(Play(t(6, 4), Arm.UP))  # seat 1 lays its only six
-    return state.apply(Play(t(6, 3), Arm.DOWN))  # seat 2: the 6-3, which is its only six too
+    state = state.apply(Play(t(6, 6)), state.to_move)  # seat 0 leads the double six
+    state = state.apply(Play(t(6, 4), Arm.UP), state.to_move)  # seat 1 lays its only six
+    return state.apply(Play(t(6, 3), Arm.DOWN), state.to_move)  # seat 2: the 6-3, which is its only six too
 
 
 def test_past_choices_are_the_other_seats_plays_with_the_ends_they_faced() -> None:

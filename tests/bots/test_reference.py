@@ -17,7 +17,7 @@ from tests.bots.helpers import deal, random_position
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_rebuilt_game_matches_the_view(seed: int) -> None:
-    state = random_position("amigos-200", None, seed=seed, steps=3 + seed)
+    state = random_position("amigos-200", None, random.Random(seed), steps=3 + seed)
     view = seat_view(state, state.to_move)
     game = to_game(view)
     assert game.turn == view.seat
@@ -38,14 +38,17 @@ def test_the_rebuilt_game_matches_the_view(seed: int) -> None:
 def test_the_reference_bot_plays_legal_amigos_hands() -> None:
     bot = DominoesPabBot(sample_size=2, start_move=14)
     for seed in range(2):
-        state = deal(__import__("amigos.engine", fromlist=["find_variant"]).find_variant("amigos-100"), seed)
+        state = deal(
+            __import__("amigos.engine", fromlist=["find_variant"]).find_variant("amigos-100"),
+            random.Random(seed),
+        )
         assert state.variant.family is Family.AMIGOS
         run = play_hand(state, [bot] * 4, [random.Random(seed * 4 + s) for s in range(4)])
         assert run.state.is_over
 
 
 def test_the_reference_bot_refuses_other_families() -> None:
-    state = random_position("cuban-1v1", None, seed=1, steps=1)
+    state = random_position("cuban-1v1", None, random.Random(1), steps=1)
     view = seat_view(state, state.to_move)
     if len(view.legal_actions()) > 1:
         with pytest.raises(ValueError):

@@ -50,7 +50,7 @@ def compact_position(state: HandState) -> Position:
 def compact_move(line: Line, play: Play, max_pip: int) -> Move:
     """The compact move for an engine play on a two-ended ``line``."""
     tile = play.tile
-    new_line = line.place_lead(tile, play.lead_left) if play.arm is None else line.place(tile, play.arm)
+    new_line = line.lay(play)
     a, b = new_line.open_ends()
     return Move(tile_set_for(max_pip).tile_index(tile.high, tile.low), (min(a, b), max(a, b)))
 

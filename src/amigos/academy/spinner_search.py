@@ -49,7 +49,7 @@ class SpinnerSearch:
         base = state.play_points
         out: dict[Action, float] = {}
         for action in _ordered(state):
-            child = state.apply(action)
+            child = state.apply(action, state.to_move)
             remaining = None if self.depth is None else self.depth - 1
             out[action] = self._search(child, root_side, base, remaining, -float("inf"), float("inf"))
         return out
@@ -89,7 +89,7 @@ class SpinnerSearch:
         deeper = None if depth is None else depth - 1
         best = -float("inf") if maximizing else float("inf")
         for action in _ordered(state):
-            value = self._search(state.apply(action), root_side, base, deeper, alpha, beta)
+            value = self._search(state.apply(action, state.to_move), root_side, base, deeper, alpha, beta)
             if maximizing:
                 best = max(best, value)
                 alpha = max(alpha, value)

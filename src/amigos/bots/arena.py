@@ -24,7 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from amigos.bots.base import Bot, find_bot
+from amigos.bots.base import Bot
+from amigos.bots.registry import find_bot
 from amigos.bots.runner import play_hand
 from amigos.engine import Family, HandState, Variant, find_variant, tile_set
 

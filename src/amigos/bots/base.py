@@ -1,4 +1,4 @@
-"""What a computer player is, and the registry that finds one by name.
+"""What a computer player is (the registry that finds one by name is ``amigos.bots.registry``).
 
 A bot is handed one seat's view (``amigos.engine.SeatView``) and a random
 generator, and returns one of that view's legal actions.  It never receives the
@@ -11,7 +11,6 @@ source of randomness, which makes every choice reproducible from (view, rng).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from amigos.engine import Action
@@ -38,56 +37,3 @@ def options(view: SeatView) -> list[Action]:
     if not actions:
         raise ValueError("the seat has no legal action (not its turn, or the hand is over)")
     return actions
-
-
-class UnknownBot(ValueError):
-    """A bot name that the registry does not know."""
-
-
-_FACTORIES: dict[str, Callable[[], Bot]] = {}
-
-
-def register_bot(name: str, factory: Callable[[], Bot]) -> None:
-    """Make ``find_bot(name)`` build bots with ``factory`` (used by the optional reference bots too)."""
-    _FACTORIES[name] = factory
-
-
-def bot_names() -> tuple[str, ...]:
-    """Every registered bot name, built-in levels first."""
-    _load_builtin()
-    return tuple(_FACTORIES)
-
-
-def find_bot(name: str) -> Bot:
-    """A fresh bot of the level ``name`` ("easy", "normal", "hard", or a registered reference bot)."""
-    _load_builtin()
-    if name not in _FACTORIES:
-        _load_reference(name)
-    try:
-        factory = _FACTORIES[name]
-    except KeyError:
-        known = ", ".join(_FACTORIES)
-        raise UnknownBot(f"unknown bot {name!r} (known: {known})") from None
-    return factory()
-
-
-def _load_builtin() -> None:
-    if "easy" in _FACTORIES:
-        return
-    from amigos.bots.easy import EasyBot
-    from amigos.bots.hard import HardBot
-    from amigos.bots.normal import NormalBot
-
-    register_bot("easy", EasyBot)
-    register_bot("normal", NormalBot)
-    register_bot("hard", HardBot)
-
-
-def _load_reference(name: str) -> None:
-    """Reference opponents live in optional modules that need benchmark-only packages."""
-    if name.startswith("dominoes-"):
-        try:
-            from amigos.bots import reference
-        except ImportError:  # the `dominoes` package is not installed
-            return
-        reference.register()

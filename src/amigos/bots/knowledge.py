@@ -18,7 +18,6 @@ apart from the real one.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from amigos.engine import DrawEvent, PassEvent, PlayEvent, Tile
@@ -63,11 +62,7 @@ def infer(view: SeatView) -> Knowledge:
             if event.seat in pending:
                 # New tiles arrived: only what it lacked when it drew is certain for its whole hand.
                 voids[event.seat] = pending.pop(event.seat)
-            play = event.play
-            if play.arm is None:
-                line = line.place_lead(play.tile, play.lead_left)
-            else:
-                line = line.place(play.tile, play.arm)
+            line = line.lay(event.play)
             drawing = None
         elif isinstance(event, PassEvent):
             if event.seat in voids:
@@ -147,11 +142,3 @@ def _augment(
             held[slot].append(other)
             room[slot] -= 1
     return False
-
-
-def world_state_inputs(
-    knowledge: Knowledge, world: dict[int, list[Tile]]
-) -> tuple[dict[int, list[Tile]], Sequence[Tile]]:
-    """Split a sampled world into ``SeatView.determinize`` arguments (other hands, boneyard)."""
-    others = {slot: tiles for slot, tiles in world.items() if slot != BONEYARD}
-    return others, world.get(BONEYARD, [])

@@ -45,11 +45,7 @@ def past_choices(view: SeatView) -> list[PastChoice]:
         if isinstance(event, PlayEvent):
             plays.append((event.seat, line.open_ends(), event.play.tile))
             play = event.play
-            line = (
-                line.place_lead(play.tile, play.lead_left)
-                if play.arm is None
-                else line.place(play.tile, play.arm)
-            )
+            line = line.lay(play)
     out = []
     for index, (seat, ends, tile) in enumerate(plays):
         if seat == view.seat:

@@ -47,9 +47,7 @@ class Weights:
 
 def after(line: Line, play: Play) -> Line:
     """The line once ``play`` is laid."""
-    if play.arm is None:
-        return line.place_lead(play.tile, play.lead_left)
-    return line.place(play.tile, play.arm)
+    return line.lay(play)
 
 
 def expected_pips(knowledge: Knowledge, seat: int) -> float:
@@ -160,13 +158,11 @@ def _laid_suits(view: SeatView, seat: int) -> set[int]:
         if not isinstance(event, PlayEvent):
             continue
         play = event.play
-        if play.arm is None:
-            line = line.place_lead(play.tile, play.lead_left)
-            if event.seat == seat:
+        line = line.lay(play)
+        if event.seat == seat:
+            if play.arm is None:
                 suits.update((play.tile.high, play.tile.low))
-        else:
-            line = line.place(play.tile, play.arm)
-            if event.seat == seat:
+            else:
                 suits.add(line.placements[-1].outer)
     return suits
 

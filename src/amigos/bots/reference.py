@@ -31,11 +31,12 @@ give thinking times of the same order as our hard level (see docs/bots.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import dominoes
 
-from amigos.bots.base import options, register_bot
+from amigos.bots.base import Bot, options
 from amigos.engine import Action, Arm, Family, PassEvent, Play, PlayEvent, Tile
 from amigos.engine.view import SeatView
 
@@ -114,6 +115,9 @@ def from_move(actions: list[Action], tile: Tile, left: bool) -> Action:
     raise ValueError(f"the dominoes package chose {tile}, which is not legal here")
 
 
-def register() -> None:
-    """Add the reference bot to the registry (called by ``find_bot`` on demand)."""
+def register(register_bot: Callable[[str, Callable[[], Bot]], None]) -> None:
+    """Add the reference bot through the registry's ``register_bot`` (called by ``find_bot`` on demand).
+
+    The registry hands its own function in, so this module never imports the registry back.
+    """
     register_bot("dominoes-pab", DominoesPabBot)

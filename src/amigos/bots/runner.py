@@ -50,7 +50,7 @@ def play_hand(state: HandState, bots: Sequence[Bot], rngs: Sequence[random.Rando
         seat = state.to_move
         actions = state.legal_actions()
         if len(actions) == 1:
-            state = state.apply(actions[0])
+            state = state.apply(actions[0], state.to_move)
             continue
         view = seat_view(state, seat)
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -59,6 +59,6 @@ def play_hand(state: HandState, bots: Sequence[Bot], rngs: Sequence[random.Rando
         if action not in actions:
             raise IllegalAction(f"bot {bots[seat].name} chose {action}, which is not legal here")
         run.decisions.append(Decision(seat, len(state.line.placements), len(actions), elapsed, cpu))
-        state = state.apply(action)
+        state = state.apply(action, state.to_move)
     run.state = state
     return run

@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from amigos.bots.arena import ArenaConfig, default_workers, run_arena, summarize
-    from amigos.bots.base import UnknownBot, find_bot
+    from amigos.bots.registry import UnknownBot, find_bot
 
     try:
         find_bot(args.a)
