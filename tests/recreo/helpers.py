@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from amigos.recreo.event import Event, event_from_dict
+from amigos.recreo.event import EventFile, event_from_dict
 from amigos.recreo.standings import Standings, compute_standings
 
 
@@ -29,7 +29,7 @@ def event_dict(players: int, results: list[Any], **fields: Any) -> dict[str, Any
     return base
 
 
-def build(players: int, results: list[Any], **fields: Any) -> Event:
+def build(players: int, results: list[Any], **fields: Any) -> EventFile:
     return event_from_dict(event_dict(players, results, **fields))
 
 

@@ -86,7 +86,7 @@ CASES: list[tuple[str, str, str]] = [
     ("unknown target", changed(target=150), "'target' must be 100, 200"),
     ("boolean target", changed(target=True), "'target' must be"),
     ("string stake", changed(stake="10"), "'stake' must be a number"),
-    ("negative stake", changed(stake=-1), "'stake' must not be negative"),
+    ("negative stake", changed(stake=-1), "'stake' must be a number from 0 to 9999999.99, got -1"),
     ("extra payment not boolean", changed(extra_payment="yes"), "'extra_payment' must be true or false"),
     ("bad date", changed(date="21/11/2026"), "'date' must be a date"),
     ("name not a string", changed(name=5), "'name' must be a string"),
@@ -96,7 +96,7 @@ CASES: list[tuple[str, str, str]] = [
         json.dumps({k: v for k, v in GOOD.items() if k != "results"}),
         "'results' must be a list",
     ),
-    ("result not an object", changed(results=[7]), "results[0]: a result must be an object"),
+    ("result not an object", changed(results=[7]), "results[0]: 'results' must be an object"),
     (
         "round as string",
         changed(results=[{"round": "1", "table": 1, "score": [100, 0]}]),
@@ -105,7 +105,7 @@ CASES: list[tuple[str, str, str]] = [
     (
         "round zero",
         changed(results=[{"round": 0, "table": 1, "score": [100, 0]}]),
-        "'round' must be at least 1",
+        "'round' must be from 1 to 2147483647, got 0",
     ),
     ("missing table", changed(results=[{"round": 1, "score": [100, 0]}]), "'table' must be an integer"),
     (
@@ -161,7 +161,7 @@ CASES: list[tuple[str, str, str]] = [
         "did not reach",
     ),
     ("penalties not a list", changed(penalties={}), "'penalties' must be a list"),
-    ("penalty not an object", changed(penalties=[3]), "penalties[0]: a penalty must be an object"),
+    ("penalty not an object", changed(penalties=[3]), "penalties[0]: 'penalties' must be an object"),
     (
         "penalty unknown player",
         changed(penalties=[{"round": 1, "player": 6, "points": 5}]),
@@ -173,9 +173,31 @@ CASES: list[tuple[str, str, str]] = [
         "round 9 does not exist",
     ),
     (
+        "penalty of 2**31 tantos",
+        changed(penalties=[{"round": 1, "player": 1, "points": 2**31}]),
+        "'points' must be from 0 to 168, got 2147483648",
+    ),
+    (
+        "round of 2**31",
+        changed(results=[{"round": 2**31, "table": 1, "score": [100, 0]}]),
+        "'round' must be from 1 to 2147483647",
+    ),
+    (
+        "score of 2**31",
+        changed(results=[{"round": 1, "table": 1, "score": [2**31, 0]}]),
+        "'score' must be two integers from 0 to 267",
+    ),
+    (
+        "a score no hand can reach",
+        changed(results=[{"round": 1, "table": 1, "score": [999, 0]}]),
+        "'score' must be two integers from 0 to 267, got [999, 0]",
+    ),
+    ("stake of 10**7", changed(stake=10**7), "'stake' must be a number from 0 to 9999999.99"),
+    ("stake with a tenth of a cent", changed(stake=0.001), "'stake' must be a number from 0"),
+    (
         "negative penalty",
         changed(penalties=[{"round": 1, "player": 1, "points": -5}]),
-        "'points' must be at least 0",
+        "'points' must be from 0 to 168, got -5",
     ),
 ]
 

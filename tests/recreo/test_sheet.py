@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from amigos.recreo.errors import Refusal
 from amigos.recreo.scoring import MatchEnd, Target, score_match
 from amigos.recreo.sheet import (
     HandEnd,
@@ -55,16 +56,33 @@ def test_hands_target_counts_only_dominoes() -> None:
 
 
 def test_hands_are_called_twenty_forty_sixty_then_advantage() -> None:
-    assert [hands_display(n, 0) for n in range(4)] == ["0", "20", "40", "60"]
-    assert (hands_display(4, 3), hands_display(3, 4)) == ("ventaja", "60")
-    assert hands_display(4, 4) == "60"
+    assert [hands_display((n, 0))[0] for n in range(4)] == ["0", "20", "40", "60"]
+    assert hands_display((4, 3)) == ("Ventaja", "60")
+    assert hands_display((3, 4)) == ("60", "Ventaja")
+    assert hands_display((4, 4)) == ("60", "60")
+
+
+def test_a_finished_juegos_ganados_match_reads_juego_for_the_winners() -> None:
+    """Regression: a 4-2 win was shown "ventaja-60"; the winners' count is "Juego" and the losers
+    keep what they had (2 hands: 40), exactly as the engine's own sheet writes it."""
+    assert hands_display((4, 2)) == ("Juego", "40")
+    assert hands_display((1, 4)) == ("20", "Juego")
+    assert hands_display((6, 4)) == ("Juego", "60")
+
+
+def test_recreo_and_the_engine_share_one_hand_end_vocabulary() -> None:
+    from amigos.engine import outcome
+
+    assert HandEnd is outcome.HandEnd
+    assert HandEnd.TIED_BLOCK.value == "tied-block"
 
 
 def test_a_tied_block_is_zero_and_never_points() -> None:
     with pytest.raises(SheetError, match="written as 0"):
         HandEntry(HandEnd.TIED_BLOCK, "a", 5)
-    with pytest.raises(SheetError, match="negative"):
+    with pytest.raises(SheetError, match="worth 1 to 168") as refused:
         domino("a", -1)
+    assert refused.value.code is Refusal.HAND_POINTS
     with pytest.raises(SheetError, match="side must be"):
         domino("c", 1)
 
@@ -78,6 +96,28 @@ def test_turn_order_and_the_rotating_lead() -> None:
         turn_order((1, 2), (3, 4), leader=1, right_of_leader=2)
     with pytest.raises(SheetError, match="sit at this table"):
         turn_order((1, 2), (3, 4), leader=5, right_of_leader=2)
+
+
+def test_the_leader_at_his_own_right_is_told_so() -> None:
+    """Regression: choosing the leader as his own right-hand player said "never the partner"."""
+    with pytest.raises(SheetError) as refused:
+        turn_order((1, 2), (3, 4), leader=3, right_of_leader=3)
+    assert refused.value.code is Refusal.RIGHT_IS_LEADER
+    with pytest.raises(SheetError) as refused:
+        turn_order((1, 2), (3, 4), leader=3, right_of_leader=4)
+    assert refused.value.code is Refusal.RIGHT_IS_PARTNER
+
+
+@pytest.mark.parametrize("target", [T100, T200])
+def test_a_hand_is_worth_one_to_168_tantos(target: Target) -> None:
+    """Regression: a dominada of 999 tantos was accepted and ended the match 999-0. No hand can
+    be worth more than the whole double-six set (168 pips), and a domino or a block always leaves
+    the losers holding at least one pip."""
+    assert sheet_state(target, [domino("a", 168)]).score == (168, 0)
+    for points in (0, 169, 999, 2**31):
+        with pytest.raises(SheetError) as refused:
+            add_hand(target, [], domino("a", points)) if points <= 168 else domino("a", points)
+        assert refused.value.code is Refusal.HAND_POINTS
 
 
 def test_suspension_and_default() -> None:
@@ -101,7 +141,7 @@ def test_suspension_and_default() -> None:
 
 hand_entries = st.one_of(
     st.builds(
-        HandEntry, st.sampled_from([HandEnd.DOMINO, HandEnd.BLOCK]), st.sampled_from("ab"), st.integers(0, 60)
+        HandEntry, st.sampled_from([HandEnd.DOMINO, HandEnd.BLOCK]), st.sampled_from("ab"), st.integers(1, 60)
     ),
     st.builds(HandEntry, st.just(HandEnd.TIED_BLOCK), st.sampled_from("ab")),
 )

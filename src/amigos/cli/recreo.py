@@ -7,13 +7,18 @@ and exit status 2, with nothing on standard output, so scripts can trust whateve
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
+import os
 import sys
 from typing import Any
 
 REFUSED = 2
+#: An event file is a few kilobytes; like ``replay``, anything this big is refused unread.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class TooLarge(Exception):
+    """A file over :data:`MAX_FILE_BYTES`."""
 
 
 def register(sub: Any) -> None:
@@ -26,22 +31,23 @@ def register(sub: Any) -> None:
 
 
 def _read(path: str) -> str:
+    """The file's text, read at most one byte past the limit (a 200 MB file costs 16 MB, not 426)."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     else:
         with open(path, "rb") as handle:
-            data = handle.read()
+            if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
+                raise TooLarge
+            data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise TooLarge
     return data.decode("utf-8-sig")  # a byte-order mark (some editors add one) is not an error
 
 
 def render_csv(rows: list[dict[str, Any]]) -> str:
-    from amigos.recreo.standings import ROW_KEYS
+    from amigos.recreo.export import standings_csv
 
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(ROW_KEYS), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    return standings_csv(rows)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         text = _read(path)
     except OSError as exc:
         print(f"{path}: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
+        return REFUSED
+    except TooLarge:
+        print(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, not an event file", file=sys.stderr)
         return REFUSED
     except UnicodeDecodeError as exc:
         print(f"{path}: not UTF-8 text (byte {exc.start})", file=sys.stderr)

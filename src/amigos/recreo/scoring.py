@@ -11,8 +11,15 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-HANDS_TO_WIN = 4
-HANDS_LEAD = 2
+from amigos.engine.tiles import pips, tile_set
+from amigos.engine.variants.amigos import hands_won_over
+from amigos.recreo.errors import RecreoError, Refusal
+
+#: No hand can be worth more than every pip of the double-six set.
+MAX_HAND_TANTOS = pips(tile_set(6))
+#: A juegos ganados match that is still level after this many hands won by a pair is beyond any
+#: table's evening; a count above it is a typing error, and refusing it keeps stored numbers small.
+MAX_HANDS_WON = 99
 
 
 class Target(enum.Enum):
@@ -30,7 +37,7 @@ class Target(enum.Enum):
     def limit(self) -> int:
         """M, the tantos a pair must reach; meaningless (and refused) for the hands target."""
         if self is Target.HANDS_WON:
-            raise ValueError("the juegos ganados target has no tantos limit")
+            raise ResultError(Refusal.NO_TANTOS_LIMIT, "the juegos ganados target has no tantos limit")
         return int(self.value)
 
 
@@ -40,7 +47,7 @@ class MatchEnd(enum.Enum):
     DEFAULT = "default"
 
 
-class ResultError(ValueError):
+class ResultError(RecreoError):
     """A match result that cannot have happened under the rules."""
 
 
@@ -84,8 +91,12 @@ def win_units(losers_points: int, limit: int) -> int:
 
 
 def hands_match_over(mine: int, theirs: int) -> bool:
-    """A juegos ganados match is won with at least four hands and a lead of at least two."""
-    return mine >= HANDS_TO_WIN and mine - theirs >= HANDS_LEAD
+    """Whether the first pair has won a juegos ganados match: the engine's rule, asked for one side."""
+    return hands_won_over((mine, theirs)) == 0
+
+
+def _tied(a: int, b: int) -> ResultError:
+    return ResultError(Refusal.TIED_SCORE, f"tied score {a}-{b}: a match always has a winning pair", a=a, b=b)
 
 
 def _other(side: str) -> str:
@@ -106,21 +117,46 @@ def score_match(
     """
     a, b = score
     if a < 0 or b < 0:
-        raise ResultError(f"negative score {a}-{b}")
+        raise ResultError(Refusal.NEGATIVE_SCORE, f"negative score {a}-{b}", a=a, b=b)
     if (end is MatchEnd.DEFAULT) != (offender is not None):
-        raise ResultError("an offender is given exactly when the match ended by default")
+        raise ResultError(
+            Refusal.OFFENDER_MISMATCH, "an offender is given exactly when the match ended by default"
+        )
     if offender is not None and offender not in ("a", "b"):
-        raise ResultError(f"offender must be 'a' or 'b', not {offender!r}")
+        raise ResultError(Refusal.BAD_OFFENDER, f"offender must be 'a' or 'b', not {offender!r}")
+    highest = max_match_score(target)
+    if max(a, b) > highest:
+        raise ResultError(
+            Refusal.SCORE_TOO_HIGH,
+            f"score {a}-{b}: no pair can end a match with more than {highest}",
+            a=a,
+            b=b,
+            highest=highest,
+        )
     if target.is_points:
         return _score_points(target.limit, a, b, end, offender)
     return _score_hands(a, b, end, offender)
+
+
+def max_match_score(target: Target) -> int:
+    """The most a pair can have written when a match ends: one tanto short of the target plus the
+    richest hand, or the juegos ganados ceiling. Anything above was mistyped."""
+    if target.is_points:
+        return target.limit - 1 + MAX_HAND_TANTOS
+    return MAX_HANDS_WON
 
 
 def _score_points(limit: int, a: int, b: int, end: MatchEnd, offender: str | None) -> MatchOutcome:
     if end is MatchEnd.DEFAULT:
         assert offender is not None
         if max(a, b) >= limit:
-            raise ResultError(f"score {a}-{b} already reached the target {limit}: nothing left to forfeit")
+            raise ResultError(
+                Refusal.DEFAULT_AFTER_TARGET,
+                f"score {a}-{b} already reached the target {limit}: nothing left to forfeit",
+                a=a,
+                b=b,
+                limit=limit,
+            )
         winner = _other(offender)
         losers = a if offender == "a" else b
         units = win_units(losers, limit)
@@ -130,21 +166,39 @@ def _score_points(limit: int, a: int, b: int, end: MatchEnd, offender: str | Non
             SideOutcome(0, 0, losers, limit, losers - limit, -units, losers - limit),
         )
     if a == b:
-        raise ResultError(f"tied score {a}-{b}: a match always has a winning pair")
+        raise _tied(a, b)
     winner = "a" if a > b else "b"
     won, lost = max(a, b), min(a, b)
     if end is MatchEnd.SUSPENDED:
         if won >= limit:
-            raise ResultError(f"score {a}-{b} reached the target {limit}: it ended normally, not suspended")
+            raise ResultError(
+                Refusal.SUSPENDED_AFTER_TARGET,
+                f"score {a}-{b} reached the target {limit}: it ended normally, not suspended",
+                a=a,
+                b=b,
+                limit=limit,
+            )
         return _pack(
             winner,
             SideOutcome(1, 1, won, lost, won - lost, 1, won - lost),
             SideOutcome(0, 0, lost, won, lost - won, -1, lost - won),
         )
     if won < limit:
-        raise ResultError(f"score {a}-{b} did not reach the target {limit}")
+        raise ResultError(
+            Refusal.TARGET_NOT_REACHED,
+            f"score {a}-{b} did not reach the target {limit}",
+            a=a,
+            b=b,
+            limit=limit,
+        )
     if lost >= limit:
-        raise ResultError(f"score {a}-{b}: both pairs reached the target {limit}, only one can")
+        raise ResultError(
+            Refusal.BOTH_REACHED,
+            f"score {a}-{b}: both pairs reached the target {limit}, only one can",
+            a=a,
+            b=b,
+            limit=limit,
+        )
     units = win_units(lost, limit)
     return _pack(
         winner,
@@ -156,21 +210,36 @@ def _score_points(limit: int, a: int, b: int, end: MatchEnd, offender: str | Non
 def _score_hands(a: int, b: int, end: MatchEnd, offender: str | None) -> MatchOutcome:
     if end is MatchEnd.TARGET:
         if a == b:
-            raise ResultError(f"tied score {a}-{b}: a match always has a winning pair")
+            raise _tied(a, b)
         winner = "a" if a > b else "b"
         won, lost = max(a, b), min(a, b)
         if not hands_match_over(won, lost):
-            raise ResultError(f"hands {a}-{b} did not reach the target (4 hands with a lead of 2)")
+            raise ResultError(
+                Refusal.HANDS_NOT_OVER,
+                f"hands {a}-{b} did not reach the target (4 hands with a lead of 2)",
+                a=a,
+                b=b,
+            )
         if hands_match_over(won - 1, lost):
-            raise ResultError(f"hands {a}-{b}: the match was already over at {won - 1}-{lost}")
+            raise ResultError(
+                Refusal.HANDS_ALREADY_OVER,
+                f"hands {a}-{b}: the match was already over at {won - 1}-{lost}",
+                a=a,
+                b=b,
+            )
     else:
         if hands_match_over(a, b) or hands_match_over(b, a):
-            raise ResultError(f"hands {a}-{b} reached the target: the match ended normally")
+            raise ResultError(
+                Refusal.HANDS_ENDED_NORMALLY,
+                f"hands {a}-{b} reached the target: the match ended normally",
+                a=a,
+                b=b,
+            )
         if end is MatchEnd.DEFAULT:
             assert offender is not None
             winner = _other(offender)
         elif a == b:
-            raise ResultError(f"tied score {a}-{b}: a match always has a winning pair")
+            raise _tied(a, b)
         else:
             winner = "a" if a > b else "b"
     won_hands, lost_hands = (a, b) if winner == "a" else (b, a)

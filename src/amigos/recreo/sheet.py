@@ -8,20 +8,20 @@ when the match is over. Tiles are never seen: the players count them and the she
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from amigos.recreo.scoring import MatchEnd, Target, hands_match_over
+from amigos.engine.outcome import HandEnd
+from amigos.engine.variants.amigos import hands_won_labels, hands_won_over
+from amigos.recreo.errors import RecreoError, Refusal
+from amigos.recreo.scoring import MAX_HAND_TANTOS, MatchEnd, Target
+
+# How a hand ended is the engine's vocabulary (``HandEnd``): a sheet records what a played hand's
+# outcome would say, so both must name it alike (stored values included).
+__all__ = ["HandEnd", "HandEntry", "SheetError", "SheetState"]
 
 
-class HandEnd(enum.Enum):
-    DOMINO = "domino"
-    BLOCK = "block"
-    TIED_BLOCK = "tied_block"
-
-
-class SheetError(ValueError):
+class SheetError(RecreoError):
     """A hand or action the sheet cannot accept in its current state."""
 
 
@@ -35,11 +35,19 @@ class HandEntry:
 
     def __post_init__(self) -> None:
         if self.side not in ("a", "b"):
-            raise SheetError(f"side must be 'a' or 'b', not {self.side!r}")
-        if self.points < 0:
-            raise SheetError("a hand cannot be worth negative tantos")
-        if self.end is HandEnd.TIED_BLOCK and self.points != 0:
-            raise SheetError("a tied block is written as 0")
+            raise SheetError(Refusal.BAD_SIDE, f"side must be 'a' or 'b', not {self.side!r}")
+        if self.end is HandEnd.TIED_BLOCK:
+            if self.points != 0:
+                raise SheetError(Refusal.TIED_BLOCK_POINTS, "a tied block is written as 0")
+        elif not 0 <= self.points <= MAX_HAND_TANTOS:
+            # Zero is allowed for juegos ganados, where a hand carries no tantos; the sheet's
+            # target check (``check_points``) refuses it where tantos are counted.
+            raise SheetError(
+                Refusal.HAND_POINTS,
+                f"a hand is worth 1 to {MAX_HAND_TANTOS} tantos, not {self.points}",
+                points=self.points,
+                highest=MAX_HAND_TANTOS,
+            )
 
 
 def turn_order(
@@ -52,10 +60,16 @@ def turn_order(
     """
     seated = (*pair_a, *pair_b)
     if leader not in seated or right_of_leader not in seated:
-        raise SheetError("the leader and the player at their right must both sit at this table")
+        raise SheetError(
+            Refusal.LEADER_NOT_SEATED, "the leader and the player at their right must both sit at this table"
+        )
+    if right_of_leader == leader:
+        raise SheetError(Refusal.RIGHT_IS_LEADER, "the leader cannot sit at their own right")
     leader_pair, other_pair = (pair_a, pair_b) if leader in pair_a else (pair_b, pair_a)
     if right_of_leader not in other_pair:
-        raise SheetError("the player at the leader's right is an opponent, never the partner")
+        raise SheetError(
+            Refusal.RIGHT_IS_PARTNER, "the player at the leader's right is an opponent, never the partner"
+        )
     leader_partner = leader_pair[1] if leader_pair[0] == leader else leader_pair[0]
     right_partner = other_pair[1] if other_pair[0] == right_of_leader else other_pair[0]
     return (leader, right_of_leader, leader_partner, right_partner)
@@ -66,11 +80,10 @@ def leader_of_hand(order: Sequence[int], hand_index: int) -> int:
     return order[hand_index % len(order)]
 
 
-def hands_display(mine: int, theirs: int) -> str:
-    """How the juegos ganados count is called at the table: 0, 20, 40, 60, then "ventaja"."""
-    if mine >= 4 or theirs >= 4:
-        return "ventaja" if mine > theirs else "60"
-    return str(20 * mine)
+def hands_display(score: tuple[int, int]) -> tuple[str, str]:
+    """How a juegos ganados count is written on the sheet, for both pairs: the engine's labels
+    (0, 20, 40, 60, Ventaja, and Juego for the winners)."""
+    return hands_won_labels(score)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +99,10 @@ def sheet_state(target: Target, hands: Sequence[HandEntry]) -> SheetState:
     winner: str | None = None
     for number, hand in enumerate(hands, start=1):
         if winner is not None:
-            raise SheetError(f"hand {number} was entered after the match was over")
+            raise SheetError(
+                Refusal.HAND_AFTER_END, f"hand {number} was entered after the match was over", hand=number
+            )
+        check_points(target, hand)
         gained = _gain(target, hand)
         if hand.side == "a":
             a += gained
@@ -94,6 +110,18 @@ def sheet_state(target: Target, hands: Sequence[HandEntry]) -> SheetState:
             b += gained
         winner = _winner(target, a, b)
     return SheetState((a, b), winner is not None, winner)
+
+
+def check_points(target: Target, hand: HandEntry) -> None:
+    """Under a tantos target a domino or a block always scores something: the losing pair (or, to
+    200, everyone) still holds at least one pip, since only one tile (0-0) has none."""
+    if target.is_points and hand.end is not HandEnd.TIED_BLOCK and hand.points < 1:
+        raise SheetError(
+            Refusal.HAND_POINTS,
+            f"a hand is worth 1 to {MAX_HAND_TANTOS} tantos, not {hand.points}",
+            points=hand.points,
+            highest=MAX_HAND_TANTOS,
+        )
 
 
 def _gain(target: Target, hand: HandEntry) -> int:
@@ -110,17 +138,14 @@ def _winner(target: Target, a: int, b: int) -> str | None:
         if b >= target.limit:
             return "b"
         return None
-    if hands_match_over(a, b):
-        return "a"
-    if hands_match_over(b, a):
-        return "b"
-    return None
+    over = hands_won_over((a, b))
+    return None if over is None else "ab"[over]
 
 
 def add_hand(target: Target, hands: Sequence[HandEntry], hand: HandEntry) -> SheetState:
     """Check that ``hand`` may follow ``hands`` and return the state after it."""
     if sheet_state(target, hands).over:
-        raise SheetError("the match is already over")
+        raise SheetError(Refusal.MATCH_OVER, "the match is already over")
     return sheet_state(target, [*hands, hand])
 
 
@@ -136,7 +161,7 @@ class Closing:
 def close_normally(target: Target, hands: Sequence[HandEntry]) -> Closing:
     state = sheet_state(target, hands)
     if not state.over:
-        raise SheetError("the match has not reached its target yet")
+        raise SheetError(Refusal.MATCH_NOT_OVER, "the match has not reached its target yet")
     return Closing(state.score, MatchEnd.TARGET)
 
 
@@ -144,18 +169,18 @@ def suspend(target: Target, hands: Sequence[HandEntry]) -> Closing:
     """Stop a match for time: the pair ahead wins; a tie must be played out for one more hand."""
     state = sheet_state(target, hands)
     if state.over:
-        raise SheetError("the match is already over: confirm it instead of suspending")
+        raise SheetError(Refusal.SUSPEND_OVER, "the match is already over: confirm it instead of suspending")
     a, b = state.score
     if a == b:
-        raise SheetError("the score is tied: play one more hand before suspending")
+        raise SheetError(Refusal.SUSPEND_TIED, "the score is tied: play one more hand before suspending")
     return Closing(state.score, MatchEnd.SUSPENDED)
 
 
 def forfeit(target: Target, hands: Sequence[HandEntry], offender: str) -> Closing:
     """A default applied by the organizer: the other pair wins whatever the score."""
     if offender not in ("a", "b"):
-        raise SheetError(f"offender must be 'a' or 'b', not {offender!r}")
+        raise SheetError(Refusal.BAD_OFFENDER, f"offender must be 'a' or 'b', not {offender!r}")
     state = sheet_state(target, hands)
     if state.over:
-        raise SheetError("the match is already over: there is nothing to forfeit")
+        raise SheetError(Refusal.FORFEIT_OVER, "the match is already over: there is nothing to forfeit")
     return Closing(state.score, MatchEnd.DEFAULT, offender)

@@ -16,7 +16,7 @@ from decimal import Decimal
 from itertools import groupby
 from typing import Any
 
-from amigos.recreo.event import Event
+from amigos.recreo.event import EventFile
 from amigos.recreo.formats import TableAssignment
 from amigos.recreo.scoring import SideOutcome
 
@@ -105,7 +105,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def rounds_complete(event: Event) -> int:
+def rounds_complete(event: EventFile) -> int:
     """How many rounds, from the first, have a result at every table."""
     played = {(r.round, r.table) for r in event.results}
     count = 0
@@ -117,12 +117,12 @@ def rounds_complete(event: Event) -> int:
     return count
 
 
-def accumulate(event: Event) -> dict[int, Totals]:
+def accumulate(event: EventFile) -> dict[int, Totals]:
     """Per-player totals over every result and castigo entered so far."""
     totals = {n: Totals(n) for n in range(1, len(event.players) + 1)}
     for result in event.results:
         assignment = event.format.assignment(result.round, result.table)
-        assert assignment is not None  # an Event only holds results of existing tables
+        assert assignment is not None  # an EventFile only holds results of existing tables
         outcome = event.outcome(result)
         for player in assignment.players:
             side = assignment.side_of(player)
@@ -147,7 +147,7 @@ def head_to_head(player: Totals, tied: Iterable[int]) -> int:
     return sum(game.differential for game in player.games if game.opponents & rivals)
 
 
-def rank(event: Event, totals: dict[int, Totals]) -> list[Totals]:
+def rank(event: EventFile, totals: dict[int, Totals]) -> list[Totals]:
     """The classification order; a total order because the player number settles what is left."""
     if event.target.is_points:
 
@@ -168,7 +168,7 @@ def rank(event: Event, totals: dict[int, Totals]) -> list[Totals]:
     return ordered
 
 
-def compute_standings(event: Event) -> Standings:
+def compute_standings(event: EventFile) -> Standings:
     totals = accumulate(event)
     order = rank(event, totals)
     complete = rounds_complete(event)
