@@ -1,1 +1,149 @@
-"""amigos.table."""
+"""amigos.table: the rules of a live table over time, pure (no asyncio, no I/O, no Django).
+
+The server's table actor keeps one :class:`TableState` per table and feeds it events with the time
+they happened: ``advance(state, event, now) -> (state, effects)``. It carries out the effects (store,
+then tell), and calls ``advance(state, Tick(), at)`` when :func:`next_deadline` falls due. Because
+time is an argument, every rule is tested with a fake clock and a table can be rebuilt by
+replaying its events (:func:`rebuild`).
+
+Beside it: ``amigos.table.sanctions`` (the card ladder: cards into account suspensions),
+``amigos.table.record`` (the match record, built as the table goes) and ``amigos.table.codec``
+(events as JSON for the server's durable log). docs/rules.md, "Live tables", states the rules.
+"""
+
+from __future__ import annotations
+
+from amigos.engine import Termination
+
+from .advance import advance, next_deadline, open_table, rebuild
+from .effects import (
+    BackToLobby,
+    CardGiven,
+    CardReason,
+    ComputerTurn,
+    Deadline,
+    DeadlineKind,
+    DealNeeded,
+    Effect,
+    HandEnded,
+    HandStarted,
+    HandVoided,
+    InvitationSent,
+    MatchEnded,
+    Moved,
+    Notice,
+    NoticeKind,
+    ReshuffleOffered,
+    SeatHeldByComputer,
+    SeatReturned,
+    SystemPlay,
+    SystemReason,
+    TableReady,
+    TurnStarted,
+    VoteCast,
+    VoteResult,
+)
+from .errors import CODES, TableError
+from .events import (
+    Accept,
+    AskReshuffle,
+    Deal,
+    Disconnected,
+    Heartbeat,
+    Leave,
+    Move,
+    Reconnected,
+    RedCard,
+    Refuse,
+    Start,
+    Suspend,
+    TableEvent,
+    TakeOver,
+    Tick,
+    Vote,
+)
+from .flow import hand_id
+from .model import (
+    Colour,
+    Conduct,
+    HandInPlay,
+    Invitation,
+    Mode,
+    MoveStamp,
+    Phase,
+    SeatState,
+    Situation,
+    TableConfig,
+    TableState,
+    Timing,
+    TurnClock,
+    VoteChoice,
+)
+from .seating import reseat
+
+__all__ = [
+    "CODES",
+    "Accept",
+    "AskReshuffle",
+    "BackToLobby",
+    "CardGiven",
+    "CardReason",
+    "Colour",
+    "ComputerTurn",
+    "Conduct",
+    "Deadline",
+    "DeadlineKind",
+    "Deal",
+    "DealNeeded",
+    "Disconnected",
+    "Effect",
+    "HandEnded",
+    "HandInPlay",
+    "HandStarted",
+    "HandVoided",
+    "Heartbeat",
+    "Invitation",
+    "InvitationSent",
+    "Leave",
+    "MatchEnded",
+    "Mode",
+    "Move",
+    "MoveStamp",
+    "Moved",
+    "Notice",
+    "NoticeKind",
+    "Phase",
+    "Reconnected",
+    "RedCard",
+    "Refuse",
+    "ReshuffleOffered",
+    "SeatHeldByComputer",
+    "SeatReturned",
+    "SeatState",
+    "Situation",
+    "Start",
+    "Suspend",
+    "SystemPlay",
+    "SystemReason",
+    "TableConfig",
+    "TableError",
+    "TableEvent",
+    "TableReady",
+    "TableState",
+    "TakeOver",
+    "Termination",
+    "Tick",
+    "Timing",
+    "TurnClock",
+    "TurnStarted",
+    "Vote",
+    "VoteCast",
+    "VoteChoice",
+    "VoteResult",
+    "advance",
+    "hand_id",
+    "next_deadline",
+    "open_table",
+    "rebuild",
+    "reseat",
+]

@@ -1,0 +1,215 @@
+"""The rules of a live table over time, as one pure function.
+
+``advance(state, event, now)`` returns the next state and the effects to carry out. Before the
+event itself, every deadline that fell due by ``now`` happens, each at its own due time, so a late
+``Tick`` gives the same result as a punctual one. Times never go back: an event stamped before the
+table's clock counts as happening at the table's clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from amigos.engine import Termination
+
+from . import events as ev
+from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
+from .effects import (
+    CardReason,
+    Deadline,
+    DeadlineKind,
+    Effect,
+    InvitationSent,
+    Notice,
+    NoticeKind,
+    SeatHeldByComputer,
+    TableReady,
+)
+from .errors import TableError
+from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
+from .gathering import answer, leave, start, vote, vote_fails
+from .model import Colour, Conduct, Invitation, Phase, SeatState, Situation, TableConfig, TableState
+from .presence import seat_away, seen, suspend
+
+
+def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect]]:
+    """A new table: invitations go to every human seat but the organizer's.
+
+    Computer seats and the organizer accept at once; a table with nobody to invite is ready at
+    once (a player alone against computer players starts straight away).
+    """
+    variant = config.variant
+    if len(config.players) != variant.players:
+        raise ValueError(f"{variant.name} seats {variant.players} players, not {len(config.players)}")
+    if not 0 <= config.organizer < variant.players or config.players[config.organizer] is None:
+        raise ValueError("the organizer must be a human seat")
+    seats = tuple(
+        SeatState(
+            player=player,
+            invitation=Invitation.ACCEPTED
+            if player is None or seat == config.organizer
+            else Invitation.PENDING,
+            last_seen=now,
+        )
+        for seat, player in enumerate(config.players)
+    )
+    pending = [seat for seat, state in enumerate(seats) if state.invitation is Invitation.PENDING]
+    effects: list[Effect] = []
+    if pending:
+        until = now + config.timing.invitation
+        state = TableState(config, Phase.INVITING, seats, now, now, invite_until=until)
+        effects.extend(InvitationSent(seat, until) for seat in pending)
+    else:
+        state = TableState(config, Phase.READY, seats, now, now)
+        effects.append(TableReady())
+    _note_deadline(None, state, effects)
+    return state, effects
+
+
+def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[ev.TableEvent, float]]) -> TableState:
+    """The table after every accepted event of ``log`` (each with its time), from its opening.
+
+    This is how a process that takes a table over rebuilds it from the stored log; it then sends
+    :class:`TakeOver` so that the player in turn gets fresh time.
+    """
+    state, _ = open_table(config, opened)
+    for event, now in log:
+        state, _ = advance(state, event, now)
+    return state
+
+
+def next_deadline(state: TableState) -> Deadline | None:
+    """The earliest moment something happens at this table without anyone acting, or None."""
+    candidates: list[Deadline] = []
+    phase = state.phase
+    if phase is Phase.INVITING and state.invite_until is not None:
+        candidates.append(Deadline(state.invite_until, DeadlineKind.INVITATION))
+    if phase is Phase.VOTING and state.vote_until is not None:
+        candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
+    clock = state.clock
+    if phase is Phase.PLAYING and clock is not None and not state.paused:
+        if clock.card_at is not None:
+            candidates.append(Deadline(clock.card_at, DeadlineKind.CARD, clock.seat))
+        if clock.system_at is not None:
+            candidates.append(Deadline(clock.system_at, DeadlineKind.SYSTEM_PLAY, clock.seat))
+        if clock.situation is Situation.CORRESPONDENCE:
+            candidates.append(Deadline(clock.expires, DeadlineKind.TURN, clock.seat))
+    if phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
+        timing = state.config.timing
+        for seat, info in enumerate(state.seats):
+            if info.is_computer or info.held_by_computer:
+                continue
+            if info.away_since is None:
+                at = info.last_seen + timing.heartbeat_timeout
+                candidates.append(Deadline(at, DeadlineKind.HEARTBEAT, seat))
+            elif state.config.conduct is Conduct.AMIGOS:
+                candidates.append(Deadline(info.away_since + timing.reconnect, DeadlineKind.RECONNECT, seat))
+            else:
+                candidates.append(Deadline(info.away_since + timing.grace, DeadlineKind.GRACE, seat))
+    if not candidates:
+        return None
+    # Ties go to the first listed: the clock's card, then its system play, then the seats in order
+    # (a card that fell due with a lapsed heartbeat was earned before the seat was found away).
+    return min(candidates, key=lambda deadline: deadline.at if deadline.at is not None else 0.0)
+
+
+def advance(state: TableState, event: ev.TableEvent, now: float) -> tuple[TableState, list[Effect]]:
+    """The table after ``event`` at time ``now``, and the effects to carry out, in order.
+
+    Raises :class:`TableError` (with a stable code) for an event the table refuses; the caller's
+    state is then unchanged, like every state.
+    """
+    before = next_deadline(state)
+    effects: list[Effect] = []
+    now = max(now, state.now)
+    state = _run_due(state, now, effects)
+    state = replace(state, now=now)
+    state = _apply(state, event, now, effects)
+    _note_deadline(before, state, effects)
+    return state, effects
+
+
+def _run_due(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    while True:
+        deadline = next_deadline(state)
+        if deadline is None or deadline.at is None or deadline.at > now:
+            return state
+        at = deadline.at
+        state = replace(state, now=max(state.now, at))
+        state = _fire(state, deadline, at, effects)
+
+
+def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect]) -> TableState:
+    kind = deadline.kind
+    seat = deadline.seat
+    if kind is DeadlineKind.INVITATION:
+        for index, info in enumerate(state.seats):
+            if info.invitation is Invitation.PENDING:
+                effects.append(Notice(NoticeKind.INVITATION_EXPIRED, index))
+        return close(state, humans(state), effects)
+    if kind is DeadlineKind.VOTE:
+        return vote_fails(state, effects)
+    assert seat is not None
+    if kind is DeadlineKind.HEARTBEAT:
+        return seat_away(state, seat, at, effects, deliberate=False)
+    if kind is DeadlineKind.RECONNECT:
+        state = give_card(state, seat, Colour.BLUE, CardReason.NO_RETURN, at, effects)
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    if kind is DeadlineKind.GRACE:
+        state = set_seat(state, seat, held_by_computer=True)
+        effects.append(SeatHeldByComputer(seat))
+        return resume_if_ready(state, at, effects)
+    if kind is DeadlineKind.CARD:
+        return clock_card(state, at, effects)
+    if kind is DeadlineKind.SYSTEM_PLAY:
+        return system_play(state, at, effects)
+    if kind is DeadlineKind.TURN:
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    raise AssertionError(f"unknown deadline {deadline}")
+
+
+def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Effect]) -> TableState:
+    if isinstance(event, ev.Tick):
+        return state
+    if state.phase is Phase.CLOSED:
+        raise TableError("wrong_phase", "the table is closed")
+    if isinstance(event, ev.TakeOver):
+        return take_over(state, now, effects)
+    if isinstance(event, ev.Deal):
+        return deal(state, event, now, effects)
+    seat = event.seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
+        raise TableError("not_a_seat", f"no seat {seat!r} at this table")
+    if isinstance(event, ev.Accept):
+        return answer(state, seat, True, effects)
+    if isinstance(event, ev.Refuse):
+        return answer(state, seat, False, effects)
+    if isinstance(event, ev.Start):
+        return start(state, seat, now, effects)
+    if isinstance(event, ev.Move):
+        return move(state, event, now, effects)
+    if isinstance(event, ev.Heartbeat | ev.Reconnected):
+        return seen(state, seat, now, effects)
+    if isinstance(event, ev.Disconnected):
+        if state.phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
+            return seat_away(state, seat, now, effects, deliberate=False)
+        return state
+    if isinstance(event, ev.Leave):
+        return leave(state, seat, now, effects)
+    if isinstance(event, ev.Vote):
+        return vote(state, seat, event.choice, effects)
+    if isinstance(event, ev.RedCard):
+        state = give_card(state, seat, Colour.RED, CardReason.ADMINISTRATOR, now, effects)
+        return suspend(state, seat, effects)
+    if isinstance(event, ev.AskReshuffle):
+        return reshuffle(state, seat, effects)
+    if isinstance(event, ev.Suspend):
+        return suspend(state, seat, effects)
+    raise TableError("wrong_phase", f"not a table event: {event!r}")
+
+
+def _note_deadline(before: Deadline | None, state: TableState, effects: list[Effect]) -> None:
+    after = next_deadline(state)
+    if after != before:
+        effects.append(after if after is not None else Deadline(None))

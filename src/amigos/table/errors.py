@@ -1,0 +1,42 @@
+"""The one error a table raises for a refused event, with a stable code for the site to translate.
+
+The site never matches the English message: it maps ``code`` to a Spanish and English text.
+"""
+
+from __future__ import annotations
+
+#: Every code :class:`TableError` can carry, so callers (and tests) can check they know them all.
+CODES = frozenset(
+    {
+        "wrong_phase",  # the event does not apply to what the table is doing now
+        "not_a_seat",  # no such seat at this table
+        "not_organizer",  # only the organizer may do this
+        "not_invited",  # the seat has no pending invitation
+        "not_all_accepted",  # the match cannot start before every seat accepted
+        "computer_seat",  # a human command for a seat a computer player holds
+        "not_your_turn",  # a move from a seat that is not the one to move
+        "illegal_move",  # the engine refused the move
+        "bad_key",  # a deal key that is not a UUID
+        "leader_required",  # the first hand of this family needs a leader from the caller
+        "bad_leader",  # a leader that is not a seat
+        "bad_vote",  # a vote for no known choice
+        "already_voted",  # a seat votes twice
+        "bad_event",  # stored or sent data that is not a table event
+        "no_reshuffle",  # no new deal may be asked now (not offered to the seat, or play began)
+        "table_paused",  # the table waits for an absent player: no move until they return
+    }
+)
+
+
+class TableError(ValueError):
+    """An event the table refuses. The table's state is unchanged (states are immutable).
+
+    ``code`` is one of :data:`CODES`; ``detail`` is an English sentence for logs and developers.
+    """
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown table error code: {code}")
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail

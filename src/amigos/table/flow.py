@@ -1,0 +1,245 @@
+"""The flow of a hand at a table: dealing, moves, the turn clock's outcomes (cards, the system's
+plays), the end of a hand and of a match by its target, and a takeover's fresh time."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from amigos.engine import (
+    Action,
+    HandState,
+    IllegalAction,
+    Match,
+    Pass,
+    Termination,
+    commitment,
+    deal_from_key,
+)
+from amigos.engine.deal import normalise_key
+from amigos.engine.variants import Family
+
+from . import events as ev
+from .clock import start_clock
+from .common import give_card
+from .effects import (
+    CardReason,
+    ComputerTurn,
+    DealNeeded,
+    Effect,
+    HandEnded,
+    HandStarted,
+    HandVoided,
+    MatchEnded,
+    Moved,
+    Notice,
+    NoticeKind,
+    ReshuffleOffered,
+    SystemPlay,
+    SystemReason,
+    TurnStarted,
+)
+from .errors import TableError
+from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, Situation, TableConfig, TableState
+
+#: The reason kept with a move a computer player made (records list it with the system's moves).
+COMPUTER_MOVE = "computer"
+
+
+def hand_id(config: TableConfig, number: int, redeal: int = 0) -> str:
+    """The identity a hand's commitment binds its key to: the table and the hand's number
+    (``<table_id>:hand:<number>``), and ``:deal:<k>`` for the k-th deal after a reshuffle, so no
+    two keys are ever committed under the same identity."""
+    base = f"{config.table_id}:hand:{number}"
+    return base if redeal == 0 else f"{base}:deal:{redeal + 1}"
+
+
+def deal(state: TableState, event: ev.Deal, now: float, effects: list[Effect]) -> TableState:
+    """Deal the hand the server keyed: publish its commitment and start the first turn."""
+    if state.phase is not Phase.DEALING:
+        raise TableError("wrong_phase", "no hand is waiting to be dealt")
+    try:
+        key = normalise_key(event.key)
+    except ValueError as error:
+        raise TableError("bad_key", str(error)) from error
+    variant = state.variant
+    match = state.match
+    if match is None:
+        leader = event.leader
+        if variant.family is not Family.DRAW:
+            if leader is None:
+                raise TableError("leader_required", f"{variant.name} needs the first leader")
+            if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < variant.players:
+                raise TableError("bad_leader", f"no seat {leader!r} to lead")
+        else:
+            leader = None
+        match = Match.new(variant, state.config.names, leader)
+    number = len(match.hands) + 1
+    dealt = deal_from_key(key, variant)
+    hand_state = match.start_hand(dealt)
+    proof = commitment(key, hand_id(state.config, number, state.redeal))
+    offer = match.reshuffle_offer(dealt)
+    hand = HandInPlay(
+        number=number,
+        key=key,
+        commitment=proof,
+        started=now,
+        state=hand_state,
+        redeal=state.redeal,
+        reshuffle=offer,
+    )
+    effects.append(HandStarted(number, hand_state.leader, proof))
+    effects.extend(ReshuffleOffered(seat) for seat in offer)
+    state = replace(state, phase=Phase.PLAYING, match=match, hand=hand, clock=None)
+    return begin_turn(state, now, effects)
+
+
+def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState:
+    """Cuban: a seat dealt 5 or more doubles asks for a new deal before anyone moved. The deal is
+    voided (its key revealed) and the same hand is dealt again, under a new hand identity."""
+    hand = state.hand
+    if state.phase is not Phase.PLAYING or hand is None:
+        raise TableError("wrong_phase", "no hand is being played")
+    if state.paused:
+        raise TableError("table_paused", "the table waits for an absent player")
+    if seat not in hand.reshuffle or hand.moves:
+        raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
+    identity = hand_id(state.config, hand.number, hand.redeal)
+    effects.append(HandVoided(hand.number, seat, hand.key, identity, hand.commitment))
+    effects.append(DealNeeded(hand.number))
+    return replace(state, phase=Phase.DEALING, hand=None, clock=None, redeal=hand.redeal + 1)
+
+
+def move(state: TableState, event: ev.Move, now: float, effects: list[Effect]) -> TableState:
+    """A move from a seat: checked (phase, pause, who plays the seat, turn, the rules), then laid."""
+    if state.phase is not Phase.PLAYING or state.hand is None:
+        raise TableError("wrong_phase", "no hand is being played")
+    if state.paused:
+        raise TableError("table_paused", "the table waits for an absent player")
+    seat = event.seat
+    if state.seats[seat].plays_itself != event.by_computer:
+        raise TableError(
+            "computer_seat", f"seat {seat} is played by {'a person' if event.by_computer else 'the computer'}"
+        )
+    hand = state.hand.state
+    if seat != hand.to_move:
+        raise TableError("not_your_turn", f"it is seat {hand.to_move}'s turn")
+    try:
+        after = hand.apply(event.action, seat)
+    except IllegalAction as error:
+        raise TableError("illegal_move", error.reason) from error
+    effects.append(Moved(seat, event.action, now))
+    reason = COMPUTER_MOVE if event.by_computer else None
+    state = record_move(state, seat, event.action, now, reason, after)
+    return begin_turn(state, now, effects)
+
+
+def begin_turn(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """Hand the turn on: pass at once for a seat with no legal tile, end a finished hand, or start
+    the clock of the seat to move (not while the table waits for an absent player)."""
+    while True:
+        hand = state.hand
+        assert hand is not None
+        if hand.state.is_over:
+            return end_hand(state, now, effects)
+        if state.paused:
+            return replace(state, clock=None)
+        seat = hand.state.to_move
+        if hand.state.legal_actions() == (Pass(),):
+            effects.append(SystemPlay(seat, Pass(), SystemReason.AUTO_PASS, now))
+            state = record_move(state, seat, Pass(), now, SystemReason.AUTO_PASS.value)
+            continue
+        computer = state.seats[seat].plays_itself
+        clock = start_clock(hand.state, state.config, now, computer)
+        effects.append(TurnStarted(seat, clock.situation, clock.budget, now))
+        if computer:
+            effects.append(ComputerTurn(seat))
+        return replace(state, clock=clock)
+
+
+def record_move(
+    state: TableState,
+    seat: int,
+    action: Action,
+    at: float,
+    reason: str | None,
+    after: HandState | None = None,
+) -> TableState:
+    """Apply ``action`` to the hand (``after``: already applied by the caller, to apply it once)
+    and keep it with its time and why the system made it."""
+    hand = state.hand
+    assert hand is not None
+    if after is None:
+        after = hand.state.apply(action, seat)
+    moves = (*hand.moves, MoveStamp(seat, action, at, reason))
+    return replace(state, hand=replace(hand, state=after, moves=moves), clock=None)
+
+
+def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """The hand is over: reveal its key, then either ask for the next deal or, at the target,
+    end the match and open the vote."""
+    hand = state.hand
+    match = state.match
+    assert hand is not None and match is not None and hand.state.outcome is not None
+    match = match.finish_hand(hand.state)
+    effects.append(HandEnded(hand.number, hand.state.outcome, hand.key, match.score))
+    state = replace(state, match=match, clock=None)
+    if match.is_over:
+        effects.append(MatchEnded(Termination.TARGET, match.winner, None, match.official_score))
+        seats = tuple(replace(info, vote=None) for info in state.seats)
+        until = now + state.config.timing.vote
+        return replace(
+            state, phase=Phase.VOTING, seats=seats, vote_until=until, termination=Termination.TARGET
+        )
+    effects.append(DealNeeded(hand.number + 1))
+    return replace(state, phase=Phase.DEALING, redeal=0)
+
+
+def resume_if_ready(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """Start the clock again when nothing keeps the table waiting any more."""
+    if state.phase is Phase.PLAYING and not state.paused and state.clock is None:
+        return begin_turn(state, now, effects)
+    return state
+
+
+def clock_card(state: TableState, at: float, effects: list[Effect]) -> TableState:
+    """The clock ran out (or another 5 s passed): a yellow card, and when the next one falls."""
+    clock = state.clock
+    assert clock is not None and clock.card_at is not None
+    if clock.situation is Situation.OPEN and clock.cards == 0:
+        effects.append(Notice(NoticeKind.NO_BLOCKING_SITUATION, clock.seat))
+    state = give_card(state, clock.seat, Colour.YELLOW, CardReason.TIME_EXCEEDED, at, effects)
+    if state.phase is not Phase.PLAYING:
+        return state
+    # A single legal tile gets one card; the system lays it a second later.
+    every = state.config.timing.card_every
+    card_at = None if clock.situation is Situation.SINGLE else clock.card_at + every
+    return replace(state, clock=replace(clock, card_at=card_at, cards=clock.cards + 1))
+
+
+def system_play(state: TableState, at: float, effects: list[Effect]) -> TableState:
+    """The system moves for the seat: the single tile at 6 s, the default move after 30 s, or
+    for a computer player that did not answer."""
+    clock = state.clock
+    hand = state.hand
+    assert clock is not None and hand is not None
+    reason = {
+        Situation.SINGLE: SystemReason.SINGLE_TILE,
+        Situation.TIMED: SystemReason.TIMEOUT,
+        Situation.COMPUTER: SystemReason.COMPUTER_LATE,
+    }[clock.situation]
+    action = hand.state.default_action()
+    effects.append(SystemPlay(clock.seat, action, reason, at))
+    state = record_move(state, clock.seat, action, at, reason.value)
+    return begin_turn(state, at, effects)
+
+
+def take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """A new owner rebuilt the table: heartbeats start again, and the seat in turn starts afresh."""
+    seats = tuple(replace(info, last_seen=now) if info.away_since is None else info for info in state.seats)
+    state = replace(state, seats=seats)
+    if state.config.conduct is Conduct.CORRESPONDENCE:
+        return state  # a day per move is kept as stored: a restart is no reason for another day
+    if state.phase is Phase.PLAYING and state.clock is not None and not state.paused:
+        effects.append(Notice(NoticeKind.FRESH_TIME, state.clock.seat))
+        return begin_turn(replace(state, clock=None), now, effects)
+    return state

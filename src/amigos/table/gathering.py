@@ -1,0 +1,93 @@
+"""Gathering players before a match and parting after it: invitations, the start, leaving, and
+the rematch and rotate votes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from amigos.engine import Termination
+
+from .common import close, end_unfinished, humans, set_seat
+from .effects import DealNeeded, Effect, Notice, NoticeKind, TableReady, VoteCast, VoteResult
+from .errors import TableError
+from .model import Conduct, Invitation, Phase, TableState, VoteChoice
+from .presence import seat_away
+from .seating import reseat
+
+
+def answer(state: TableState, seat: int, accepted: bool, effects: list[Effect]) -> TableState:
+    """An answer to an invitation. A refusal closes the table: the organizer is told and those
+    already seated go back to the meeting room (spec §1.2.3)."""
+    if state.phase is not Phase.INVITING:
+        raise TableError("wrong_phase", "no invitation is pending")
+    if state.seats[seat].invitation is not Invitation.PENDING:
+        raise TableError("not_invited", f"seat {seat} has no pending invitation")
+    if not accepted:
+        state = set_seat(state, seat, invitation=Invitation.REFUSED)
+        effects.append(Notice(NoticeKind.INVITATION_REFUSED, seat))
+        return close(state, humans(state, except_seat=seat), effects)
+    state = set_seat(state, seat, invitation=Invitation.ACCEPTED)
+    if all(info.invitation is Invitation.ACCEPTED for info in state.seats):
+        effects.append(TableReady())
+        return replace(state, phase=Phase.READY, invite_until=None)
+    return state
+
+
+def start(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
+    """The organizer starts the match: the server is asked for the first deal, and heartbeats
+    count from now."""
+    if state.phase is Phase.INVITING:
+        raise TableError("not_all_accepted", "some invitations are still pending")
+    if state.phase is not Phase.READY:
+        raise TableError("wrong_phase", "the match has already started")
+    if seat != state.config.organizer:
+        raise TableError("not_organizer", "only the organizer starts the match")
+    seats = tuple(replace(info, last_seen=now) for info in state.seats)
+    effects.append(DealNeeded(1))
+    return replace(state, phase=Phase.DEALING, seats=seats)
+
+
+def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]) -> TableState:
+    """A choice after the match. Any difference, or the lobby, ends the vote at once; all the same
+    choice seats the next match."""
+    if state.phase is not Phase.VOTING:
+        raise TableError("wrong_phase", "there is nothing to vote on")
+    if not isinstance(choice, VoteChoice):
+        raise TableError("bad_vote", f"not a choice: {choice!r}")
+    info = state.seats[seat]
+    if info.is_computer:
+        raise TableError("computer_seat", "computer players do not vote")
+    if info.vote is not None:
+        raise TableError("already_voted", f"seat {seat} has voted")
+    state = set_seat(state, seat, vote=choice)
+    effects.append(VoteCast(seat, choice))
+    votes = {state.seats[index].vote for index in humans(state)}
+    if VoteChoice.LOBBY in votes or len(votes - {None}) > 1:
+        return vote_fails(state, effects)
+    if None in votes:
+        return state
+    players, organizer = reseat(state.config.players, state.config.organizer, choice)
+    effects.append(VoteResult(choice, players, organizer))
+    return replace(state, phase=Phase.CLOSED, vote_until=None)
+
+
+def vote_fails(state: TableState, effects: list[Effect]) -> TableState:
+    """Not everyone chose the same: everyone goes back to the meeting room."""
+    effects.append(VoteResult(VoteChoice.LOBBY, state.config.players, state.config.organizer))
+    return close(state, humans(state), effects)
+
+
+def leave(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
+    """A player leaves on purpose: before the match that closes the table, during a vote it is a
+    vote for the lobby, during a live match it starts the absence window, and in correspondence it
+    ends the match by abandonment."""
+    phase = state.phase
+    if phase in (Phase.INVITING, Phase.READY):
+        if state.seats[seat].invitation is Invitation.PENDING:
+            return answer(state, seat, False, effects)
+        return close(state, humans(state, except_seat=seat), effects)
+    if phase is Phase.VOTING:
+        return vote(state, seat, VoteChoice.LOBBY, effects)
+    if state.config.conduct is Conduct.CORRESPONDENCE:
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    return seat_away(state, seat, now, effects, deliberate=True)

@@ -1,0 +1,251 @@
+"""The data of a live table: its configuration, its timings and its immutable state.
+
+Everything here is a frozen value. :func:`amigos.table.advance` is the only thing that makes a new
+state from an old one, so a table can be rebuilt at any time by replaying its events.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from amigos.engine import Action, Family, HandState, Match, Termination, Variant
+
+
+class Mode(enum.Enum):
+    """A clocked table played in one sitting, or a correspondence table (a day per move)."""
+
+    LIVE = "live"
+    CORRESPONDENCE = "correspondence"
+
+
+class Conduct(enum.Enum):
+    """Which rules of time and conduct a table follows (docs/rules.md, "Live tables").
+
+    * AMIGOS: the Amigos platform's rules: the 60/5/20 clock, yellow cards, the 5-minute
+      reconnection window and the blue card.
+    * TIMED: Cuban and the draw and fives games: a 30-second clock after which the system plays,
+      no cards, and a 2-minute grace after which a computer player holds an absent player's seat.
+    * CORRESPONDENCE: a day per move, no cards, no heartbeat.
+    """
+
+    AMIGOS = "amigos"
+    TIMED = "timed"
+    CORRESPONDENCE = "correspondence"
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Every duration the table uses, in seconds. The defaults are the specs' numbers."""
+
+    invitation: float = 30.0
+    blocking: float = 60.0
+    single: float = 5.0
+    single_lay: float = 6.0
+    open: float = 20.0
+    card_every: float = 5.0
+    timed: float = 30.0
+    heartbeat_timeout: float = 30.0
+    reconnect: float = 300.0
+    grace: float = 120.0
+    vote: float = 60.0
+    computer: float = 20.0
+    correspondence: float = 86_400.0
+
+
+class Phase(enum.Enum):
+    """What the table is doing."""
+
+    INVITING = "inviting"  # invitations out, waiting for answers
+    READY = "ready"  # everyone accepted; the organizer may start
+    DEALING = "dealing"  # a hand is to be dealt: waiting for the server's deal key
+    PLAYING = "playing"  # a hand is running
+    VOTING = "voting"  # the match reached its target: rematch, rotate or lobby
+    CLOSED = "closed"  # the table is over; everyone is back in the lobby
+
+
+class Situation(enum.Enum):
+    """Why the seat to move has the time it has (docs/rules.md, "The turn clock")."""
+
+    BLOCKING = "blocking"  # one of the legal tiles would block the hand: 60 s
+    SINGLE = "single"  # exactly one legal tile: 5 s, laid by the system at 6 s
+    OPEN = "open"  # several legal tiles and none blocks: 20 s
+    TIMED = "timed"  # Cuban and the draw games: 30 s, then the system plays
+    COMPUTER = "computer"  # a computer player is to move
+    CORRESPONDENCE = "correspondence"  # a day
+
+
+class Colour(enum.Enum):
+    """Card colours (docs/rules.md, "Cards")."""
+
+    YELLOW = "yellow"
+    BLUE = "blue"
+    RED = "red"
+
+
+class VoteChoice(enum.Enum):
+    """What a player chooses after a match reached its target (spec §2.9.3)."""
+
+    REMATCH = "rematch"
+    ROTATE = "rotate"
+    LOBBY = "lobby"
+
+
+class Invitation(enum.Enum):
+    """Where a seat's invitation stands."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """What the organizer chose when creating the table.
+
+    ``players`` holds one account identifier per seat in engine seat order (seat ``i+1`` plays
+    after seat ``i``), None for a computer player. ``organizer`` is the organizer's seat: in a
+    four-seat partnership table the partner sits at ``organizer + 2``, the organizer's right at
+    ``organizer + 1`` and left at ``organizer + 3``.
+    """
+
+    table_id: str
+    variant: Variant
+    players: tuple[str | None, ...]
+    organizer: int = 0
+    mode: Mode = Mode.LIVE
+    timing: Timing = field(default_factory=Timing)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names for the match and its record (``computer:<seat>`` for a computer)."""
+        return tuple(
+            player if player is not None else f"computer:{seat}" for seat, player in enumerate(self.players)
+        )
+
+    @property
+    def conduct(self) -> Conduct:
+        if self.mode is Mode.CORRESPONDENCE:
+            return Conduct.CORRESPONDENCE
+        return Conduct.AMIGOS if self.variant.family is Family.AMIGOS else Conduct.TIMED
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat: who sits there and how they stand right now.
+
+    ``player`` None is a computer player. ``away_since`` is when the seat was found absent (no
+    heartbeat, socket closed, or left); ``held_by_computer`` means a computer plays for an absent
+    player (TIMED conduct); ``cards`` counts the cards given in this match by colour name.
+    """
+
+    player: str | None
+    invitation: Invitation
+    last_seen: float
+    away_since: float | None = None
+    abandon: bool = False
+    held_by_computer: bool = False
+    yellow: int = 0
+    blue: int = 0
+    red: int = 0
+    vote: VoteChoice | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.player is None
+
+    @property
+    def is_away(self) -> bool:
+        return self.away_since is not None
+
+    @property
+    def plays_itself(self) -> bool:
+        """Whether the server's computer player chooses this seat's moves."""
+        return self.player is None or self.held_by_computer
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The clock of the seat to move.
+
+    ``budget`` is the time it has from ``started``; ``card_at`` when the next yellow card falls
+    (None: no more cards); ``system_at`` when the system moves for the seat (None: never).
+    """
+
+    seat: int
+    started: float
+    situation: Situation
+    budget: float
+    card_at: float | None
+    system_at: float | None
+    cards: int = 0
+
+    @property
+    def expires(self) -> float:
+        return self.started + self.budget
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStamp:
+    """One move of the current hand with its time and whether the system (or a computer) made it.
+
+    ``reason`` is None for a player's own move, else a :class:`SystemReason` value, or
+    ``"computer"`` for a computer player's move.
+    """
+
+    seat: int
+    action: Action
+    at: float
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandInPlay:
+    """The hand being played, with the deal that made it and the moves' times.
+
+    ``redeal`` counts the deals of this hand voided before it (Cuban reshuffles); ``reshuffle``
+    lists the seats that may still ask for one (5 or more doubles, before the first move).
+    """
+
+    number: int
+    key: str
+    commitment: str
+    started: float
+    state: HandState
+    moves: tuple[MoveStamp, ...] = ()
+    redeal: int = 0
+    reshuffle: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A whole table at one moment. Create it with :func:`amigos.table.open_table`."""
+
+    config: TableConfig
+    phase: Phase
+    seats: tuple[SeatState, ...]
+    opened: float
+    now: float
+    match: Match | None = None
+    hand: HandInPlay | None = None
+    clock: TurnClock | None = None
+    vote_until: float | None = None
+    invite_until: float | None = None
+    termination: Termination | None = None
+    offender: int | None = None
+    redeal: int = 0
+
+    @property
+    def variant(self) -> Variant:
+        return self.config.variant
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def paused(self) -> bool:
+        """Whether the match waits for an absent player (the clocks stand still meanwhile)."""
+        if self.phase not in (Phase.DEALING, Phase.PLAYING):
+            return False
+        return any(seat.is_away and not seat.held_by_computer for seat in self.seats)

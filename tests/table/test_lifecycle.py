@@ -1,0 +1,233 @@
+"""Invitations, starting, dealing, hands and the end of a match by its target."""
+
+from __future__ import annotations
+
+import pytest
+
+from amigos.engine import commitment, deal_from_key, find_variant, verify_commitment
+from amigos.table import (
+    Accept,
+    BackToLobby,
+    ComputerTurn,
+    Deal,
+    DealNeeded,
+    HandEnded,
+    HandStarted,
+    InvitationSent,
+    Leave,
+    MatchEnded,
+    Move,
+    Notice,
+    NoticeKind,
+    Phase,
+    Refuse,
+    Start,
+    TableError,
+    TableReady,
+    Termination,
+    Tick,
+    TurnStarted,
+    hand_id,
+    next_deadline,
+    open_table,
+)
+
+from .helpers import HUMANS, KEY, PATIENT, Table, config
+
+KEYS = [f"{index:08x}-0000-4000-8000-000000000000" for index in range(1, 400)]
+
+
+def invited() -> Table:
+    state, effects = open_table(config(), 100.0)
+    assert effects[:3] == [InvitationSent(1, 130.0), InvitationSent(2, 130.0), InvitationSent(3, 130.0)]
+    return Table(state)
+
+
+def test_the_organizer_and_computer_seats_need_no_invitation() -> None:
+    state, effects = open_table(config(players=("ana", None, "caro", None)), 0.0)
+    assert [effect for effect in effects if isinstance(effect, InvitationSent)] == [InvitationSent(2, 30.0)]
+    assert state.phase is Phase.INVITING
+
+
+def test_a_player_alone_against_computers_is_ready_at_once() -> None:
+    state, effects = open_table(config(players=("ana", None, None, None)), 0.0)
+    assert state.phase is Phase.READY
+    assert TableReady() in effects
+    assert next_deadline(state) is None
+
+
+def test_every_accept_makes_the_table_ready() -> None:
+    table = invited()
+    for seat in (1, 2):
+        table.at(101.0, Accept(seat))
+    assert table.state.phase is Phase.INVITING
+    effects = table.at(129.0, Accept(3))
+    assert TableReady() in effects
+    assert table.state.phase is Phase.READY
+    assert next_deadline(table.state) is None
+
+
+def test_a_refusal_tells_the_organizer_and_sends_those_at_the_table_back_to_the_lobby() -> None:
+    table = invited()
+    table.at(101.0, Accept(1))
+    effects = table.at(102.0, Refuse(2))
+    assert effects[:2] == [Notice(NoticeKind.INVITATION_REFUSED, 2), BackToLobby((0, 1, 3))]
+    assert table.state.phase is Phase.CLOSED
+
+
+def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
+    table = invited()
+    table.at(101.0, Accept(1))
+    table.at(101.0, Accept(2))
+    assert table.at(129.999, Tick()) == []
+    effects = table.at(130.0, Tick())
+    assert effects[:2] == [Notice(NoticeKind.INVITATION_EXPIRED, 3), BackToLobby((0, 1, 2, 3))]
+    with pytest.raises(TableError) as caught:
+        table.at(131.0, Accept(3))
+    assert caught.value.code == "wrong_phase"
+
+
+@pytest.mark.parametrize(
+    ("event", "code"),
+    [
+        (Accept(0), "not_invited"),
+        (Accept(7), "not_a_seat"),
+        (Start(0), "not_all_accepted"),
+        (Deal(KEY, 0), "wrong_phase"),
+        (Move(1, None), "wrong_phase"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_events_while_inviting_are_refused_with_a_code_and_change_nothing(
+    event: object, code: str
+) -> None:
+    table = invited()
+    before = table.state
+    with pytest.raises(TableError) as caught:
+        table.at(101.0, event)  # type: ignore[arg-type]
+    assert caught.value.code == code
+    assert table.state is before
+
+
+def ready(players: tuple[str | None, ...] = HUMANS, variant: str = "amigos-100") -> Table:
+    state, _ = open_table(config(variant, players, timing=PATIENT), 0.0)
+    table = Table(state)
+    for seat, player in enumerate(players):
+        if seat and player is not None:
+            table.at(0.0, Accept(seat))
+    return table
+
+
+def test_only_the_organizer_starts_and_the_first_deal_needs_a_leader() -> None:
+    table = ready()
+    with pytest.raises(TableError) as caught:
+        table.at(1.0, Start(2))
+    assert caught.value.code == "not_organizer"
+    assert table.at(1.0, Start(0))[0] == DealNeeded(1)
+    for bad, code in (
+        (Deal("not-a-key", 0), "bad_key"),
+        (Deal(KEY), "leader_required"),
+        (Deal(KEY, 4), "bad_leader"),
+    ):
+        with pytest.raises(TableError) as caught:
+            table.at(1.0, bad)
+        assert caught.value.code == code
+    effects = table.at(2.0, Deal(KEY, 3))
+    proof = commitment(KEY, hand_id(table.state.config, 1))
+    assert effects[0] == HandStarted(1, 3, proof)
+    assert any(isinstance(effect, TurnStarted) and effect.seat == 3 for effect in effects)
+    hand = table.state.hand
+    assert hand is not None
+    assert hand.state.dealt == tuple(
+        frozenset(tiles) for tiles in deal_from_key(KEY, find_variant("amigos-100", 4)).hands
+    )
+
+
+def play_out(table: Table, keys: list[str], now: float = 10.0, leader: int = 0) -> float:
+    """Play the match to its end: every seat lays the engine's first legal move one second apart."""
+    keys = list(keys)
+    while table.state.phase in (Phase.DEALING, Phase.PLAYING):
+        if table.state.phase is Phase.DEALING:
+            table.at(now, Deal(keys.pop(0), leader))
+            continue
+        hand = table.state.hand
+        assert hand is not None
+        seat = hand.state.to_move
+        now += 1.0
+        computer = table.state.seats[seat].plays_itself
+        table.at(now, Move(seat, hand.state.legal_actions()[0], by_computer=computer))
+    return now
+
+
+def test_a_whole_match_to_its_target_publishes_each_commitment_then_each_key() -> None:
+    table = ready()
+    table.at(1.0, Start(0))
+    play_out(table, KEYS)
+    started = [effect for effect in table.effects(HandStarted) if isinstance(effect, HandStarted)]
+    ended = [effect for effect in table.effects(HandEnded) if isinstance(effect, HandEnded)]
+    assert len(started) == len(ended) >= 1
+    for start, end in zip(started, ended, strict=True):
+        assert verify_commitment(end.key, hand_id(table.state.config, end.number), start.commitment)
+    # The lead passes to the next seat every hand.
+    assert [start.leader for start in started] == [number % 4 for number in range(len(started))]
+    (result,) = table.effects(MatchEnded)
+    assert isinstance(result, MatchEnded)
+    assert result.termination is Termination.TARGET and result.winner in (0, 1)
+    assert max(result.score) == 100
+    assert table.state.phase is Phase.VOTING
+    assert [need.number for need in table.effects(DealNeeded) if isinstance(need, DealNeeded)] == list(
+        range(1, len(started) + 1)
+    )
+
+
+def test_computer_seats_are_asked_to_move_and_a_human_cannot_move_for_them() -> None:
+    table = ready(("ana", None, None, None))
+    table.at(1.0, Start(0))
+    effects = table.at(2.0, Deal(KEY, 1))
+    assert ComputerTurn(1) in effects
+    hand = table.state.hand
+    assert hand is not None
+    with pytest.raises(TableError) as caught:
+        table.at(3.0, Move(1, hand.state.legal_actions()[0]))
+    assert caught.value.code == "computer_seat"
+    table.at(3.0, Move(1, hand.state.legal_actions()[0], by_computer=True))
+    hand = table.state.hand
+    assert hand is not None and hand.state.to_move == 2
+
+
+def test_a_computer_that_does_not_answer_is_played_for() -> None:
+    from amigos.table import SystemPlay, SystemReason
+
+    table = ready(("ana", None, None, None))
+    table.at(1.0, Start(0))
+    table.at(2.0, Deal(KEY, 1))
+    table.at(22.0, Tick())
+    plays = [play for play in table.effects(SystemPlay) if isinstance(play, SystemPlay)]
+    assert plays and plays[0].reason is SystemReason.COMPUTER_LATE and plays[0].seat == 1
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("draw-100", 2), ("all-fives-100", 3), ("fives-and-threes-100", 4)]
+)
+def test_draw_and_fives_games_need_no_leader_and_draw_automatically(variant: str, players: int) -> None:
+    names = HUMANS[:players]
+    table = ready(names, variant)
+    table.at(1.0, Start(0))
+    play_out(table, KEYS, leader=None)  # type: ignore[arg-type]
+    (result,) = table.effects(MatchEnded)
+    assert isinstance(result, MatchEnded) and result.termination is Termination.TARGET
+    assert max(result.score) >= 100
+
+
+def test_cuban_match_runs_to_150() -> None:
+    table = ready(variant="cuban-2v2")
+    table.at(1.0, Start(0))
+    play_out(table, KEYS)
+    (result,) = table.effects(MatchEnded)
+    assert isinstance(result, MatchEnded) and max(result.score) >= 150
+
+
+def test_leaving_a_ready_table_sends_the_others_to_the_lobby() -> None:
+    table = ready()
+    effects = table.at(1.0, Leave(2))
+    assert BackToLobby((0, 1, 3)) in effects
+    assert table.state.phase is Phase.CLOSED

@@ -1,0 +1,222 @@
+"""Heartbeats, the 5-minute reconnection window, "Abandono", the Cuban grace, suspensions and the
+correspondence table (spec §3.2, §3.3.3, cuban-rules "Disconnection Management")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from amigos.table import (
+    BackToLobby,
+    CardGiven,
+    CardReason,
+    Colour,
+    ComputerTurn,
+    Disconnected,
+    Heartbeat,
+    Leave,
+    MatchEnded,
+    Mode,
+    Move,
+    Notice,
+    NoticeKind,
+    Phase,
+    Reconnected,
+    RedCard,
+    SeatHeldByComputer,
+    SeatReturned,
+    Situation,
+    Suspend,
+    SystemPlay,
+    SystemReason,
+    TableError,
+    Termination,
+    Tick,
+    Timing,
+    TurnStarted,
+)
+from tests.engine.helpers import position, two_ended
+
+from .helpers import HUMANS, OPEN, Table, config, playing
+
+
+def live() -> Table:
+    """An Amigos table whose heartbeats lapse after 30 s (the real timing)."""
+    return Table(playing(OPEN, config("amigos-100", HUMANS)))
+
+
+def beat(table: Table, now: float, seats: tuple[int, ...] = (0, 1, 2, 3)) -> None:
+    for seat in seats:
+        table.at(now, Heartbeat(seat))
+
+
+def blues(table: Table) -> list[CardGiven]:
+    return [
+        card
+        for card in table.effects(CardGiven)
+        if isinstance(card, CardGiven) and card.colour is Colour.BLUE
+    ]
+
+
+def test_missing_heartbeat_tells_the_table_and_pauses_the_clock() -> None:
+    table = live()
+    beat(table, 10.0, (0, 1, 2))
+    effects = table.at(30.0, Tick())
+    assert Notice(NoticeKind.PLAYER_AWAY, 3) in effects
+    assert table.state.paused and table.state.clock is None
+    # While the table waits, nobody moves and no card falls.
+    with pytest.raises(TableError) as caught:
+        table.at(31.0, Move(1, OPEN.legal_actions()[0]))
+    assert caught.value.code == "table_paused"
+
+
+def test_back_within_5_minutes_resumes_with_fresh_time_for_the_seat_in_turn() -> None:
+    table = live()
+    table.at(5.0, Disconnected(1))
+    beat(table, 20.0, (0, 2, 3))
+    beat(table, 40.0, (0, 2, 3))
+    effects = table.at(45.0, Reconnected(1))
+    assert Notice(NoticeKind.PLAYER_BACK, 1) in effects
+    assert TurnStarted(1, Situation.OPEN, 20.0, 45.0) in effects
+    assert not table.state.paused
+    assert blues(table) == []
+
+
+def test_not_back_within_5_minutes_blue_card_and_the_match_ends_unfinished() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(5.0, Disconnected(2))
+    assert table.at(304.9, Tick()) == []
+    effects = table.at(305.0, Tick())
+    assert effects[:3] == [
+        CardGiven(2, Colour.BLUE, CardReason.NO_RETURN, 305.0),
+        MatchEnded(Termination.ABANDONMENT, None, 2, (0, 0)),
+        BackToLobby((0, 1, 3)),
+    ]
+    assert table.state.phase is Phase.CLOSED
+    assert table.state.termination is Termination.ABANDONMENT and table.state.offender == 2
+
+
+def test_a_waiting_player_who_leaves_is_marked_abandon_and_has_their_own_5_minutes() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(5.0, Disconnected(2))
+    effects = table.at(100.0, Leave(0))
+    assert Notice(NoticeKind.ABANDON, 0) in effects
+    assert table.state.seats[0].abandon
+    # Seat 2 comes back; the table still waits for seat 0.
+    table.at(200.0, Reconnected(2))
+    assert table.state.paused
+    effects = table.at(400.0, Tick())
+    assert CardGiven(0, Colour.BLUE, CardReason.NO_RETURN, 400.0) in effects
+    assert MatchEnded(Termination.ABANDONMENT, None, 0, (0, 0)) in effects
+
+
+def test_a_player_who_leaves_while_nobody_waits_is_said_to_have_left() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    assert Notice(NoticeKind.PLAYER_LEFT, 3) in table.at(5.0, Leave(3))
+    assert table.state.paused
+
+
+CUBAN = position(
+    "cuban-2v2",
+    ["9-9 8-8", "9-8 9-7 1-0", "9-6 9-5", "9-4 9-3"],
+    two_ended("9-9"),
+    to_move=1,
+)
+
+
+def test_cuban_turn_runs_30_seconds_then_the_system_plays_without_a_card() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    assert table.state.clock is not None and table.state.clock.situation is Situation.TIMED
+    table.at(29.9, Tick())
+    assert table.effects(SystemPlay) == []
+    table.at(30.0, Tick())
+    (play, *_) = table.effects(SystemPlay)
+    assert isinstance(play, SystemPlay)
+    assert (play.seat, play.reason, play.action) == (1, SystemReason.TIMEOUT, CUBAN.default_action())
+    assert table.effects(CardGiven) == []
+
+
+def test_cuban_absence_pauses_2_minutes_then_a_computer_holds_the_seat_until_the_player_returns() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(10.0, Disconnected(1))
+    assert table.state.paused
+    assert table.at(129.9, Tick()) == []
+    effects = table.at(130.0, Tick())
+    assert effects[:2] == [SeatHeldByComputer(1), TurnStarted(1, Situation.COMPUTER, 20.0, 130.0)]
+    assert ComputerTurn(1) in effects
+    assert not table.state.paused
+    # The player comes back during the computer's turn and takes it over with fresh time.
+    effects = table.at(135.0, Reconnected(1))
+    assert SeatReturned(1) in effects
+    assert TurnStarted(1, Situation.TIMED, 30.0, 135.0) in effects
+    assert not table.state.seats[1].held_by_computer
+    assert blues(table) == []
+
+
+def test_a_computer_holding_a_seat_moves_for_it() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(10.0, Disconnected(1))
+    table.at(130.0, Tick())
+    with pytest.raises(TableError) as caught:
+        table.at(131.0, Move(1, CUBAN.legal_actions()[0]))
+    assert caught.value.code == "computer_seat"
+    table.at(131.0, Move(1, CUBAN.legal_actions()[0], by_computer=True))
+    hand = table.state.hand
+    assert hand is not None and hand.state.to_move == 2
+
+
+def test_a_suspension_during_the_match_ends_it_and_sends_the_others_back() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    effects = table.at(3.0, Suspend(1))
+    assert effects[:2] == [MatchEnded(Termination.SUSPENSION, None, 1, (0, 0)), BackToLobby((0, 2, 3))]
+
+
+def test_a_red_card_from_an_administrator_suspends_at_once() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    effects = table.at(3.0, RedCard(2))
+    assert effects[:2] == [
+        CardGiven(2, Colour.RED, CardReason.ADMINISTRATOR, 3.0),
+        MatchEnded(Termination.SUSPENSION, None, 2, (0, 0)),
+    ]
+    assert table.state.seats[2].red == 1
+
+
+def correspondence() -> Table:
+    cfg = config(mode=Mode.CORRESPONDENCE)
+    return Table(playing(OPEN, cfg))
+
+
+def test_correspondence_turn_lasts_a_day_with_no_cards_and_no_heartbeat() -> None:
+    table = correspondence()
+    assert table.state.clock is not None
+    assert table.state.clock.situation is Situation.CORRESPONDENCE
+    assert table.at(86_399.0, Tick()) == []
+    assert table.at(86_399.0, Disconnected(1)) == []
+    assert table.effects(CardGiven) == []
+
+
+def test_correspondence_a_day_without_moving_ends_the_match_by_abandonment() -> None:
+    table = correspondence()
+    effects = table.at(86_400.0, Tick())
+    assert MatchEnded(Termination.ABANDONMENT, None, 1, (0, 0)) in effects
+    assert table.effects(CardGiven) == []
+
+
+def test_correspondence_single_tile_is_not_laid_by_the_system() -> None:
+    from .helpers import SINGLE
+
+    table = Table(playing(SINGLE, config(mode=Mode.CORRESPONDENCE)))
+    table.at(3_600.0, Tick())
+    assert table.effects(SystemPlay) == []
+
+
+def test_heartbeats_are_not_asked_of_computer_seats() -> None:
+    cfg = config(players=("ana", None, None, None), timing=Timing())
+    state = playing(OPEN, cfg)
+    table = Table(replace(state))
+    table.at(29.0, Heartbeat(0))
+    table.at(50.0, Tick())
+    assert not any(info.is_away for info in table.state.seats)
+    table.at(59.0, Tick())
+    assert table.state.seats[0].is_away

@@ -1,0 +1,177 @@
+"""The turn clock of an Amigos table (spec §2.1.4 and §3.1), driven by a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from amigos.engine import Line, Pass, Play, Tile
+from amigos.table import (
+    CardGiven,
+    CardReason,
+    Colour,
+    Deadline,
+    DeadlineKind,
+    Heartbeat,
+    Move,
+    Notice,
+    NoticeKind,
+    Situation,
+    SystemPlay,
+    SystemReason,
+    TableError,
+    TakeOver,
+    Tick,
+    Timing,
+    TurnStarted,
+    next_deadline,
+)
+from tests.engine.helpers import position
+
+from .helpers import BLOCKING, OPEN, SINGLE, Table, playing
+
+#: Seat 0 leads 6-6; seat 1 holds no 6 and passes at once; seat 2 has three 6s.
+NOTHING_AFTER_LEAD = position(
+    "amigos-100",
+    ["6-6 5-5", "1-0 2-0 3-0 4-0", "6-5 6-4 6-3", "6-1 6-0"],
+    Line.empty(False),
+    to_move=0,
+)
+
+
+def yellow_times(table: Table, seat: int = 1) -> list[float]:
+    return [
+        card.at
+        for card in table.effects(CardGiven)
+        if isinstance(card, CardGiven) and card.colour is Colour.YELLOW and card.seat == seat
+    ]
+
+
+def test_open_position_gives_20_seconds() -> None:
+    state = playing(OPEN)
+    assert state.clock is not None
+    assert state.clock.situation is Situation.OPEN
+    assert state.clock.budget == 20
+    assert next_deadline(state) == Deadline(20.0, DeadlineKind.CARD, 1)
+
+
+def test_single_legal_tile_gives_5_seconds() -> None:
+    state = playing(SINGLE)
+    assert state.clock is not None and state.clock.situation is Situation.SINGLE
+    assert state.clock.budget == 5
+
+
+def test_blocking_situation_gives_60_seconds() -> None:
+    state = playing(BLOCKING)
+    assert state.clock is not None and state.clock.situation is Situation.BLOCKING
+    assert state.clock.budget == 60
+
+
+def test_no_card_before_the_time_runs_out() -> None:
+    table = Table(playing(OPEN))
+    table.at(19.999, Tick())
+    assert table.effects(CardGiven) == []
+    table.at(19.999, Move(1, Play(Tile.parse("6-5"), OPEN.line.legal_arms(Tile.parse("6-5"))[0])))
+    table.at(100.0, Tick())
+    assert [card for card in table.effects(CardGiven) if isinstance(card, CardGiven) and card.seat == 1] == []
+
+
+def test_open_timeout_tells_no_blocking_situation_and_gives_a_yellow_card_every_5_seconds() -> None:
+    table = Table(playing(OPEN))
+    effects = table.at(20.0, Tick())
+    assert effects[:2] == [
+        Notice(NoticeKind.NO_BLOCKING_SITUATION, 1),
+        CardGiven(1, Colour.YELLOW, CardReason.TIME_EXCEEDED, 20.0),
+    ]
+    table.at(34.9, Tick())
+    assert yellow_times(table) == [20.0, 25.0, 30.0]
+    # The notice is said once, not with every card.
+    assert len(table.effects(Notice)) == 1
+    assert table.state.seats[1].yellow == 3
+    # The system never plays for the player in this situation.
+    assert table.effects(SystemPlay) == []
+
+
+def test_a_late_tick_gives_every_card_at_its_own_time() -> None:
+    table = Table(playing(OPEN))
+    table.at(41.0, Tick())
+    assert yellow_times(table) == [20.0, 25.0, 30.0, 35.0, 40.0]
+
+
+def test_blocking_timeout_gives_yellow_at_60_then_every_5_seconds_and_no_notice() -> None:
+    table = Table(playing(BLOCKING))
+    table.at(59.0, Tick())
+    assert yellow_times(table) == []
+    table.at(70.0, Tick())
+    assert yellow_times(table) == [60.0, 65.0, 70.0]
+    assert table.effects(Notice) == []
+
+
+def test_single_tile_yellow_at_5_and_laid_by_the_system_at_6() -> None:
+    table = Table(playing(SINGLE))
+    table.at(5.0, Tick())
+    assert yellow_times(table) == [5.0]
+    assert table.effects(SystemPlay) == []
+    table.at(6.0, Tick())
+    (play,) = table.effects(SystemPlay)
+    assert isinstance(play, SystemPlay)
+    assert (play.seat, play.reason, play.at) == (1, SystemReason.SINGLE_TILE, 6.0)
+    assert isinstance(play.action, Play) and play.action.tile == Tile.parse("6-5")
+    assert yellow_times(table) == [5.0]
+    hand = table.state.hand
+    assert hand is not None and hand.moves[-1].reason == SystemReason.SINGLE_TILE.value
+    assert hand.state.to_move == 2
+
+
+def test_single_tile_played_in_time_gets_no_card() -> None:
+    table = Table(playing(SINGLE))
+    action = SINGLE.legal_actions()[0]
+    table.at(4.9, Move(1, action))
+    table.at(6.0, Tick())
+    assert yellow_times(table) == []
+    assert table.effects(SystemPlay) == []
+
+
+def test_single_tile_played_between_the_card_and_the_system_keeps_the_card() -> None:
+    table = Table(playing(SINGLE))
+    table.at(5.5, Move(1, SINGLE.legal_actions()[0]))
+    assert yellow_times(table) == [5.0]
+    assert table.effects(SystemPlay) == []
+
+
+def test_no_legal_tile_passes_at_once_with_the_angry_face_and_the_next_seat_gets_its_clock() -> None:
+    table = Table(playing(NOTHING_AFTER_LEAD))
+    effects = table.at(3.0, Move(0, NOTHING_AFTER_LEAD.legal_actions()[0]))
+    passes = [effect for effect in effects if isinstance(effect, SystemPlay)]
+    assert passes == [SystemPlay(1, Pass(), SystemReason.AUTO_PASS, 3.0)]
+    started = [effect for effect in effects if isinstance(effect, TurnStarted)]
+    assert started == [TurnStarted(2, Situation.OPEN, 20.0, 3.0)]
+    assert yellow_times(table) == []
+
+
+def test_heartbeat_lapse_stops_the_clock() -> None:
+    table = Table(playing(OPEN, timing=Timing()))
+    table.at(10.0, Heartbeat(0))
+    table.at(10.0, Heartbeat(2))
+    table.at(10.0, Heartbeat(3))
+    # Seat 1 (in turn) sends nothing: at 30 s it is away and the table waits, so no card at 35 s.
+    table.at(36.0, Tick())
+    assert yellow_times(table) == [20.0, 25.0, 30.0]
+    assert Notice(NoticeKind.PLAYER_AWAY, 1) in table.effects(Notice)
+    assert table.state.paused
+
+
+def test_takeover_gives_the_seat_in_turn_fresh_time() -> None:
+    table = Table(playing(OPEN))
+    table.at(15.0, TakeOver())
+    assert table.effects(Notice) == [Notice(NoticeKind.FRESH_TIME, 1)]
+    table.at(34.0, Tick())
+    assert yellow_times(table) == []
+    table.at(35.0, Tick())
+    assert yellow_times(table) == [35.0]
+
+
+def test_pass_is_refused_while_a_tile_fits() -> None:
+    state = playing(OPEN)
+    with pytest.raises(TableError) as caught:
+        Table(state).at(1.0, Move(1, Pass()))
+    assert caught.value.code == "illegal_move"
