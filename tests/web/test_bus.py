@@ -64,15 +64,22 @@ class Inbox:
         return self.items
 
 
-async def settle(bus: Bus) -> None:
-    """Nothing to wait for: `subscribe` returns once the subscription is in force, on both buses."""
+async def settle(bus: Bus, publisher: Bus | None = None) -> None:
+    """Wait until `bus` demonstrably hears its topics: a probe published (through `publisher`, by
+    default the bus itself) on a fresh topic comes back. On Redis this proves the reader is running
+    and every earlier subscription is confirmed (Redis answers a connection's commands in order)."""
+    probe, arrived = f"_settle.{uuid.uuid4().hex}", asyncio.Event()
+    subscription = await bus.subscribe(probe, lambda topic, message: arrived.set())
+    await (publisher or bus).publish(probe, {"type": "_probe", "payload": {}})
+    await asyncio.wait_for(arrived.wait(), WAIT)
+    await subscription.cancel()
 
 
 async def test_subscribers_receive_in_publication_order(buses: tuple[Bus, Bus]) -> None:
     publisher, subscriber = buses
     inbox = Inbox()
     await subscriber.subscribe("lobby", inbox)
-    await settle(subscriber)
+    await settle(subscriber, publisher)
     for n in range(20):
         await publisher.publish("lobby", {"type": "chat.message", "payload": {"n": n}})
     items = await inbox.wait_for(20)
@@ -86,7 +93,7 @@ async def test_topics_are_separate_and_every_subscriber_gets_a_copy(buses: tuple
     await subscriber.subscribe("lobby", first)
     await subscriber.subscribe("lobby", second)
     await subscriber.subscribe("table:1", other)
-    await settle(subscriber)
+    await settle(subscriber, publisher)
     await publisher.publish("lobby", {"type": "x", "payload": {"list": [1, 2]}})
     await publisher.publish("table:1", {"type": "y", "payload": {}})
     ((_, got_first),) = await first.wait_for(1)
@@ -101,7 +108,7 @@ async def test_a_cancelled_subscription_hears_nothing_more(buses: tuple[Bus, Bus
     kept, dropped = Inbox(), Inbox()
     await subscriber.subscribe("lobby", kept)
     subscription = await subscriber.subscribe("lobby", dropped)
-    await settle(subscriber)
+    await settle(subscriber, publisher)
     await subscription.cancel()
     await publisher.publish("lobby", {"type": "after", "payload": {}})
     await kept.wait_for(1)
@@ -117,7 +124,7 @@ async def test_a_failing_handler_does_not_starve_the_others(buses: tuple[Bus, Bu
     inbox = Inbox()
     await subscriber.subscribe("lobby", broken)
     await subscriber.subscribe("lobby", inbox)
-    await settle(subscriber)
+    await settle(subscriber, publisher)
     await publisher.publish("lobby", {"type": "x", "payload": {}})
     assert len(await inbox.wait_for(1)) == 1
 
@@ -128,7 +135,7 @@ async def test_redis_pool_waits_instead_of_failing_under_a_burst() -> None:
     first, second = await redis_or_skip(f"test-{uuid.uuid4().hex}")
     inbox = Inbox()
     await second.subscribe("burst", inbox)
-    await settle(second)
+    await settle(second, first)
     await asyncio.gather(*(first.publish("burst", {"type": "n", "payload": {"n": n}}) for n in range(200)))
     items = await inbox.wait_for(200)
     assert sorted(message["payload"]["n"] for _, message in items) == list(range(200))
@@ -165,3 +172,21 @@ async def test_missing_redis_fails_under_ci_and_skips_elsewhere(monkeypatch: pyt
     monkeypatch.setenv("CI", "")
     with pytest.raises(pytest.skip.Exception):
         await redis_or_skip("unused")
+
+
+async def test_settle_waits_for_a_bus_that_hears_nothing() -> None:
+    """settle() must fail on a bus that never delivers, or it would prove nothing."""
+
+    class Deaf(InMemoryBus):
+        async def publish(self, topic: str, message: dict[str, Any]) -> None:
+            return None
+
+    import tests.web.test_bus as module
+
+    original = module.WAIT
+    module.WAIT = 0.2
+    try:
+        with pytest.raises(TimeoutError):
+            await settle(Deaf())
+    finally:
+        module.WAIT = original

@@ -25,7 +25,7 @@ def test_parse_accepts_or_raises_protocol_error_only(text: str) -> None:
     try:
         message = envelope.parse(text)
     except envelope.ProtocolError as error:
-        assert error.code in {"bad_json", "bad_envelope", "too_large", "bad_frame"}
+        assert error.code in {"bad_json", "bad_envelope", "too_large", "bad_frame", "too_deep", "bad_text"}
     else:
         assert isinstance(message.type, str) and message.type
         assert isinstance(message.payload, dict)
@@ -33,7 +33,7 @@ def test_parse_accepts_or_raises_protocol_error_only(text: str) -> None:
 
 @given(
     st.text(min_size=1, max_size=20),
-    st.integers() | st.text(max_size=10),
+    st.integers(-(2**53), 2**53) | st.text(max_size=10),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
 )
 def test_well_formed_messages_round_trip(kind: str, ident: int | str, payload: dict[str, int]) -> None:
@@ -61,6 +61,13 @@ def test_a_missing_payload_is_empty() -> None:
         ('{"type": "x", "id": [1]}', "bad_envelope"),
         ('{"type": "x", "payload": []}', "bad_envelope"),
         ('{"type": "x", "payload": {"t": "' + "é" * 5000 + '"}}', "too_large"),
+        ("[" * 3000 + "]" * 3000, "too_deep"),
+        ('{"type": "x", "payload": {"a": ' + "[" * 33 + "]" * 33 + "}}", "too_deep"),
+        ('{"type": "heartbeat", "id": "\\ud800"}', "bad_envelope"),
+        ('{"type": "x", "id": "' + "i" * 65 + '"}', "bad_envelope"),
+        ('{"type": "x", "id": 9007199254740993}', "bad_envelope"),
+        ('{"type": "x", "id": 1, "payload": {"t": "\\udc00"}}', "bad_text"),
+        ('{"type": "x\\ud83d", "id": 1}', "bad_text"),
     ],
 )
 def test_malformed_input_names_the_problem(text: str | bytes | None, code: str) -> None:
@@ -81,3 +88,21 @@ def test_encode_is_the_documented_envelope() -> None:
         "seq": 3,
         "payload": {"text": "¡hola!"},
     }
+
+
+@given(st.data())
+def test_depth_is_counted_outside_strings_only(data: st.DataObject) -> None:
+    """Brackets inside string literals (escaped quotes included) never count as nesting."""
+    depth = data.draw(st.integers(0, envelope.MAX_DEPTH - 2))  # the envelope adds two levels
+    noise = data.draw(st.text(alphabet='[]{}"\\ab', max_size=30))
+    text = "[" * depth + json.dumps(noise) + "]" * depth
+    assert envelope.nesting_depth(text) == depth
+    message = envelope.parse('{"type": "x", "payload": {"v": ' + text + "}}")
+    assert message.payload["v"] is not None
+
+
+def test_a_surrogate_in_an_outgoing_payload_is_escaped_not_fatal() -> None:
+    text = envelope.encode("chat.message", 1, {"text": "a\ud800é"})
+    text.encode("utf-8")  # sendable
+    assert json.loads(text)["payload"]["text"] == "a\ud800é"
+    assert envelope.encode_payload({"text": "é"}) == '{"text":"é"}'  # readable when possible

@@ -1,9 +1,20 @@
 """The one WebSocket endpoint (/ws/): authenticated by the Django session, JSON envelopes both ways.
 
-The consumer only parses, checks the session, calls services and queues envelopes; the rules live
-in the services. Outgoing envelopes go through a bounded queue drained by one writer task, which
-numbers them (`seq`) in the order they are sent; a client too slow to keep up is disconnected
-rather than letting its queue grow without bound.
+The socket knows the transport only; what a command does is the business of the feature that
+registered it (`amigos.web.realtime.commands`). Why it is built the way it is:
+
+* Outgoing envelopes go through a bounded queue drained by one writer task, which numbers them
+  (`seq`) in the order they are sent; a client too slow to keep up is disconnected rather than
+  letting its queue grow without bound.
+* Incoming commands are rate limited (a token bucket, refused before any database work) and then
+  queued on a small bounded queue of their own, run one at a time by the socket's worker task: one
+  socket never has more than one command's database work in flight, so a flooding account cannot
+  starve the others, and a closed socket's queued commands are dropped, not run.
+* The session (idle clock, suspension, sign-out elsewhere) is checked for all of a process's
+  sockets together (`amigos.web.realtime.watchdog`), not by a task per socket.
+* Whatever fails inside a socket (a handler's bug, a broken writer, the bus), the socket is closed
+  and fully removed: hub topics, presence counter, tasks. A half-dead socket costs the database
+  forever, so there is exactly one way out (`_teardown`) and every path takes it.
 """
 
 from __future__ import annotations
@@ -12,42 +23,37 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
+from collections.abc import Coroutine
+from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from uvicorn.protocols.utils import ClientDisconnected
 
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
-from amigos.web.lobby import chat, presence
-from amigos.web.realtime import envelope
-from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
-from amigos.web.realtime.lobby_feed import LobbyFeed, get_lobby_feed, snapshot
+from amigos.web.lobby import presence
+from amigos.web.realtime import commands, envelope
+from amigos.web.realtime.hub import Hub, get_hub
+from amigos.web.realtime.limits import TokenBucket
+from amigos.web.realtime.lobby_feed import get_lobby_feed
+from amigos.web.realtime.watchdog import session_watch
 
 log = logging.getLogger("amigos.realtime")
 
 OUTBOX_LIMIT = 256
+# Commands waiting for the socket's worker; more than this and the socket is flooding.
+INBOX_LIMIT = 16
 # Close codes (4000-4999 are for applications).
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_SLOW = 4408
-
-
-def idle_check_interval() -> float:
-    """How often a socket re-reads its session: a quarter of the idle timeout, at most the configured
-    AMIGOS_IDLE_CHECK_SECONDS, never more often than twice a second."""
-    return max(0.5, min(float(settings.AMIGOS_IDLE_CHECK_SECONDS), settings.AMIGOS_IDLE_TIMEOUT_SECONDS / 4))
-
-
-def _post_chat(user: User, text: str) -> chat.ChatLine:
-    return chat.post(user, text, timezone.now())
-
-
-def _report_chat(user: User, message_id: int, comment: str) -> None:
-    chat.report(user, message_id, comment, timezone.now())
+CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_FLOODING = 4429
+CLOSE_INTERNAL = 1011
 
 
 def _open(user: User) -> None:
@@ -58,56 +64,93 @@ def _close(user_id: int) -> None:
     presence.socket_closed(user_id, timezone.now())
 
 
-def _heartbeat(user_id: int) -> None:
-    presence.heartbeat(user_id, timezone.now())
-
-
 def _end(session_key: str | None, user_id: int) -> None:
     sessions.end(session_key)
     presence.sign_out(user_id)
 
 
-def _recent_chat() -> list[dict[str, object]]:
-    return [line.as_payload() for line in chat.recent()]
-
-
 db_verdict = database_sync_to_async(sessions.verdict)
 db_touch = database_sync_to_async(sessions.touch)
-db_post_chat = database_sync_to_async(_post_chat)
-db_report_chat = database_sync_to_async(_report_chat)
 db_open = database_sync_to_async(_open)
 db_close = database_sync_to_async(_close)
-db_heartbeat = database_sync_to_async(_heartbeat)
 db_end = database_sync_to_async(_end)
-db_recent_chat = database_sync_to_async(_recent_chat)
+
+
+async def announce_presence(hub: Hub) -> None:
+    """Tell every process the online list changed (never raises: the periodic refresh catches up)."""
+    await get_lobby_feed(hub).announce()
 
 
 class SiteSocket(AsyncWebsocketConsumer):
     user: User | None = None
     session_key: str | None = None
-    feed: LobbyFeed | None = None
+    hub: Hub | None = None
 
     # --- connection lifecycle -------------------------------------------------------------------
 
-    async def connect(self) -> None:
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.seq = 0
         self._close_code = 1000
+        self._closed = False
+        self._closing = False
+        self._failing: asyncio.Task[None] | None = None
+        self._counted = False
+        self._registered = False
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
-        self.tasks: list[asyncio.Task[None]] = []
+        self.inbox: asyncio.Queue[envelope.ClientMessage | envelope.ProtocolError] = asyncio.Queue(
+            maxsize=INBOX_LIMIT
+        )
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.topics: set[str] = set()
+        self.bucket = TokenBucket(
+            settings.AMIGOS_SOCKET_COMMANDS_PER_SECOND, settings.AMIGOS_SOCKET_COMMAND_BURST
+        )
+        # Refusals a socket may collect (one a second comes back) before it is closed as a flood:
+        # answering a client that ignores `rate_limited` would cost the server without end.
+        self.patience = TokenBucket(1, settings.AMIGOS_SOCKET_COMMAND_BURST)
+        await super().websocket_connect(message)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Every event of the socket passes here: an exception ends the socket cleanly, never leaves
+        it registered (channels would otherwise drop the connection without calling disconnect)."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except ClientDisconnected:
+            await self._teardown()  # the client left while we were talking to it: no fault
+            raise StopConsumer() from None
+        except Exception:
+            log.exception("a socket failed while handling %s; closing it", message.get("type"))
+            await self._fail()
+            raise StopConsumer() from None
+
+    async def connect(self) -> None:
         await self.accept()
-        self.tasks.append(asyncio.get_running_loop().create_task(self._write()))
+        self._spawn(self._write())
         user = self.scope.get("user")
         session = self.scope.get("session")
         if not isinstance(user, User) or session is None:
             self.push("error", {"code": "unauthenticated", "message": _("Please sign in first.")})
             self._finish(CLOSE_SIGNED_OUT)
             return
+        self.hub = get_hub()
+        if self.hub.sockets_of(user.pk) >= settings.AMIGOS_SOCKETS_PER_PLAYER:
+            self.push(
+                "error",
+                {"code": "too_many_sockets", "message": _("Too many pages are open; close some and retry.")},
+            )
+            self._finish(CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.hub.socket_opened(user.pk)
+        self._registered = True
         self.session_key = session.session_key
         verdict = await db_verdict(self.session_key, user.pk, time.time())
         if verdict.state is not sessions.State.ACTIVE:
             await self._sign_out(verdict, user.pk)
             return
         self.user = user
+        await get_lobby_feed(self.hub).prepare()
         await db_open(user)
         self.push(
             "welcome",
@@ -117,30 +160,81 @@ class SiteSocket(AsyncWebsocketConsumer):
                 "idle_timeout_seconds": settings.AMIGOS_IDLE_TIMEOUT_SECONDS,
             },
         )
-        self.push("presence", {"players": await snapshot()})
-        self.push("chat.history", {"messages": await db_recent_chat()})
-        self.feed = get_lobby_feed()
-        await self.feed.attach(self)
-        self.tasks.append(asyncio.get_running_loop().create_task(self._watch()))
+        for hook in commands.open_hooks():
+            await hook(self)
+        await announce_presence(self.hub)
+        self._spawn(self._work())
+        session_watch(self.hub).add(self)
 
     async def disconnect(self, code: int) -> None:
-        for task in self.tasks:
-            task.cancel()
-        if self.feed is not None:
-            await self.feed.hub.leave(LOBBY, self)
+        await self._teardown()
+
+    async def _teardown(self) -> None:
+        """Remove every trace of the socket in this process and the database (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        current = asyncio.current_task()
+        for task in list(self.tasks):
+            if task is not current:
+                task.cancel()
+        while not self.inbox.empty():  # a closed socket's queued commands are dropped, never run
+            self.inbox.get_nowait()
+        hub = self.hub
+        if hub is not None:
+            session_watch(hub).discard(self)
+            for topic in list(self.topics):
+                with contextlib.suppress(Exception):
+                    await hub.leave(topic, self)
+            if self._registered and self.scope.get("user") is not None:
+                hub.socket_closed(self.scope["user"].pk)
+        self.topics.clear()
         if self.user is not None:
-            await db_close(self.user.pk)
-            if self.feed is not None:
-                await self.feed.announce()
+            user_id = self.user.pk
             self.user = None
+            try:
+                await db_close(user_id)
+            except Exception:
+                log.exception("could not record that a socket of player %s closed", user_id)
+            if hub is not None:
+                await announce_presence(hub)
+
+    async def _fail(self) -> None:
+        """A bug or a broken dependency inside the socket: clean up, then close with 1011."""
+        await self._teardown()
+        with contextlib.suppress(Exception):
+            await self.close(code=CLOSE_INTERNAL)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        if self._closed:
+            work.close()
+            return
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """A socket task ended: if it failed, the socket fails with it (closed and removed)."""
+        self.tasks.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("a socket task failed; closing the socket", exc_info=task.exception())
+        failing = asyncio.get_running_loop().create_task(self._fail())
+        self._failing = failing  # keep a reference until it is done
 
     # --- outgoing -------------------------------------------------------------------------------
 
     def push(self, kind: str, payload: dict[str, Any]) -> None:
-        """Queue an envelope for this socket (called by the hub too; never blocks)."""
+        """Queue an envelope for this socket (never blocks)."""
+        self.push_json(kind, envelope.encode_payload(payload))
+
+    def push_json(self, kind: str, payload_json: str) -> None:
+        """Queue an envelope whose payload is already JSON text (the hub encodes a broadcast once)."""
+        if self._closed:
+            return
         self.seq += 1
         try:
-            self.outbox.put_nowait(envelope.encode(kind, self.seq, payload))
+            self.outbox.put_nowait(envelope.frame(kind, self.seq, payload_json))
         except asyncio.QueueFull:
             log.warning("closing a socket that does not keep up with its messages")
             self._finish(CLOSE_TOO_SLOW, drop_queue=True)
@@ -159,63 +253,78 @@ class SiteSocket(AsyncWebsocketConsumer):
             text = await self.outbox.get()
             if text is None:
                 await self.close(code=self._close_code)
+                await self._teardown()
                 return
-            await self.send(text_data=text)
+            if not envelope.encodable(text):  # cannot happen with encode_payload; never fatal
+                log.error("dropped an envelope that UTF-8 cannot carry")
+                continue
+            try:
+                await self.send(text_data=text)
+            except (ClientDisconnected, OSError):
+                # The client went away mid-send: an ordinary end, not a failure.
+                await self._teardown()
+                return
 
     # --- the idle and suspension watchdog ---------------------------------------------------------
 
-    async def _watch(self) -> None:
-        while self.user is not None:
-            await asyncio.sleep(idle_check_interval())
-            user_id = self.user.pk
-            verdict = await db_verdict(self.session_key, user_id, time.time())
-            if verdict.state is not sessions.State.ACTIVE:
-                await self._sign_out(verdict, user_id)
-                return
+    def watched_session(self) -> tuple[str | None, int] | None:
+        """For the process's session watchdog: whose session this socket speaks for, if anyone's."""
+        return (self.session_key, self.user.pk) if self.user is not None else None
+
+    async def session_lapsed(self, verdict: sessions.Verdict) -> None:
+        if self.user is not None:
+            await self._sign_out(verdict, self.user.pk)
 
     async def _sign_out(self, verdict: sessions.Verdict, user_id: int) -> None:
         # From here on this socket speaks for nobody: later commands (a heartbeat already on its
         # way) must not bring the presence back.
         was_open = self.user is not None
         self.user = None
+        while not self.inbox.empty():
+            self.inbox.get_nowait()
         if verdict.state in (sessions.State.IDLE, sessions.State.SUSPENDED):
             await db_end(self.session_key, user_id)
         elif was_open:
             await db_close(user_id)
-        if self.feed is not None:
-            await self.feed.announce()
+        if self.hub is not None:
+            await announce_presence(self.hub)
         payload: dict[str, Any] = {"reason": verdict.state.value}
         if verdict.suspended_until is not None:
             payload["suspended_until"] = verdict.suspended_until.isoformat()
         self.push("signed_out", payload)
         self._finish(CLOSE_SIGNED_OUT)
 
-    # --- incoming -------------------------------------------------------------------------------
+    # --- the Connection that command handlers see (amigos.web.realtime.commands) -------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        ident: int | str | None = None
-        try:
-            message = envelope.parse(text_data if text_data is not None else bytes_data)
-            ident = message.id
-            handler = self.handlers.get(message.type)
-            if handler is None:
-                raise envelope.ProtocolError("unknown_type", f"unknown message type {message.type!r}", ident)
-            if self.user is None:
-                raise envelope.ProtocolError("unauthenticated", "this socket is not signed in", ident)
-            result = await handler(self, message.payload)
-        except envelope.ProtocolError as error:
-            reply = error.reply_to if error.reply_to is not None else ident
-            self.push("error", {"reply_to": reply, "code": error.code, "message": error.detail})
-            return
-        except chat.ChatRefused as refusal:
-            self.push("error", {"reply_to": ident, "code": refusal.code, "message": refusal.message})
-            return
-        if result is not False:
-            self.push("ack", {"reply_to": ident})
+    @property
+    def user_id(self) -> int:
+        if self.user is None:
+            raise commands.CommandError("unauthenticated", "this socket is not signed in")
+        return int(self.user.pk)
 
-    async def _activity(self) -> bool:
+    @property
+    def display_name(self) -> str:
+        if self.user is None:
+            raise commands.CommandError("unauthenticated", "this socket is not signed in")
+        return str(self.user.display_name)
+
+    async def join(self, topic: str) -> None:
+        """Subscribe to a topic of the hub; every topic is left when the socket closes."""
+        if self._closed or self.hub is None or topic in self.topics:
+            return
+        self.topics.add(topic)
+        await self.hub.join(topic, self)
+
+    async def leave(self, topic: str) -> None:
+        if topic in self.topics and self.hub is not None:
+            self.topics.discard(topic)
+            await self.hub.leave(topic, self)
+
+    async def activity(self) -> bool:
         """Count a player's action on the idle clock; sign out instead if the session already lapsed."""
-        assert self.user is not None
+        if self.user is None:
+            return False
+        self._counted = True
         verdict = await db_verdict(self.session_key, self.user.pk, time.time())
         if verdict.state is not sessions.State.ACTIVE:
             await self._sign_out(verdict, self.user.pk)
@@ -223,37 +332,75 @@ class SiteSocket(AsyncWebsocketConsumer):
         await db_touch(self.session_key, self.user.pk, time.time())
         return True
 
-    async def on_heartbeat(self, payload: dict[str, Any]) -> bool:
-        assert self.user is not None
-        await db_heartbeat(self.user.pk)
-        return True
+    def signed_in(self) -> bool:
+        return self.user is not None
 
-    async def on_chat_send(self, payload: dict[str, Any]) -> bool:
-        text = payload.get("text")
-        if not isinstance(text, str):
-            raise envelope.ProtocolError("bad_payload", '"text" must be a string')
-        if not await self._activity():
-            return False
-        assert self.user is not None and self.feed is not None
-        line = await db_post_chat(self.user, text)
-        await self.feed.hub.publish(LOBBY, "chat.message", line.as_payload())
-        return True
+    def current_user(self) -> User | None:
+        """The signed-in player (read through a call: it changes while the socket awaits)."""
+        return self.user
 
-    async def on_chat_report(self, payload: dict[str, Any]) -> bool:
-        message_id = payload.get("message_id")
-        comment = payload.get("comment", "")
-        if isinstance(message_id, bool) or not isinstance(message_id, int):
-            raise envelope.ProtocolError("bad_payload", '"message_id" must be an integer')
-        if not isinstance(comment, str):
-            raise envelope.ProtocolError("bad_payload", '"comment" must be a string')
-        if not await self._activity():
-            return False
-        assert self.user is not None
-        await db_report_chat(self.user, message_id, comment)
-        return True
+    # --- incoming -------------------------------------------------------------------------------
 
-    handlers: ClassVar[dict[str, Callable[[SiteSocket, dict[str, Any]], Awaitable[bool]]]] = {
-        "heartbeat": on_heartbeat,
-        "chat.send": on_chat_send,
-        "chat.report": on_chat_report,
-    }
+    def _refuse(self, error: envelope.ProtocolError, ident: int | str | None = None) -> None:
+        reply = error.reply_to if error.reply_to is not None else ident
+        self.push("error", {"reply_to": reply, "code": error.code, "message": error.detail})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Parse, rate limit and queue; the worker runs the commands. Nothing here touches the
+        database, so a flood costs only this."""
+        if self._closed or self._closing:
+            return
+        try:
+            item: envelope.ClientMessage | envelope.ProtocolError = envelope.parse(
+                text_data if text_data is not None else bytes_data
+            )
+        except envelope.ProtocolError as error:
+            item = error
+        ident = item.id if isinstance(item, envelope.ClientMessage) else item.reply_to
+        if not self.bucket.take():
+            self._refuse(envelope.ProtocolError("rate_limited", "too many messages; slow down", ident))
+            if not self.patience.take():
+                log.warning("closing a socket that keeps sending after being rate limited")
+                self._finish(CLOSE_FLOODING, drop_queue=False)
+                self._closing = True
+            return
+        if self.user is None and isinstance(item, envelope.ClientMessage):
+            item = envelope.ProtocolError("unauthenticated", "this socket is not signed in", ident)
+        try:
+            self.inbox.put_nowait(item)
+        except asyncio.QueueFull:
+            self._refuse(
+                envelope.ProtocolError("rate_limited", "too many messages waiting; slow down", ident)
+            )
+
+    async def _work(self) -> None:
+        """Run the queued commands one at a time, in the order they arrived."""
+        while True:
+            item = await self.inbox.get()
+            if isinstance(item, envelope.ProtocolError):
+                self._refuse(item)
+            else:
+                await self._run(item)
+
+    async def _run(self, message: envelope.ClientMessage) -> None:
+        ident = message.id
+        try:
+            found = commands.find(message.type)
+            if found is None:
+                raise envelope.ProtocolError("unknown_type", f"unknown message type {message.type!r}")
+            if self.user is None:
+                raise envelope.ProtocolError("unauthenticated", "this socket is not signed in")
+            self._counted = False
+            extra = await found.handler(self, message.payload)
+            if found.activity and not self._counted and self.user is not None:
+                # A player's action whose handler did not check the idle clock itself.
+                await self.activity()
+        except envelope.ProtocolError as error:
+            self._refuse(error, ident)
+            return
+        except commands.CommandError as refusal:
+            self.push("error", {"reply_to": ident, "code": refusal.code, "message": refusal.message})
+            return
+        if not self.signed_in():
+            return  # signed out while the command ran: a lapsed session gets no answer
+        self.push("ack", {**(extra or {}), "reply_to": ident})

@@ -2,19 +2,35 @@
 
 Server to client: {"type": str, "seq": int, "payload": object}; `seq` counts up from 1 on each
 socket, so a client can tell it missed nothing. Client to server: {"type": str, "id": int|str,
-"payload": object}; the server answers every command with an "ack" or an "error" naming that id.
-Parsing is strict and total: anything malformed becomes a ProtocolError, never an exception that
-would tear the connection down or change any state.
+"payload": object}; the server answers every command it runs with an "ack" or an "error" naming
+that id. Parsing is strict and total: anything malformed becomes a ProtocolError, never an
+exception that would tear the connection down or change any state.
+
+Two inputs need care beyond `json.loads`: deep nesting (the standard parser recurses, and a
+RecursionError of a few kilobytes of brackets used to kill the socket) is refused by counting the
+nesting before parsing; and a `\\ud800` escape decodes to a lone surrogate, which no UTF-8 frame can
+carry back, so such text is refused at the door rather than poisoning the reply.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-# The largest client frame we read; chat lines are short and nothing else is bigger.
+# The largest client frame we read; chat lines are short and nothing else is bigger. The server
+# (uvicorn's ws_max_size, see `amigos serve`) refuses larger frames before buffering them.
 MAX_FRAME_BYTES = 8192
+# The deepest nesting of arrays and objects a client message may have (commands need 3 or 4).
+MAX_DEPTH = 32
+# The longest string `id` echoed back.
+MAX_ID_LENGTH = 64
+# Integer ids must survive a round trip through a JavaScript number.
+MAX_INT_ID = 2**53
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
 
 
 class ProtocolError(Exception):
@@ -32,22 +48,49 @@ class ClientMessage:
     payload: dict[str, Any]
 
 
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of brackets outside string literals (computed without recursion)."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def encodable(text: str) -> bool:
+    """Whether `text` can be sent as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse(text: str | bytes | None) -> ClientMessage:
-    if text is None:
+    if text is None or isinstance(text, bytes):
         raise ProtocolError("bad_frame", "binary frames are not accepted; send JSON text")
-    if isinstance(text, bytes):
-        raise ProtocolError("bad_frame", "binary frames are not accepted; send JSON text")
-    if len(text.encode("utf-8")) > MAX_FRAME_BYTES:
+    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_FRAME_BYTES} bytes")
+    if nesting_depth(text) > MAX_DEPTH:
+        raise ProtocolError("too_deep", f"a message may nest at most {MAX_DEPTH} levels")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_envelope", "the message must be a JSON object")
     ident = data.get("id", data.get("seq"))
     if ident is not None and (isinstance(ident, bool) or not isinstance(ident, int | str)):
         raise ProtocolError("bad_envelope", '"id" must be an integer or a string')
+    if isinstance(ident, int) and abs(ident) > MAX_INT_ID:
+        raise ProtocolError("bad_envelope", 'an integer "id" must lie within ±2^53')
+    if isinstance(ident, str) and (len(ident) > MAX_ID_LENGTH or not encodable(ident)):
+        raise ProtocolError("bad_envelope", f'a string "id" must be valid text of at most {MAX_ID_LENGTH}')
+    if not encodable(json.dumps(data, ensure_ascii=False)):
+        raise ProtocolError("bad_text", "the message holds a lone surrogate (invalid Unicode)", ident)
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
         raise ProtocolError("bad_envelope", '"type" must be a non-empty string', ident)
@@ -57,7 +100,19 @@ def parse(text: str | bytes | None) -> ClientMessage:
     return ClientMessage(type=kind, id=ident, payload=payload)
 
 
+def encode_payload(payload: dict[str, Any]) -> str:
+    """A payload as JSON text, once for any number of sockets. Readable UTF-8 when possible; any
+    text that UTF-8 cannot carry (a lone surrogate) is written as a JSON escape instead."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    if encodable(text):
+        return text
+    return json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
+
+
+def frame(kind: str, seq: int, payload_json: str) -> str:
+    """The envelope around an already encoded payload (the hub encodes a broadcast only once)."""
+    return f'{{"type":{json.dumps(kind)},"seq":{seq},"payload":{payload_json}}}'
+
+
 def encode(kind: str, seq: int, payload: dict[str, Any]) -> str:
-    return json.dumps(
-        {"type": kind, "seq": seq, "payload": payload}, ensure_ascii=False, separators=(",", ":")
-    )
+    return frame(kind, seq, encode_payload(payload))

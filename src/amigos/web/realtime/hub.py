@@ -8,23 +8,30 @@ an underscore are internal signals between processes and are never forwarded to 
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
-from collections import defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.conf import settings
 
+from amigos.web.realtime import envelope
 from amigos.web.realtime.bus import Bus, InMemoryBus, Message, Subscription
 
 
 class Receiver(Protocol):
-    """A local socket: `push` queues an envelope for it and must not block."""
+    """A local socket: `push` queues an envelope for it and must not block. A receiver that also has
+    `push_json(kind, payload_json)` gets broadcasts as JSON text encoded once for all sockets."""
 
     def push(self, kind: str, payload: dict[str, Any]) -> None: ...
 
 
 Observer = Callable[[str, dict[str, Any]], None]
+
+log = logging.getLogger("amigos.realtime.hub")
+# Publications kept for a retry while the bus is down; older ones are dropped beyond this.
+PENDING_LIMIT = 10_000
 
 
 def make_bus() -> Bus:
@@ -48,6 +55,25 @@ class Hub:
         self._observers: dict[str, list[Observer]] = defaultdict(list)
         self._lock = asyncio.Lock()
         self.features: dict[str, Any] = {}
+        self._sockets_by_user: Counter[int] = Counter()
+        self._pending: deque[tuple[str, dict[str, Any]]] = deque()
+        self._retrying: asyncio.Task[None] | None = None
+
+    # --- the sockets of each player in this process (the per-player limit) -------------------------
+
+    def sockets_of(self, user_id: int) -> int:
+        return self._sockets_by_user[user_id]
+
+    def socket_opened(self, user_id: int) -> None:
+        self._sockets_by_user[user_id] += 1
+
+    def socket_closed(self, user_id: int) -> None:
+        self._sockets_by_user[user_id] -= 1
+        if self._sockets_by_user[user_id] <= 0:
+            del self._sockets_by_user[user_id]
+
+    def has_local(self, topic: str) -> bool:
+        return bool(self._local.get(topic))
 
     def local(self, topic: str) -> set[Receiver]:
         return set(self._local.get(topic, ()))
@@ -76,11 +102,50 @@ class Hub:
         await self._ensure_subscribed(topic)
 
     async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
-        await self.bus.publish(topic, {"type": kind, "payload": payload})
+        """Send to every process; never raises. When the bus fails (Redis restarting) the message
+        waits in a bounded queue, in order, and is retried in the background: the caller's work (a
+        stored chat line, a move) is done and must be answered, not lost to a transport error."""
+        message = {"type": kind, "payload": payload}
+        if not self._pending:
+            try:
+                await self.bus.publish(topic, message)
+                return
+            except Exception:
+                log.warning("publishing on %s failed; retrying in the background", topic, exc_info=True)
+        if len(self._pending) >= PENDING_LIMIT:
+            dropped_topic, _ = self._pending.popleft()
+            log.error("dropped a publication on %s: the bus has been down too long", dropped_topic)
+        self._pending.append((topic, message))
+        if self._retrying is None or self._retrying.done():
+            self._retrying = asyncio.get_running_loop().create_task(self._retry(), name="amigos-hub-retry")
+
+    def pending_publications(self) -> int:
+        return len(self._pending)
+
+    async def _retry(self) -> None:
+        delay = 0.05
+        while self._pending:
+            topic, message = self._pending[0]
+            try:
+                await self.bus.publish(topic, message)
+            except Exception:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            self._pending.popleft()
+            delay = 0.05
 
     def deliver_local(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
-        for receiver in list(self._local.get(topic, ())):
-            receiver.push(kind, payload)
+        receivers = list(self._local.get(topic, ()))
+        if not receivers:
+            return
+        encoded = envelope.encode_payload(payload)
+        for receiver in receivers:
+            push_json = getattr(receiver, "push_json", None)
+            if push_json is not None:
+                push_json(kind, encoded)
+            else:
+                receiver.push(kind, payload)
 
     def _on_message(self, topic: str, message: Message) -> None:
         kind = str(message.get("type", ""))
@@ -91,6 +156,8 @@ class Hub:
             self.deliver_local(topic, kind, payload)
 
     async def close(self) -> None:
+        if self._retrying is not None:
+            self._retrying.cancel()
         for subscription in list(self._subscriptions.values()):
             await subscription.cancel()
         self._subscriptions.clear()

@@ -1,15 +1,24 @@
-"""The lobby's live feed in one process: the online list and the chat, pushed to local sockets.
+"""The lobby's online list in one process: the full list once per socket, then coalesced changes.
 
-Any process that sees presence change (a socket opens or closes) says so on the bus with an internal
-"_presence.changed"; every process then recomputes the list from the database and pushes it to its
-own lobby sockets if it differs from what they last got. A periodic recomputation (once per
-heartbeat period) catches players whose heartbeats stopped without a goodbye.
+Pushing the whole list to every lobby socket at every join made the traffic grow with the cube of
+the players online (400 players: 80,600 messages, 2.5 GB). Instead this feed keeps the list as it
+last computed it; a new socket gets that list (`presence`, no database query per connection), and
+every socket then gets only what changed (`presence.delta`: added, changed, removed), at most once
+per `interval` seconds however many players come and go: changes in between are merged into one
+message.
+
+Any process that sees presence change (a socket opens or closes, a status changes) says so on the
+bus with an internal "_presence.changed"; every process then recomputes the list from the database
+(one query per interval, not per change or per socket) and sends the difference to its own lobby
+sockets. A periodic recomputation (once per heartbeat period) catches players whose heartbeats
+stopped without a goodbye, and resets the open-socket counters that no live socket stands behind.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -17,61 +26,132 @@ from django.conf import settings
 from django.utils import timezone
 
 from amigos.web.lobby import presence
-from amigos.web.realtime.hub import Hub, Receiver, get_hub
+from amigos.web.realtime.hub import Hub, get_hub
+
+log = logging.getLogger("amigos.realtime.lobby")
 
 TOPIC = "lobby"
 PRESENCE_CHANGED = "_presence.changed"
+# At most one presence message per socket in this many seconds.
+PRESENCE_INTERVAL = 1.0
+
+Players = dict[int, dict[str, object]]
 
 
-def _snapshot() -> list[dict[str, object]]:
-    return [player.as_payload() for player in presence.online_players(timezone.now())]
+def _fetch() -> Players:
+    return presence.by_id(presence.online_players(timezone.now()))
 
 
-snapshot = database_sync_to_async(_snapshot)
+def _sweep(every_process_restarted: bool) -> None:
+    presence.forget_dead_sockets(timezone.now(), every_process_restarted=every_process_restarted)
+
+
+fetch = database_sync_to_async(_fetch)
+sweep = database_sync_to_async(_sweep)
+
+
+def ordered(players: Players) -> list[dict[str, object]]:
+    """The list in display order (status, then sign-in time, then id)."""
+    from amigos.web.lobby.models import STATUS_ORDER
+
+    return sorted(
+        players.values(),
+        key=lambda p: (STATUS_ORDER.get(str(p["status"]), 99), str(p["signed_in_at"]), p["id"]),
+    )
+
+
+async def snapshot() -> list[dict[str, object]]:
+    """The online list from the database now, in display order (for pages and tests)."""
+    return ordered(await fetch())
 
 
 class LobbyFeed:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, *, interval: float = PRESENCE_INTERVAL) -> None:
         self.hub = hub
-        self.last: list[dict[str, object]] | None = None
+        self.interval = interval
+        self.players: Players | None = None
+        self.version = 0
         self._dirty = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._observing = False
+        self._swept = False
+        self._ready = asyncio.Lock()
 
-    async def attach(self, receiver: Receiver) -> None:
-        if not self._observing:
-            self._observing = True
-            await self.hub.observe(TOPIC, self._observe)
-        await self.hub.join(TOPIC, receiver)
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="amigos-lobby-feed")
-        await self.announce()
+    async def prepare(self) -> None:
+        """Before this process's first socket counts itself: rebuild the counters a dead process
+        left behind (once per process)."""
+        async with self._ready:
+            if not self._swept:
+                await sweep(self._single_process())
+                self._swept = True
 
-    async def detach(self, receiver: Receiver) -> None:
-        await self.hub.leave(TOPIC, receiver)
-        await self.announce()
+    async def start(self) -> None:
+        """Listen for changes, compute the list once and run the refresher (idempotent)."""
+        await self.prepare()
+        async with self._ready:
+            if not self._observing:
+                self._observing = True
+                await self.hub.observe(TOPIC, self._observe)
+            if self.players is None:
+                self.players = await fetch()
+            if self._task is None or self._task.done():
+                self._task = asyncio.get_running_loop().create_task(self._run(), name="amigos-lobby-feed")
+
+    def _single_process(self) -> bool:
+        from amigos.web.realtime.bus import InMemoryBus
+
+        return isinstance(self.hub.bus, InMemoryBus)
+
+    async def current(self) -> dict[str, Any]:
+        """The full list for a socket that just joined, with the version the next delta follows."""
+        await self.start()
+        assert self.players is not None
+        return {"players": ordered(self.players), "version": self.version}
 
     async def announce(self) -> None:
-        await self.hub.publish(TOPIC, PRESENCE_CHANGED, {})
+        """Say the list changed, to every process; never raises (a bus failure only delays others
+        until their periodic refresh; this process refreshes anyway)."""
+        self._dirty.set()
+        try:
+            await self.hub.publish(TOPIC, PRESENCE_CHANGED, {})
+        except Exception:
+            log.warning("could not announce a presence change on the bus", exc_info=True)
 
     def _observe(self, kind: str, payload: dict[str, Any]) -> None:
         if kind == PRESENCE_CHANGED:
             self._dirty.set()
 
+    async def refresh(self) -> None:
+        """Recompute the list and send the difference to this process's lobby sockets."""
+        fresh = await fetch()
+        delta = presence.changes(self.players or {}, fresh)
+        self.players = fresh
+        if delta:
+            self.version += 1
+            self.hub.deliver_local(TOPIC, "presence.delta", {**delta.as_payload(), "version": self.version})
+
     async def _run(self) -> None:
-        while self.hub.local(TOPIC):
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._dirty.wait(), timeout=settings.AMIGOS_HEARTBEAT_SECONDS)
-            self._dirty.clear()
-            players = await snapshot()
-            if players != self.last:
-                self.last = players
-                self.hub.deliver_local(TOPIC, "presence", {"players": players})
-        self.last = None
+        loop = asyncio.get_running_loop()
+        last_sweep = loop.time()
+        try:
+            while self.hub.has_local(TOPIC):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._dirty.wait(), timeout=settings.AMIGOS_HEARTBEAT_SECONDS)
+                self._dirty.clear()
+                started = loop.time()
+                if started - last_sweep >= settings.AMIGOS_HEARTBEAT_SECONDS:
+                    last_sweep = started
+                    await sweep(False)
+                await self.refresh()
+                # Coalesce: whatever changes during the interval goes out in the next single message.
+                await asyncio.sleep(max(0.0, self.interval - (loop.time() - started)))
+        finally:
+            # Nobody listens here any more: the next socket starts from a fresh list.
+            self.players = None
 
 
-def get_lobby_feed() -> LobbyFeed:
-    hub = get_hub()
+def get_lobby_feed(hub: Hub | None = None) -> LobbyFeed:
+    hub = hub or get_hub()
     feed = hub.features.get(TOPIC)
     if not isinstance(feed, LobbyFeed):
         feed = LobbyFeed(hub)

@@ -4,6 +4,11 @@ Each process holds ONE subscriber connection (a PubSub reading every topic this 
 and a small pool for publishing. The pool is a *blocking* pool of a chosen size: redis-py's default
 asyncio pool raises "Too many connections" the moment it runs dry, which under a burst of chat or
 moves would drop messages; the blocking pool makes publishers wait (up to `wait_seconds`) instead.
+
+Redis restarts: the publisher's connections retry on a fresh connection; the subscriber reconnects
+and subscribes again by itself. Pub/sub keeps nothing while a process is disconnected, so what was
+published in that gap is lost to it: features recover through versioned topics (see
+`amigos.web.realtime.versioned`) or a fresh snapshot, and the hub retries its own failed publishes.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import logging
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -24,6 +31,8 @@ log = logging.getLogger("amigos.realtime.redis")
 
 # The topic every process subscribes to at start, so the reader always has a live connection.
 _CONTROL_TOPIC = "_control"
+# Attempts on a fresh connection after a connection error, before a publish fails.
+RECONNECT_TRIES = 3
 
 
 class RedisBus(Bus):
@@ -34,8 +43,15 @@ class RedisBus(Bus):
         if max_connections < 2:
             raise ValueError("the Redis bus needs at least 2 connections: one subscriber, one publisher")
         self.namespace = namespace
+        # A pooled connection that outlived a Redis restart fails on its next command: retry such
+        # errors on a fresh connection (a few times, backing off) instead of failing the publish.
         self._pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=max_connections, timeout=wait_seconds
+            url,
+            max_connections=max_connections,
+            timeout=wait_seconds,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.02), RECONNECT_TRIES),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError],
+            socket_connect_timeout=2.0,
         )
         self._redis = aioredis.Redis(connection_pool=self._pool)
         self._pubsub: Any = self._redis.pubsub()
@@ -93,9 +109,11 @@ class RedisBus(Bus):
                 delay = 0.1
             except asyncio.CancelledError:
                 raise
-            except (RedisConnectionError, RedisTimeoutError, OSError):
-                # redis-py reconnects and re-subscribes on the next read; back off meanwhile.
-                log.warning("Redis bus connection lost; retrying in %.1f s", delay)
+            except Exception:
+                # redis-py reconnects and re-subscribes on the next read; back off meanwhile. Any
+                # error (a lost connection, or redis-py's own confusion while reconnecting) must
+                # not end the reader: this process would never hear the bus again.
+                log.warning("Redis bus connection lost; retrying in %.1f s", delay, exc_info=True)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue
@@ -117,10 +135,12 @@ class RedisBus(Bus):
         await super().close()
         if self._reader is not None:
             self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
             self._reader = None
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
-        await self._redis.aclose()
-        await self._pool.aclose()
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+        with contextlib.suppress(Exception):
+            await self._pool.aclose()

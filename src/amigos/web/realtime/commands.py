@@ -1,0 +1,101 @@
+"""Socket commands, registered by feature: the contract between the socket and the apps behind it.
+
+The socket (`consumer.SiteSocket`) knows the transport only: frames, envelopes, `seq`, limits and
+the session. Each feature (the lobby's chat, the live tables, the Recreo board, ...) registers the
+commands it answers here, in its own module, imported from its AppConfig.ready(). A handler gets a
+`Connection` (the player and the socket's subscriptions) and the command's payload; it returns the
+`ack`'s extra fields (or None), or raises `CommandError` with a code from docs/protocol.md, which
+the socket turns into an `error` envelope: an error never closes the socket and changes nothing.
+
+A handler runs only for a signed-in socket, one command at a time per socket (in arrival order), and
+only after the socket's rate limit let the command through. Any other exception from a handler is a
+bug: the socket is closed (1011) and cleaned up, never left half alive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class CommandError(Exception):
+    """A refusal with a stable code; `message` is for developers, the site translates the code."""
+
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(message or code)
+        self.code = code
+        self.message = message or code
+
+
+class Connection(Protocol):
+    """What a command handler may see of, and do with, the socket that sent it."""
+
+    @property
+    def user_id(self) -> int: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+    def push(self, kind: str, payload: dict[str, Any]) -> None:
+        """Queue an envelope for this socket only (never blocks)."""
+
+    async def join(self, topic: str) -> None:
+        """Subscribe this socket to a topic of the hub; left automatically when the socket closes."""
+
+    async def leave(self, topic: str) -> None: ...
+
+    async def activity(self) -> bool:
+        """Count a player's action on the idle clock; False when the session has lapsed (the socket
+        is then signing out and the handler must stop). Call it after validating the payload and
+        before the effect, so a refused command costs no session write; for a command registered
+        with activity=True whose handler does not call it, the socket calls it after the handler."""
+
+
+Handler = Callable[[Connection, dict[str, Any]], Awaitable[dict[str, Any] | None]]
+OpenHook = Callable[[Connection], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Command:
+    type: str
+    handler: Handler
+    # Whether the command is a player's action (counts on the idle clock; a heartbeat is not).
+    activity: bool = True
+
+
+_registry: dict[str, Command] = {}
+_open_hooks: list[OpenHook] = []
+
+
+def command(type_: str, *, activity: bool = True) -> Callable[[Handler], Handler]:
+    """Register `handler` as the answer to the client command `type_` (once per type)."""
+
+    def register(handler: Handler) -> Handler:
+        existing = _registry.get(type_)
+        if existing is not None and existing.handler is not handler:
+            raise RuntimeError(f"socket command {type_!r} is registered twice")
+        _registry[type_] = Command(type_, handler, activity)
+        return handler
+
+    return register
+
+
+def on_open(hook: OpenHook) -> OpenHook:
+    """Register `hook(connection)`, run for every socket once its player is signed in and welcomed
+    (the lobby joins its topic and sends the online list and the chat's history this way)."""
+    if hook not in _open_hooks:
+        _open_hooks.append(hook)
+    return hook
+
+
+def open_hooks() -> list[OpenHook]:
+    return list(_open_hooks)
+
+
+def find(type_: str) -> Command | None:
+    return _registry.get(type_)
+
+
+def registered() -> list[str]:
+    return sorted(_registry)

@@ -1,0 +1,94 @@
+"""Versioned topics: numbered messages, so a client that reconnects gets what it missed.
+
+The bus keeps nothing (Redis pub/sub forgets a message once delivered, and a process that was
+disconnected misses it for good), and `seq` numbers envelopes per socket only. A feature whose
+clients must not miss anything numbers its messages per topic: the publisher attaches a `version`
+that only grows (the live tables use their log's numbers; the chat could use line ids), every
+process keeps the last few messages of the topics its sockets listen to, and a socket that joins
+saying `since` (the last version it saw) gets the messages after it, or, when they are no longer
+kept here, a snapshot from the feature, which knows its own state best.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from amigos.web.realtime.commands import Connection
+from amigos.web.realtime.hub import Hub
+
+# Messages kept per topic in each process for clients that come back.
+KEEP = 256
+
+Snapshot = Callable[[], Awaitable[tuple[str, dict[str, Any]]]]
+
+
+class Replay:
+    """The recent messages of one topic in this process, by version."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self.messages: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=keep)
+
+    def record(self, kind: str, payload: dict[str, Any]) -> None:
+        version = payload.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            return
+        if not self.messages or version > self.messages[-1][0]:
+            self.messages.append((version, kind, payload))
+
+    @property
+    def last(self) -> int | None:
+        return self.messages[-1][0] if self.messages else None
+
+    def after(self, since: int) -> list[tuple[str, dict[str, Any]]] | None:
+        """The messages after version `since`, in order; None when some of them are no longer kept
+        (or were never seen here), so the caller must send a snapshot instead."""
+        if not self.messages:
+            return None
+        if since >= self.messages[-1][0]:
+            return []
+        if since + 1 < self.messages[0][0]:
+            return None
+        return [(kind, payload) for version, kind, payload in self.messages if version > since]
+
+
+class VersionedTopics:
+    """The replay buffers of one hub (one process)."""
+
+    def __init__(self, hub: Hub, keep: int = KEEP) -> None:
+        self.hub = hub
+        self.keep = keep
+        self.replays: dict[str, Replay] = {}
+
+    async def _replay(self, topic: str) -> Replay:
+        replay = self.replays.get(topic)
+        if replay is None:
+            replay = self.replays[topic] = Replay(self.keep)
+            await self.hub.observe(topic, replay.record)
+        return replay
+
+    async def publish(self, topic: str, kind: str, payload: dict[str, Any], *, version: int) -> None:
+        """Publish `payload` with its version (the caller guarantees versions grow per topic)."""
+        await self.hub.publish(topic, kind, {**payload, "version": version})
+
+    async def join(self, connection: Connection, topic: str, since: int | None, snapshot: Snapshot) -> None:
+        """Subscribe `connection` and bring it up to date: the missed messages when this process
+        still has them all, otherwise the feature's snapshot (also when `since` is None)."""
+        replay = await self._replay(topic)
+        await connection.join(topic)
+        missed = replay.after(since) if since is not None else None
+        if missed is None:
+            kind, payload = await snapshot()
+            connection.push(kind, payload)
+            return
+        for kind, payload in missed:
+            connection.push(kind, payload)
+
+
+def versioned_topics(hub: Hub) -> VersionedTopics:
+    topics = hub.features.get("versioned")
+    if not isinstance(topics, VersionedTopics):
+        topics = VersionedTopics(hub)
+        hub.features["versioned"] = topics
+    return topics

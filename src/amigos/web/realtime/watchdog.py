@@ -1,0 +1,82 @@
+"""One idle and suspension watchdog per process, for all its sockets.
+
+A socket must notice that its session lapsed (idle, suspended, signed out in another tab) without a
+command from the player. Each socket reading its own session on its own clock cost two queries per
+socket every check: with two thousand sockets, hundreds of queries a second for nothing. The
+process instead checks all its sockets together, in two queries, every `idle_check_interval()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Protocol
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from amigos.web.accounts import sessions
+from amigos.web.realtime.hub import Hub
+
+log = logging.getLogger("amigos.realtime.watchdog")
+
+db_verdicts = database_sync_to_async(sessions.verdicts)
+
+
+def idle_check_interval() -> float:
+    """How often sockets re-read their sessions: a quarter of the idle timeout, at most the configured
+    AMIGOS_IDLE_CHECK_SECONDS, never more often than twice a second."""
+    return max(0.5, min(float(settings.AMIGOS_IDLE_CHECK_SECONDS), settings.AMIGOS_IDLE_TIMEOUT_SECONDS / 4))
+
+
+class Watched(Protocol):
+    def watched_session(self) -> tuple[str | None, int] | None:
+        """(session key, player id) while signed in, else None."""
+
+    async def session_lapsed(self, verdict: sessions.Verdict) -> None: ...
+
+
+class SessionWatch:
+    def __init__(self) -> None:
+        self.sockets: set[Watched] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    def add(self, socket: Watched) -> None:
+        self.sockets.add(socket)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="amigos-session-watch")
+
+    def discard(self, socket: Watched) -> None:
+        self.sockets.discard(socket)
+
+    async def check(self) -> None:
+        """Judge every watched socket's session now; sign out those that lapsed."""
+        watched = [(socket, socket.watched_session()) for socket in list(self.sockets)]
+        live = [(socket, session) for socket, session in watched if session is not None]
+        if not live:
+            return
+        verdicts = await db_verdicts([session for _, session in live], time.time())
+        for (socket, _), verdict in zip(live, verdicts, strict=True):
+            if verdict.state is not sessions.State.ACTIVE and socket in self.sockets:
+                self.sockets.discard(socket)
+                try:
+                    await socket.session_lapsed(verdict)
+                except Exception:
+                    log.exception("could not sign out a socket whose session lapsed")
+
+    async def _run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(idle_check_interval())
+            try:
+                await self.check()
+            except Exception:  # the database is away: try again next time
+                log.exception("the session watchdog could not check its sockets")
+
+
+def session_watch(hub: Hub) -> SessionWatch:
+    watch = hub.features.get("session_watch")
+    if not isinstance(watch, SessionWatch):
+        watch = SessionWatch()
+        hub.features["session_watch"] = watch
+    return watch
