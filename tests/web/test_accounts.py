@@ -97,7 +97,8 @@ def test_wrong_password_is_refused_and_counted() -> None:
     response = sign_in_post(Client(), "Ana", "wrong-password")
     assert response.status_code == 200
     assert response.context["form"].errors["__all__"]
-    assert SignInAttempt.objects.filter(identifier="ana", succeeded=False).count() == 1
+    user = User.objects.get(display_name="Ana")
+    assert SignInAttempt.objects.filter(account=user, identifier="ana", succeeded=False).count() == 1
 
 
 def test_the_throttle_locks_an_account_after_repeated_failures(settings: Any) -> None:
@@ -123,16 +124,21 @@ def test_the_throttle_locks_an_address_spraying_many_accounts(settings: Any) -> 
 def test_throttle_window_and_forgiveness(settings: Any) -> None:
     """Failures older than the window do not count; a success forgives the account's earlier failures."""
     settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT = 2
+    ana = User.objects.create_user(email="ana@example.org", display_name="Ana", password=PASSWORD)
     now = timezone.now()
     window = timedelta(seconds=settings.AMIGOS_SIGN_IN_WINDOW_SECONDS)
-    throttle.record("Ana", None, now - window - timedelta(seconds=1), succeeded=False)
-    throttle.record("Ana", None, now - timedelta(seconds=30), succeeded=False)
-    assert throttle.check("ana", None, now) is None
-    throttle.record("Ana", None, now - timedelta(seconds=20), succeeded=False)
-    refusal = throttle.check("ANA", None, now)
+
+    def record(ago: timedelta, *, succeeded: bool) -> None:
+        throttle.record(identifier="Ana", account=ana, address=None, now=now - ago, succeeded=succeeded)
+
+    record(window + timedelta(seconds=1), succeeded=False)
+    record(timedelta(seconds=30), succeeded=False)
+    assert throttle.check(account=ana, address=None, now=now) is None
+    record(timedelta(seconds=20), succeeded=False)
+    refusal = throttle.check(account=ana, address=None, now=now)
     assert refusal is not None and refusal.minutes == 15
-    throttle.record("Ana", None, now - timedelta(seconds=10), succeeded=True)
-    assert throttle.check("Ana", None, now) is None
+    record(timedelta(seconds=10), succeeded=True)
+    assert throttle.check(account=ana, address=None, now=now) is None
 
 
 def test_a_suspended_account_is_refused_with_the_end_date() -> None:
@@ -255,15 +261,22 @@ def test_throttle_matches_a_reference_model(
     django_settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS = 10_000
     window = django_settings.AMIGOS_SIGN_IN_WINDOW_SECONDS
     SignInAttempt.objects.all().delete()
+    ana = User.objects.filter(email="ana@example.org").first() or User.objects.create_user(
+        email="ana@example.org", display_name="Ana", password=PASSWORD
+    )
     now = timezone.now()
     for seconds_ago, succeeded in attempts:
         SignInAttempt.objects.create(
-            identifier="ana", address=None, at=now - timedelta(seconds=seconds_ago), succeeded=succeeded
+            identifier="ana",
+            account=ana,
+            address=None,
+            at=now - timedelta(seconds=seconds_ago),
+            succeeded=succeeded,
         )
     in_window = [(ago, ok) for ago, ok in attempts if ago < window]
     last_success = min((ago for ago, ok in in_window if ok), default=None)
     counted = [ago for ago, ok in in_window if not ok and (last_success is None or ago < last_success)]
-    refusal = throttle.check("Ana", None, now)
+    refusal = throttle.check(account=ana, address=None, now=now)
     if len(counted) >= limit:
         assert refusal is not None
         assert refusal.minutes == max(1, -(-(window - max(counted)) // 60))

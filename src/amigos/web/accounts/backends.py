@@ -1,24 +1,19 @@
-"""Sign in with either the e-mail address or the display name, both case-insensitively."""
+"""Sign in with either the e-mail address or the display name, compared by their keys."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
-from django.db.models import Q
 from django.http import HttpRequest
 
 from amigos.web.accounts.models import User
-
-
-def find_account(identifier: str) -> User | None:
-    key = identifier.strip()
-    if not key:
-        return None
-    return User.objects.filter(Q(email__iexact=key) | Q(display_name__iexact=key)).first()
+from amigos.web.accounts.selectors import account_for_identifier
 
 
 class EmailOrNameBackend(ModelBackend):
+    """Only an exact key match signs in: a lookalike spelling of a name never does."""
+
     def authenticate(
         self,
         request: HttpRequest | None,
@@ -28,7 +23,7 @@ class EmailOrNameBackend(ModelBackend):
     ) -> User | None:
         if username is None or password is None:
             return None
-        user = find_account(username)
+        user = account_for_identifier(username)
         if user is None:
             # Spend the time of a real check so a stranger cannot tell which accounts exist.
             User().set_password(password)

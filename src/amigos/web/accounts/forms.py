@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from amigos.web.accounts import throttle
-from amigos.web.accounts.models import User
+from amigos.web.accounts import limits, selectors, throttle
+from amigos.web.accounts.identity import clean_display_name, display_name_problem, identifier_key
+from amigos.web.accounts.models import DISPLAY_NAME_MAX_LENGTH, LimitedAction, User
 from amigos.web.accounts.services import current_suspension
+
+NAME_PROBLEMS = {
+    "invisible": _("The name contains an invisible or direction-changing character; please remove it."),
+    "marks": _("The name contains accent marks that are not attached to a letter."),
+    "mixed_scripts": _("The name mixes Latin letters with Cyrillic or Greek ones; please use one alphabet."),
+    "at_sign": _("The name cannot contain @."),
+}
 
 
 def suspension_message(until: Any) -> str:
@@ -30,24 +39,48 @@ class SignUpForm(BaseUserCreationForm[User]):
             "display_name": _("The name other players see (up to 24 characters).")
         }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, address: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.address = address
         self.fields["display_name"].widget.attrs.update({"autocomplete": "nickname", "autofocus": True})
         self.fields["email"].widget.attrs.update({"autocomplete": "email"})
 
     def clean_display_name(self) -> str:
-        name = " ".join(str(self.cleaned_data["display_name"]).split())
-        if User.objects.filter(display_name__iexact=name).exists():
-            raise ValidationError(_("That name is taken; please choose another."), code="name_taken")
+        name = clean_display_name(str(self.cleaned_data["display_name"]))
+        if not name:
+            raise ValidationError(_("Please choose a name."), code="name_empty")
+        if len(name) > DISPLAY_NAME_MAX_LENGTH:
+            raise ValidationError(
+                _("The name is too long (up to %(limit)d characters)."),
+                code="name_too_long",
+                params={"limit": DISPLAY_NAME_MAX_LENGTH},
+            )
+        problem = display_name_problem(name)
+        if problem is not None:
+            raise ValidationError(NAME_PROBLEMS[problem], code=f"name_{problem}")
+        if selectors.name_is_taken(name):
+            raise ValidationError(
+                _("That name is taken (or looks too much like one that is); please choose another."),
+                code="name_taken",
+            )
         return name
 
     def clean_email(self) -> str:
         email = str(self.cleaned_data["email"]).strip()
-        if User.objects.filter(email__iexact=email).exists():
+        if selectors.email_is_taken(email):
             raise ValidationError(
                 _("An account with that e-mail address already exists."), code="email_taken"
             )
         return email
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not limits.sign_up_allowed(self.address, timezone.now()):
+            raise ValidationError(
+                _("Too many accounts were created from your connection. Please try again later."),
+                code="sign_up_limited",
+            )
+        return cleaned
 
 
 class SignInForm(AuthenticationForm):
@@ -63,16 +96,12 @@ class SignInForm(AuthenticationForm):
         "inactive": _("This account is inactive."),
     }
 
-    def _address(self) -> str | None:
-        if self.request is None:
-            return None
-        address = self.request.META.get("REMOTE_ADDR")
-        return str(address) if address else None
-
     def clean(self) -> dict[str, Any]:
         identifier = str(self.cleaned_data.get("username") or "")
         now = timezone.now()
-        refusal = throttle.check(identifier, self._address(), now)
+        address = limits.client_address(self.request)
+        target = selectors.resolve_identifier(identifier).account if identifier else None
+        refusal = throttle.check(account=target, address=address, now=now)
         if refusal is not None:
             raise ValidationError(
                 ngettext(
@@ -87,9 +116,13 @@ class SignInForm(AuthenticationForm):
             cleaned = super().clean()
         except ValidationError as error:
             if error.code == "invalid_login":
-                throttle.record(identifier, self._address(), now, succeeded=False)
+                throttle.record(
+                    identifier=identifier, account=target, address=address, now=now, succeeded=False
+                )
             raise
-        throttle.record(identifier, self._address(), now, succeeded=True)
+        throttle.record(
+            identifier=identifier, account=self.get_user(), address=address, now=now, succeeded=True
+        )
         return cleaned
 
     def confirm_login_allowed(self, user: Any) -> None:
@@ -97,3 +130,38 @@ class SignInForm(AuthenticationForm):
         until = current_suspension(user)
         if until is not None:
             raise ValidationError(suspension_message(until), code="suspended")
+
+
+class ResetPasswordForm(PasswordResetForm):
+    """Django's reset form, finding the account by the address's key and under the mail limits.
+
+    A client that asked for too much mail is told so. An inbox that already got its share is not:
+    the page says the same as for any address, so it tells nobody whether an account exists.
+    """
+
+    def __init__(self, *args: Any, address: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.address = address
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not limits.mail_allowed_from(self.address, timezone.now()):
+            raise ValidationError(
+                _("Too many e-mails were requested from your connection. Please try again later."),
+                code="mail_limited",
+            )
+        return cleaned
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        now = timezone.now()
+        if not limits.mail_allowed_to(email, now):
+            return
+        found = User.objects.filter(email_key=identifier_key(email), is_active=True)
+        for user in found:
+            if user.has_usable_password():
+                limits.spend(LimitedAction.Kind.RESET_MAIL, [limits.recipient_key(user.email)], now)
+                yield user
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        limits.spend(LimitedAction.Kind.RESET_MAIL, [limits.client_key(self.address)], timezone.now())
+        super().save(*args, **kwargs)

@@ -19,6 +19,10 @@ from amigos.web.accounts.forms import suspension_message
 from amigos.web.accounts.models import User
 from amigos.web.accounts.services import LAST_ACTIVITY_KEY, current_suspension, is_idle
 
+#: Sent by a page's script when it fetches itself again on its own; such a request is checked like
+#: any other (an idle or suspended player is signed out) but does not count as an action.
+BACKGROUND_HEADER = "X-Amigos-Background"
+
 
 class SessionGuardMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -38,5 +42,8 @@ class SessionGuardMiddleware:
                 logout(request)
                 messages.info(request, _("You were signed out after a period without activity."))
                 return redirect("accounts:sign_in")
-            request.session[LAST_ACTIVITY_KEY] = now
+            if request.headers.get(BACKGROUND_HEADER) != "1":
+                # A page refreshing itself in the background (the event board after a change) is
+                # not the player's action: it must not keep an idle player signed in.
+                request.session[LAST_ACTIVITY_KEY] = now
         return self.get_response(request)

@@ -17,7 +17,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from amigos.web.accounts.identity import identifier_key, skeleton
+
 DISPLAY_NAME_MAX_LENGTH = 24
+KEY_MAX_LENGTH = 254
 
 
 class UserManager(BaseUserManager["User"]):
@@ -51,8 +54,22 @@ class User(AbstractBaseUser, PermissionsMixin):
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
     suspension_reason = models.CharField(_("reason for the suspension"), max_length=200, blank=True)
+    # When the player proved the address by following the link we mailed; None until then. Only a
+    # verified address links the account to anything listed under that address (an event's seat).
+    email_verified_at = models.DateTimeField(_("e-mail address verified"), null=True, blank=True)
+    # Comparison forms of the address and the name (see amigos.web.accounts.identity), kept by
+    # save(): lookups are exact matches on these, never the database's own case folding.
+    email_key = models.CharField(_("email key"), max_length=KEY_MAX_LENGTH, unique=True, editable=False)
+    name_key = models.CharField(_("name key"), max_length=KEY_MAX_LENGTH, unique=True, editable=False)
+    email_skeleton = models.CharField(
+        _("email skeleton"), max_length=KEY_MAX_LENGTH, db_index=True, editable=False
+    )
+    name_skeleton = models.CharField(
+        _("name skeleton"), max_length=KEY_MAX_LENGTH, db_index=True, editable=False
+    )
 
     objects: ClassVar[UserManager] = UserManager()
+    _stored_email_key: str | None = None  # the key as last read from or written to the database
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
@@ -69,6 +86,43 @@ class User(AbstractBaseUser, PermissionsMixin):
     def __str__(self) -> str:
         return self.display_name
 
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> User:
+        user = super().from_db(db, field_names, values)
+        user._stored_email_key = user.__dict__.get("email_key")
+        return user
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Keep the comparison keys in step with the address and the name they are derived from.
+
+        A new address is not verified, whoever changes it: the proof was for the old one.
+        """
+        stored = getattr(self, "_stored_email_key", None)
+        if stored and stored != identifier_key(self.email):
+            self.email_verified_at = None
+        # Case folding can lengthen text (ß -> ss); the sign-up form keeps names far below the
+        # limit, and cutting only affects absurd input typed in the administration.
+        self.email_key = identifier_key(self.email)[:KEY_MAX_LENGTH]
+        self.name_key = identifier_key(self.display_name)[:KEY_MAX_LENGTH]
+        self.email_skeleton = skeleton(self.email)[:KEY_MAX_LENGTH]
+        self.name_skeleton = skeleton(self.display_name)[:KEY_MAX_LENGTH]
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"email", "display_name"} & set(update_fields):
+            kwargs["update_fields"] = {
+                *update_fields,
+                "email_verified_at",
+                "email_key",
+                "name_key",
+                "email_skeleton",
+                "name_skeleton",
+            }
+        super().save(*args, **kwargs)
+        self._stored_email_key = self.email_key
+
+    @property
+    def email_verified(self) -> bool:
+        return self.email_verified_at is not None
+
     def get_full_name(self) -> str:
         return self.display_name
 
@@ -82,12 +136,24 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class SignInAttempt(models.Model):
-    """One sign-in attempt, kept for the throttle (shared by every process through the database)."""
+    """One sign-in attempt, kept for the throttle (shared by every process through the database).
 
-    identifier = models.CharField(max_length=254, db_index=True)
-    address = models.GenericIPAddressField(null=True, blank=True, db_index=True)
-    at = models.DateTimeField(default=timezone.now, db_index=True)
-    succeeded = models.BooleanField(default=False)
+    Failures count against the account the identifier resolved to (whatever spelling was typed)
+    and against the client address; `identifier` is the normalised key, kept for the administrators.
+    """
+
+    identifier = models.CharField(_("identifier (normalised)"), max_length=254, db_index=True)
+    account = models.ForeignKey(
+        "User",
+        verbose_name=_("account"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="sign_in_attempts",
+    )
+    address = models.GenericIPAddressField(_("IP address"), null=True, blank=True, db_index=True)
+    at = models.DateTimeField(_("tried at"), default=timezone.now, db_index=True)
+    succeeded = models.BooleanField(_("succeeded"), default=False)
 
     class Meta:
         verbose_name = _("sign-in attempt")
@@ -95,3 +161,28 @@ class SignInAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.identifier} {self.address} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class LimitedAction(models.Model):
+    """One use of an action that sends mail or creates accounts, counted by the rate limits.
+
+    `key` is who is counted: a client address, or the comparison key of an e-mail address. Rows older
+    than the longest window are dropped as new ones arrive.
+    """
+
+    class Kind(models.TextChoices):
+        SIGN_UP = "sign_up", _("Sign-up")
+        VERIFICATION_MAIL = "verify_mail", _("Verification e-mail")
+        RESET_MAIL = "reset_mail", _("Password reset e-mail")
+
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    key = models.CharField(_("counted for"), max_length=254)
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("limited action")
+        verbose_name_plural = _("limited actions")
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["kind", "key", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} {self.at:%Y-%m-%d %H:%M:%S}"

@@ -1,20 +1,67 @@
-"""Account services: registration, suspensions and the idle clock shared by pages and sockets."""
+"""Account services: registration, address verification, suspensions, and the idle clock."""
 
 from __future__ import annotations
 
+import enum
 from datetime import datetime
 
 from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
-from amigos.web.accounts.models import User
+from amigos.web.accounts import limits
+from amigos.web.accounts.models import LimitedAction, User
+from amigos.web.accounts.verification import send_verification
 
 # The session key holding the time (UNIX seconds) of the player's last action.
 LAST_ACTIVITY_KEY = "amigos_last_activity"
 
 
-def register_player(display_name: str, email: str, password: str) -> User:
-    return User.objects.create_user(email=email, display_name=display_name, password=password)
+def register_player(*, display_name: str, email: str, password: str, request: HttpRequest) -> User:
+    """Create the account (its address not verified yet) and count the sign-up against the client.
+
+    The caller has already asked :func:`limits.sign_up_allowed` (the form refuses before this) and
+    then mails the link with :func:`request_verification_mail`.
+    """
+    with transaction.atomic():
+        user = User.objects.create_user(email=email, display_name=display_name, password=password)
+        address = limits.client_address(request)
+        limits.spend(LimitedAction.Kind.SIGN_UP, [limits.client_key(address)], timezone.now())
+    return user
+
+
+class MailOutcome(enum.Enum):
+    SENT = "sent"
+    ALREADY_VERIFIED = "already_verified"
+    TOO_MANY_FROM_CLIENT = "too_many_from_client"
+    TOO_MANY_TO_ADDRESS = "too_many_to_address"
+
+
+def request_verification_mail(*, user: User, request: HttpRequest) -> MailOutcome:
+    """Mail a verification link unless the address is verified or a rate limit says no."""
+    if user.email_verified_at is not None:
+        return MailOutcome.ALREADY_VERIFIED
+    now = timezone.now()
+    address = limits.client_address(request)
+    if not limits.mail_allowed_from(address, now):
+        return MailOutcome.TOO_MANY_FROM_CLIENT
+    if not limits.mail_allowed_to(user.email, now):
+        return MailOutcome.TOO_MANY_TO_ADDRESS
+    send_verification(user, request)
+    limits.spend(
+        LimitedAction.Kind.VERIFICATION_MAIL,
+        [limits.client_key(address), limits.recipient_key(user.email)],
+        now,
+    )
+    return MailOutcome.SENT
+
+
+def mark_email_verified(*, user: User) -> None:
+    """The player proved the address another way (they followed a password-reset link sent to it)."""
+    if user.email_verified_at is None:
+        user.email_verified_at = timezone.now()
+        user.save(update_fields=["email_verified_at"])
 
 
 def suspend(user: User, until: datetime, reason: str = "") -> None:

@@ -1,5 +1,10 @@
 """The sign-in throttle: too many failures for one account or from one address close the door a while.
 
+Failures count against the account the typed identifier resolved to (by name, by address, or by a
+lookalike spelling of either), never against the spelling itself: ``victim``, ``VICTIM``,
+``victim@example.com`` and ``vıctım`` are five tries at one account, not five tries each. An
+identifier that resolves to no account counts only against the client address.
+
 Counting lives in the database so that every process of the site sees the same numbers. A success
 for an account forgives that account's earlier failures (but not the address's): a player who finally
 types the right password is not locked out by their own typos, while a guesser spraying many
@@ -15,7 +20,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Max, Min
 
-from amigos.web.accounts.models import SignInAttempt
+from amigos.web.accounts.identity import identifier_key
+from amigos.web.accounts.models import SignInAttempt, User
 
 
 @dataclass(frozen=True)
@@ -25,26 +31,22 @@ class Refusal:
     minutes: int
 
 
-def normalize_identifier(identifier: str) -> str:
-    return identifier.strip().lower()
-
-
 def _window() -> timedelta:
     return timedelta(seconds=settings.AMIGOS_SIGN_IN_WINDOW_SECONDS)
 
 
-def check(identifier: str, address: str | None, now: datetime) -> Refusal | None:
+def check(*, account: User | None, address: str | None, now: datetime) -> Refusal | None:
     """A Refusal when the account or the address used up its failures within the window, else None."""
     since = now - _window()
-    key = normalize_identifier(identifier)
-    last_success = SignInAttempt.objects.filter(identifier=key, succeeded=True, at__gt=since).aggregate(
-        last=Max("at")
-    )["last"]
-    account_since = max(since, last_success) if last_success else since
     blocked_until: list[datetime] = []
-    account_failures = SignInAttempt.objects.filter(identifier=key, succeeded=False, at__gt=account_since)
-    if account_failures.count() >= settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT:
-        blocked_until.append(account_failures.aggregate(first=Min("at"))["first"] + _window())
+    if account is not None:
+        last_success = SignInAttempt.objects.filter(account=account, succeeded=True, at__gt=since).aggregate(
+            last=Max("at")
+        )["last"]
+        account_since = max(since, last_success) if last_success else since
+        failures = SignInAttempt.objects.filter(account=account, succeeded=False, at__gt=account_since)
+        if failures.count() >= settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT:
+            blocked_until.append(failures.aggregate(first=Min("at"))["first"] + _window())
     if address:
         address_failures = SignInAttempt.objects.filter(address=address, succeeded=False, at__gt=since)
         if address_failures.count() >= settings.AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS:
@@ -55,9 +57,15 @@ def check(identifier: str, address: str | None, now: datetime) -> Refusal | None
     return Refusal(minutes=max(1, math.ceil(seconds / 60)))
 
 
-def record(identifier: str, address: str | None, now: datetime, *, succeeded: bool) -> None:
+def record(
+    *, identifier: str, account: User | None, address: str | None, now: datetime, succeeded: bool
+) -> None:
     SignInAttempt.objects.create(
-        identifier=normalize_identifier(identifier), address=address, at=now, succeeded=succeeded
+        identifier=identifier_key(identifier)[:254],
+        account=account,
+        address=address,
+        at=now,
+        succeeded=succeeded,
     )
     # Old rows are useless to the throttle; drop them as we go so the table stays small.
     SignInAttempt.objects.filter(at__lt=now - 2 * _window()).delete()

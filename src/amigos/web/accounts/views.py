@@ -7,29 +7,112 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
 
-from amigos.web.accounts.forms import SignInForm, SignUpForm
-from amigos.web.accounts.services import register_player
+from amigos.web.accounts import limits
+from amigos.web.accounts.forms import ResetPasswordForm, SignInForm, SignUpForm
+from amigos.web.accounts.models import User
+from amigos.web.accounts.services import (
+    MailOutcome,
+    mark_email_verified,
+    register_player,
+    request_verification_mail,
+)
+from amigos.web.accounts.verification import VerificationError, verify
 
 
 @sensitive_post_parameters("password1", "password2")
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby:home")
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(request.POST or None, address=limits.client_address(request))
     if request.method == "POST" and form.is_valid():
-        user = register_player(
-            form.cleaned_data["display_name"], form.cleaned_data["email"], form.cleaned_data["password1"]
-        )
+        try:
+            user = register_player(
+                display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                request=request,
+            )
+        except IntegrityError:
+            # Someone took the name or the address between the form's check and the insert.
+            form.add_error(None, ValidationError(_("That name or address was just taken."), code="taken"))
+            return render(request, "accounts/sign_up.html", {"form": form})
         login(request, user, backend="amigos.web.accounts.backends.EmailOrNameBackend")
+        outcome = request_verification_mail(user=user, request=request)
         messages.success(request, _("Your account is ready. Welcome!"))
+        if outcome is MailOutcome.SENT:
+            messages.info(
+                request,
+                _("We sent a link to %(email)s to verify your address.") % {"email": user.email},
+            )
+        else:
+            messages.info(request, str(MAIL_OUTCOME_MESSAGES[outcome]))
         return redirect("lobby:home")
     return render(request, "accounts/sign_up.html", {"form": form})
+
+
+MAIL_OUTCOME_MESSAGES = {
+    MailOutcome.SENT: _("We sent a new link to your address. It is valid for three days."),
+    MailOutcome.ALREADY_VERIFIED: _("Your address is already verified."),
+    MailOutcome.TOO_MANY_FROM_CLIENT: _(
+        "Too many e-mails were requested from your connection. Please try again later."
+    ),
+    MailOutcome.TOO_MANY_TO_ADDRESS: _(
+        "We already sent several links to this address; please look for them or try again later."
+    ),
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email_status(request: HttpRequest) -> HttpResponse:
+    """Whether the player's address is verified, with a button to mail the link again."""
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    if request.method == "POST":
+        outcome = request_verification_mail(user=user, request=request)
+        level = messages.SUCCESS if outcome is MailOutcome.SENT else messages.INFO
+        messages.add_message(request, level, str(MAIL_OUTCOME_MESSAGES[outcome]))
+        return redirect("accounts:email")
+    return render(request, "accounts/email.html", {"account": user})
+
+
+VERIFICATION_ERRORS = {
+    "expired": _("This link has expired. Sign in and ask for a new one."),
+    "invalid": _("This link is not valid (it may be for an address the account no longer uses)."),
+}
+
+
+@require_http_methods(["GET", "POST"])
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from the mail. Opening it only shows a button: mail scanners that fetch links must
+    not verify anything; the player's click (a POST, with CSRF) does."""
+    if request.method == "GET":
+        return render(request, "accounts/verify_email.html", {"token": token, "form": Form()})
+    try:
+        result = verify(token)
+    except VerificationError as error:
+        return render(
+            request,
+            "accounts/verify_email.html",
+            {"error": VERIFICATION_ERRORS[error.code], "error_code": error.code},
+            status=400,
+        )
+    if result.already:
+        messages.info(request, _("Your address was already verified."))
+    else:
+        messages.success(request, _("Thank you: your e-mail address is verified."))
+    return redirect("accounts:email" if request.user.is_authenticated else "accounts:sign_in")
 
 
 def ended_message(reason: str | None) -> str | None:
@@ -68,10 +151,16 @@ class ChangePasswordDoneView(auth_views.PasswordChangeDoneView):
 
 
 class ResetPasswordView(auth_views.PasswordResetView):
+    form_class = ResetPasswordForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()
+        kwargs["address"] = limits.client_address(self.request)
+        return kwargs
 
 
 class ResetPasswordDoneView(auth_views.PasswordResetDoneView):
@@ -81,6 +170,12 @@ class ResetPasswordDoneView(auth_views.PasswordResetDoneView):
 class ResetPasswordConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        # The reset link reached this inbox and was used: that proves the address as well.
+        response = super().form_valid(form)
+        mark_email_verified(user=form.user)
+        return response
 
 
 class ResetPasswordCompleteView(auth_views.PasswordResetCompleteView):
