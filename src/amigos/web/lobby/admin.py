@@ -24,7 +24,8 @@ class AdminMessageAdmin(admin.ModelAdmin[AdminMessage]):
     list_display = ("subject", "recipient", "created_at")
     list_filter = ("created_at",)
     search_fields = ("subject", "body", "recipient__display_name")
-    autocomplete_fields = ("recipient",)
+    # A plain, labelled select: the admin's autocomplete box (select2) has no accessible name and
+    # sets inline styles the site's CSP refuses.
     fields = ("recipient", "subject", "body")
 
 

@@ -10,4 +10,7 @@ class LobbyConfig(AppConfig):
     verbose_name = _("Meeting room")
 
     def ready(self) -> None:
-        from amigos.web.lobby import signals  # noqa: F401  (connects the receivers)
+        from amigos.web.lobby import (
+            signals,  # noqa: F401  (connects the receivers)
+            socket,  # noqa: F401  (registers the lobby's socket commands)
+        )

@@ -56,7 +56,8 @@ def clean_text(text: str) -> str:
     return kept.strip()
 
 
-def post(author: User, text: str, now: datetime) -> ChatLine:
+def check_text(text: str) -> str:
+    """The line as it would be stored, or ChatRefused (empty, too long); no database involved."""
     cleaned = clean_text(text)
     if not cleaned:
         raise ChatRefused("empty", _("The message is empty."))
@@ -65,10 +66,23 @@ def post(author: User, text: str, now: datetime) -> ChatLine:
         raise ChatRefused(
             "too_long", _("The message is too long (at most %(limit)d characters).") % {"limit": limit}
         )
+    return cleaned
+
+
+def flood_message() -> str:
+    return _("You are sending messages too quickly; wait a few seconds.")
+
+
+def not_found_message() -> str:
+    return _("That message does not exist.")
+
+
+def post(author: User, text: str, now: datetime) -> ChatLine:
+    cleaned = check_text(text)
     window = timedelta(seconds=settings.AMIGOS_CHAT_FLOOD_WINDOW_SECONDS)
     recent = ChatMessage.objects.filter(author=author, created_at__gt=now - window).count()
     if recent >= settings.AMIGOS_CHAT_FLOOD_COUNT:
-        raise ChatRefused("flood", _("You are sending messages too quickly; wait a few seconds."))
+        raise ChatRefused("flood", flood_message())
     message = ChatMessage.objects.create(author=author, text=cleaned, created_at=now)
     return ChatLine(id=message.pk, author_id=author.pk, author=author.display_name, text=cleaned, sent_at=now)
 
@@ -84,7 +98,7 @@ def report(reporter: User, message_id: int, comment: str, now: datetime) -> Chat
     """File (or find the existing) report of a message; reporting one's own message is refused."""
     message = ChatMessage.objects.filter(pk=message_id, hidden=False).first()
     if message is None:
-        raise ChatRefused("not_found", _("That message does not exist."))
+        raise ChatRefused("not_found", not_found_message())
     if message.author_id == reporter.pk:
         raise ChatRefused("own_message", _("You cannot report your own message."))
     existing = ChatReport.objects.filter(message=message, reporter=reporter).first()

@@ -30,12 +30,16 @@ class Presence(models.Model):
     """
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="presence"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="presence",
+        verbose_name=_("player"),
     )
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.AVAILABLE)
     signed_in_at = models.DateTimeField(_("signed in at"), default=timezone.now)
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now, db_index=True)
-    open_sockets = models.IntegerField(default=0)
+    open_sockets = models.IntegerField(_("open connections"), default=0)
 
     class Meta:
         verbose_name = _("presence")
@@ -132,11 +136,17 @@ class AdminMessage(models.Model):
 class AdminMessageRead(models.Model):
     """That a player has read an administrator's message (one row per player and message)."""
 
-    message = models.ForeignKey(AdminMessage, on_delete=models.CASCADE, related_name="reads")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    read_at = models.DateTimeField(default=timezone.now)
+    message = models.ForeignKey(
+        AdminMessage, on_delete=models.CASCADE, related_name="reads", verbose_name=_("message")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    read_at = models.DateTimeField(_("read at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("message read")
+        verbose_name_plural = _("messages read")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["message", "user"], name="lobby_read_once"),
         ]

@@ -54,8 +54,10 @@ def ordered(players: Iterable[OnlinePlayer]) -> list[OnlinePlayer]:
 
 
 def quintiles_of(user_ids: list[int]) -> dict[int, int]:
-    """The rating quintile (1 best .. 5) of each rated player. Nobody is rated until ratings exist."""
-    return {}
+    """The rating quintile (1 best .. 5) of each rated player (the archive keeps the ratings)."""
+    from amigos.web.archive.selectors import quintiles_of as archived_quintiles
+
+    return archived_quintiles(user_ids)
 
 
 def sign_in(user: User, now: datetime) -> None:
@@ -98,6 +100,76 @@ def heartbeat(user_id: int, now: datetime) -> None:
     """Refresh the player's presence; recreate it if it went away while a socket stayed open (the
     player signed out on another device but is still here on this one)."""
     if not Presence.objects.filter(user_id=user_id).update(last_seen=now):
+        Presence.objects.get_or_create(
+            user_id=user_id, defaults={"signed_in_at": now, "last_seen": now, "open_sockets": 1}
+        )
+
+
+def forget_dead_sockets(now: datetime, *, every_process_restarted: bool = False) -> int:
+    """Rebuild the open-socket counters that no live socket stands behind; returns rows changed.
+
+    A process that dies cannot decrement the counters of its sockets. A live socket heartbeats, so a
+    counter above zero on a presence that has not been seen for three periods is stale: it is reset
+    and the presence lapses like any other. When the caller knows no other process is serving
+    (`every_process_restarted`, a single process starting), every counter is reset and every
+    presence lapses after the short grace, until its browser reconnects.
+    """
+    stale = Presence.objects.filter(open_sockets__gt=0)
+    if not every_process_restarted:
+        stale = stale.filter(last_seen__lt=now - absence_after())
+        return stale.update(open_sockets=0)
+    lapse = now - absence_after() + timedelta(seconds=DISCONNECT_GRACE_SECONDS)
+    changed = Presence.objects.filter(last_seen__gt=lapse).update(open_sockets=0, last_seen=lapse)
+    return changed + stale.update(open_sockets=0)
+
+
+@dataclass(frozen=True)
+class Delta:
+    """What changed in the online list: whole entries added or changed, ids removed."""
+
+    added: list[dict[str, object]]
+    changed: list[dict[str, object]]
+    removed: list[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def as_payload(self) -> dict[str, object]:
+        return {"added": self.added, "changed": self.changed, "removed": self.removed}
+
+
+def by_id(players: Iterable[OnlinePlayer]) -> dict[int, dict[str, object]]:
+    return {player.user_id: player.as_payload() for player in players}
+
+
+def changes(before: dict[int, dict[str, object]], after: dict[int, dict[str, object]]) -> Delta:
+    """The delta that turns the list `before` into `after` (both keyed by player id)."""
+    return Delta(
+        added=[after[key] for key in after if key not in before],
+        changed=[after[key] for key in after if key in before and before[key] != after[key]],
+        removed=sorted(key for key in before if key not in after),
+    )
+
+
+def apply(players: dict[int, dict[str, object]], delta: Delta) -> dict[int, dict[str, object]]:
+    """What a client does with a delta (used by the tests and the benchmark to check the stream)."""
+    result = {key: value for key, value in players.items() if key not in set(delta.removed)}
+    for entry in [*delta.added, *delta.changed]:
+        key = entry["id"]
+        assert isinstance(key, int)
+        result[key] = entry
+    return result
+
+
+def heartbeats(user_ids: Iterable[int], now: datetime) -> None:
+    """The heartbeats of many players at once (a process writes its sockets' heartbeats together):
+    one update for all, and a presence again for any that went away while a socket stayed open."""
+    wanted = set(user_ids)
+    if not wanted:
+        return
+    Presence.objects.filter(user_id__in=wanted).update(last_seen=now)
+    present = set(Presence.objects.filter(user_id__in=wanted).values_list("user_id", flat=True))
+    for user_id in wanted - present:
         Presence.objects.get_or_create(
             user_id=user_id, defaults={"signed_in_at": now, "last_seen": now, "open_sockets": 1}
         )

@@ -32,6 +32,8 @@ def lobby_labels() -> dict[str, object]:
         "quintile": _("Quintile %(q)s"),
         "unrated": _("not yet rated"),
         "nobody": _("Nobody else is online yet."),
+        "no_match": _("Nobody online by that name."),
+        "more": _("… and %(n)s more: search by name."),
         "report": _("Report"),
         "reported": _("Thank you: the administrators will review that message."),
         "connected": _("Live"),

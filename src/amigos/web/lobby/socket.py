@@ -1,0 +1,190 @@
+"""The lobby's part of the socket: its topic, the heartbeat and the public chat.
+
+Registered in the command registry (`amigos.web.realtime.commands`) when the lobby app is ready, so
+the socket itself knows nothing about chat or presence: it routes a command by its type to the
+handler of the feature that owns it.
+
+Chat refusals that need no database (empty, too long, too many lines) are decided here before the
+session is touched or anything is written: a flood of refused lines costs no commit at all. The
+in-memory flood count is per process; the database's count in `chat.post` stays the authority
+across processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from amigos.web.accounts.models import User
+from amigos.web.lobby import chat, presence
+from amigos.web.realtime.commands import CommandError, Connection, command, on_open
+from amigos.web.realtime.hub import get_hub
+from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
+from amigos.web.realtime.lobby_feed import get_lobby_feed
+
+log = logging.getLogger("amigos.lobby")
+
+# Message ids are database keys: anything beyond a 63-bit integer names no message.
+MAX_MESSAGE_ID = 2**63 - 1
+
+
+class RecentPosts:
+    """Each player's recent chat lines in this process, to refuse a flood without a query."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._times: defaultdict[int, deque[float]] = defaultdict(deque)
+
+    def _recent(self, user_id: int) -> deque[float]:
+        window = settings.AMIGOS_CHAT_FLOOD_WINDOW_SECONDS
+        times = self._times[user_id]
+        now = self.clock()
+        while times and times[0] <= now - window:
+            times.popleft()
+        return times
+
+    def allows(self, user_id: int) -> bool:
+        allowed = len(self._recent(user_id)) < settings.AMIGOS_CHAT_FLOOD_COUNT
+        if not self._times[user_id]:
+            del self._times[user_id]
+        return allowed
+
+    def record(self, user_id: int) -> None:
+        self._recent(user_id).append(self.clock())
+
+
+recent_posts = RecentPosts()
+
+
+def _post_chat(user_id: int, text: str) -> chat.ChatLine:
+    return chat.post(User.objects.get(pk=user_id), text, timezone.now())
+
+
+def _report_chat(user_id: int, message_id: int, comment: str) -> None:
+    chat.report(User.objects.get(pk=user_id), message_id, comment, timezone.now())
+
+
+def _heartbeats(user_ids: set[int]) -> None:
+    presence.heartbeats(user_ids, timezone.now())
+
+
+def _history() -> list[dict[str, object]]:
+    return [line.as_payload() for line in chat.recent()]
+
+
+db_post_chat = database_sync_to_async(_post_chat)
+db_report_chat = database_sync_to_async(_report_chat)
+db_heartbeats = database_sync_to_async(_heartbeats)
+
+# Heartbeats of this process are written together at most this often.
+HEARTBEAT_FLUSH_SECONDS = 1.0
+
+
+class Heartbeats:
+    """The heartbeats of one process's sockets, written in one statement a second.
+
+    A heartbeat per socket every period is most of the database's work with thousands online; the
+    presence only needs `last_seen` within the period, so the heartbeat is answered at once and
+    written with the others. A socket signed out before the write is left out, so a heartbeat
+    already on its way never brings back the presence of a player who just signed out.
+    """
+
+    def __init__(self) -> None:
+        self._due: dict[int, Connection] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def beat(self, connection: Connection) -> None:
+        self._due[id(connection)] = connection
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._flush(), name="amigos-heartbeats")
+
+    async def _flush(self) -> None:
+        while self._due:
+            await asyncio.sleep(HEARTBEAT_FLUSH_SECONDS)
+            due, self._due = self._due, {}
+            user_ids = set()
+            for connection in due.values():
+                try:
+                    user_ids.add(connection.user_id)
+                except CommandError:  # signed out meanwhile
+                    continue
+            try:
+                await db_heartbeats(user_ids)
+            except Exception:
+                log.exception("could not write %d heartbeats", len(user_ids))
+
+
+def heartbeats_of_this_process() -> Heartbeats:
+    hub = get_hub()
+    batch = hub.features.get("heartbeats")
+    if not isinstance(batch, Heartbeats):
+        batch = Heartbeats()
+        hub.features["heartbeats"] = batch
+    return batch
+
+
+db_history = database_sync_to_async(_history)
+
+
+@on_open
+async def lobby_opened(connection: Connection) -> None:
+    """Every signed-in page is in the lobby: the online list and the chat's latest lines."""
+    await connection.join(LOBBY)
+    connection.push("presence", await get_lobby_feed().current())
+    connection.push("chat.history", {"messages": await db_history()})
+
+
+@command("heartbeat", activity=False)
+async def heartbeat(connection: Connection, payload: dict[str, Any]) -> None:
+    """Keeps the player in the online list; not an action on the idle clock."""
+    connection.user_id  # noqa: B018  (refuses a socket that is not signed in)
+    heartbeats_of_this_process().beat(connection)
+
+
+@command("chat.send")
+async def chat_send(connection: Connection, payload: dict[str, Any]) -> dict[str, Any] | None:
+    text = payload.get("text")
+    if not isinstance(text, str):
+        raise CommandError("bad_payload", '"text" must be a string')
+    try:
+        chat.check_text(text)
+    except chat.ChatRefused as refusal:
+        raise CommandError(refusal.code, refusal.message) from None
+    if not recent_posts.allows(connection.user_id):
+        raise CommandError("flood", chat.flood_message())
+    if not await connection.activity():
+        return None
+    try:
+        line = await db_post_chat(connection.user_id, text)
+    except chat.ChatRefused as refusal:
+        raise CommandError(refusal.code, refusal.message) from None
+    recent_posts.record(connection.user_id)
+    await get_lobby_feed().hub.publish(LOBBY, "chat.message", line.as_payload())
+    return {"message_id": line.id}
+
+
+@command("chat.report")
+async def chat_report(connection: Connection, payload: dict[str, Any]) -> dict[str, Any] | None:
+    message_id = payload.get("message_id")
+    comment = payload.get("comment", "")
+    if isinstance(message_id, bool) or not isinstance(message_id, int):
+        raise CommandError("bad_payload", '"message_id" must be an integer')
+    if not isinstance(comment, str):
+        raise CommandError("bad_payload", '"comment" must be a string')
+    if not 0 < message_id <= MAX_MESSAGE_ID:
+        raise CommandError("not_found", chat.not_found_message())
+    if not await connection.activity():
+        return None
+    try:
+        await db_report_chat(connection.user_id, message_id, comment)
+    except chat.ChatRefused as refusal:
+        raise CommandError(refusal.code, refusal.message) from None
+    return None
