@@ -154,7 +154,12 @@ def test_four_player_event_on_two_phones(browser: Any, site_server: Any, sign_in
     board = f"{base}/events/{event.pk}/"
     assert org.locator("[data-round]").inner_text().startswith("Partida 1 de 3")
 
-    # Round 1 (1&2 v 3&4) on Beto's phone: his start page leads to the event, his table is marked.
+    # Beto's start page lists the invitation; he opens it and accepts his seat.
+    visit(keeper, f"{base}/events/")
+    keeper.locator("[data-invitations] a").click()
+    keeper.wait_for_url(board)
+    submit(keeper, keeper.locator("[data-accept]"))
+    # Round 1 (1&2 v 3&4) on Beto's phone: his start page now leads to the event, his table is marked.
     visit(keeper, f"{base}/events/")
     keeper.wait_for_url(board)
     assert "tu mesa" in keeper.locator("[data-table='1']").inner_text()

@@ -50,6 +50,12 @@ def fill_players(client: Client, event: Event, emails: dict[int, str] | None = N
     assert response.status_code == 302
 
 
+def accept(client: Client, event: Event) -> None:
+    """The invited player takes the seat the organizer's list offers them."""
+    response = client.post(reverse("events:accept", args=[event.pk]))
+    assert response.status_code == 302
+
+
 def act(client: Client, match: TableMatch, action: str, **data: Any) -> str:
     url = reverse("events:table_action", args=[match.event_id, match.round, match.table])
     response = client.post(url, {"action": action, **data}, follow=True)
@@ -83,6 +89,8 @@ def test_organizer_runs_a_four_player_event(sign_in: Callable[..., Any]) -> None
     event = new_event(org.client)
     assert event.players.get(number=1).user == org.user
     fill_players(org.client, event, {2: keeper.user.email})
+    assert event.players.get(number=2).user is None  # invited, not enrolled
+    accept(keeper.client, event)
     assert event.players.get(number=2).user == keeper.user
     page = org.client.get(reverse("events:players", args=[event.pk])).content.decode()
     assert "Jugador 3" in page
@@ -100,7 +108,7 @@ def test_organizer_runs_a_four_player_event(sign_in: Callable[..., Any]) -> None
     event.refresh_from_db()
     assert event.current_round == 1
     play_match(
-        keeper.client, org.client, match, [("domino", "a", 60), ("tied_block", "b", 0), ("block", "a", 52)]
+        keeper.client, org.client, match, [("domino", "a", 60), ("tied-block", "b", 0), ("block", "a", 52)]
     )
     match.refresh_from_db()
     assert (match.state, match.score_a, match.score_b, match.end) == ("closed", 112, 0, "target")
@@ -143,7 +151,7 @@ def test_one_active_event_per_person(sign_in: Callable[..., Any]) -> None:
     with pytest.raises(EventError):
         create_event(org.user, setup)
     second = create_event(other.user, setup)
-    # Caro cannot be put on Ana's list while she is in her own event.
+    # Caro may be invited to Ana's event, but cannot accept while she is in her own.
     response = org.client.post(
         reverse("events:players", args=[event.pk]),
         {
@@ -154,10 +162,12 @@ def test_one_active_event_per_person(sign_in: Callable[..., Any]) -> None:
             "name_4": "d",
             "email_4": "",
         },
-        follow=True,
     )
-    assert "ya está registrado en otro juego activo" in response.content.decode()
-    assert event.players.count() == 1
+    assert response.status_code == 302
+    refused = other.client.post(reverse("events:accept", args=[event.pk]), follow=True)
+    assert "Ya estás registrado en un juego recreativo activo." in refused.content.decode()
+    assert event.players.get(number=2).user is None
+    assert event.players.count() == 4
     assert second.players.count() == 1
     # The start page sends a person to their active event.
     assert org.client.get(reverse("events:home")).url == reverse("events:detail", args=[event.pk])
@@ -168,6 +178,8 @@ def test_only_the_scorekeeper_or_organizer_writes(sign_in: Callable[..., Any]) -
     outsider = sign_in("Zoe")
     event = new_event(org.client, target="hands")
     fill_players(org.client, event, {2: two.user.email, 3: three.user.email})
+    accept(two.client, event)
+    accept(three.client, event)
     org.client.post(reverse("events:start", args=[event.pk]))
     match = event.matches.get(round=1, table=1)
     assert outsider.client.get(reverse("events:detail", args=[event.pk])).status_code == 404
@@ -209,10 +221,17 @@ def test_suspend_default_castigo_and_correction(sign_in: Callable[..., Any]) -> 
     act(org.client, one, "attendance")
     act(org.client, one, "leader", leader=1, right=3)
     act(org.client, one, "hand", end="domino", side="a", points=40)
+    # Regression: one tap suspended the match. Without the confirmation nothing changes.
     page = act(org.client, one, "suspend")
     one.refresh_from_db()
-    assert (one.state, one.end) == ("closed", "suspended")
+    assert one.state == "playing" and "Confírmalo primero" in page
     act(org.client, two, "default", offender="b")
+    two.refresh_from_db()
+    assert two.state == "playing"
+    act(org.client, one, "suspend", confirm="yes")
+    one.refresh_from_db()
+    assert (one.state, one.end) == ("closed", "suspended")
+    act(org.client, two, "default", offender="b", confirm="yes")
     two.refresh_from_db()
     assert (two.state, two.end, two.offender) == ("closed", "default", "b")
     org.client.post(reverse("events:penalty", args=[event.pk]), {"player": 3, "round": 1, "points": 15})
@@ -222,9 +241,16 @@ def test_suspend_default_castigo_and_correction(sign_in: Callable[..., Any]) -> 
     act(org.client, one, "result", score_a=100, score_b=20, end="target")
     rows = {r.player: r for r in standings(event).rows}
     assert rows[1].points == 2 and rows[1].effectiveness == 80
+    # Regression: the core's English sentences showed inside the Spanish page.
     page = act(org.client, one, "result", score_a=50, score_b=50, end="target")
-    assert "tied score" in page
-    assert event.target == "100" and page
+    assert "50–50 es un empate" in page and "tied score" not in page
+    page = act(org.client, one, "result", score_a=120, score_b=110, end="target")
+    assert "solo una pareja puede llegar a la meta de 100" in page and "both pairs" not in page
+    page = act(org.client, one, "result", score_a=100, score_b=100, end="target")
+    assert "100–100 es un empate" in page
+    org.client.cookies["django_language"] = "en"
+    page = act(org.client, one, "result", score_a=120, score_b=110, end="target")
+    assert "only one pair can reach the target of 100" in page
 
 
 def test_import_export_round_trip(sign_in: Callable[..., Any]) -> None:
@@ -240,11 +266,19 @@ def test_import_export_round_trip(sign_in: Callable[..., Any]) -> None:
     response = org.client.post(reverse("events:import"), {"file": upload})
     event = Event.objects.get(name="Importado")
     assert response.url == reverse("events:detail", args=[event.pk])
-    assert event.status == "running" and event.current_round == 3
+    # Regression: a partly played import started at once; now it waits for the organizer.
+    assert event.status == "draft" and event.current_round == 3
+    org.client.post(reverse("events:start", args=[event.pk]))
+    event.refresh_from_db()
+    assert event.status == "running" and event.matches.filter(round=3).count() == 1
     exported = json.loads(org.client.get(reverse("events:export", args=[event.pk])).content)
     assert parse_event(json.dumps(exported)) == parse_event(json.dumps(raw))
     bad = org.client.post(reverse("events:import"), {"file": _upload('{"format": "x"}')}, follow=True)
-    assert "El archivo fue rechazado" in bad.content.decode() and "unknown format" in bad.content.decode()
+    assert (
+        "El archivo fue rechazado" in bad.content.decode()
+        and "no es un archivo de juego" in bad.content.decode()
+    )
+    assert "unknown format" not in bad.content.decode()
 
 
 def _upload(text: str) -> Any:
@@ -253,13 +287,15 @@ def _upload(text: str) -> Any:
     return SimpleUploadedFile("event.json", text.encode(), content_type="application/json")
 
 
-def test_state_endpoint_reports_the_version(sign_in: Callable[..., Any]) -> None:
+def test_every_change_bumps_the_version_the_board_watches(sign_in: Callable[..., Any]) -> None:
     org = sign_in("Ana")
     event = new_event(org.client)
-    first = org.client.get(reverse("events:state", args=[event.pk])).json()["version"]
+    page = org.client.get(reverse("events:detail", args=[event.pk])).content.decode()
+    assert f'data-live-event="{event.pk}"' in page and "data-poll-url" not in page
+    first = event.version
     fill_players(org.client, event)
-    second = org.client.get(reverse("events:state", args=[event.pk])).json()["version"]
-    assert second > first
+    event.refresh_from_db()
+    assert event.version > first
 
 
 def test_pages_need_an_account(client: Client) -> None:
@@ -321,7 +357,7 @@ def test_import_refuses_over_long_names_and_accepts_a_bom(sign_in: Callable[...,
     raw["players"][0] = "Ana"
     upload = _upload("\ufeff" + json.dumps(raw))
     assert org.client.post(reverse("events:import"), {"file": upload}).status_code == 302
-    assert Event.objects.filter(organizer=org.user, status="running").count() == 1
+    assert Event.objects.filter(organizer=org.user, status="draft").count() == 1
 
 
 def test_staff_see_events_in_the_administration(sign_in: Callable[..., Any]) -> None:

@@ -9,11 +9,13 @@ import pytest
 from django.urls import reverse
 
 from amigos.recreo.sheet import HandEnd
+from amigos.web.events import selectors
 from amigos.web.events.models import Event, TableMatch
-from amigos.web.events.services import EventError
+from amigos.web.events.services import EventError, rounds
 from amigos.web.events.services import tables as svc
 from amigos.web.events.services.results import add_penalty, import_event, standings
-from amigos.web.events.services.setup import start_event
+from amigos.web.events.services.rounds import start_event
+from amigos.web.events.services.setup import accept_invitation
 from tests.web.events.test_flow import act, fill_players, new_event
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +27,7 @@ def running(sign_in: Callable[..., Any]) -> tuple[Any, Any, Event]:
     org, beto = sign_in("Ana"), sign_in("Beto")
     event = new_event(org.client)
     fill_players(org.client, event, {2: beto.user.email})
+    accept_invitation(event, beto.user)
     start_event(event, org.user)
     match = event.matches.get(round=1, table=1)
     svc.choose_scorekeeper(beto.user, match, 2, keeps_for_partner=False)
@@ -62,8 +65,8 @@ def test_a_tied_block_scores_zero_and_passes_the_lead(running: tuple[Any, Any, E
     _org, beto, event = running
     match = event.matches.get(round=1, table=1)
     svc.record_hand(beto.user, match, HandEnd.TIED_BLOCK, "b", 99)
-    lines, next_leader, state = svc.sheet_lines(match)
-    assert state.score == (0, 0) and lines[0].points == 0 and lines[0].leader == 1
+    lines, next_leader, state = selectors.sheet_lines(match)
+    assert state.score == (0, 0) and lines[0].points == 0 and lines[0].written == "0" and lines[0].leader == 1
     assert next_leader == 3
 
 
@@ -107,7 +110,7 @@ def test_default_claims_and_calls_are_logged_for_the_organizer(running: tuple[An
     assert "El anotador solicita al organizador." in board
     sheet = org.client.get(reverse("events:table", args=[event.pk, 1, 1])).content.decode()
     assert "Se negó una solicitud de default" in sheet and "Se aceptó una solicitud de default" in sheet
-    act(org.client, match, "default", offender="b")
+    act(org.client, match, "default", offender="b", confirm="yes")
     match.refresh_from_db()
     assert (match.state, match.end, match.organizer_requested) == ("closed", "default", False)
 
@@ -116,7 +119,7 @@ def test_corrections_after_the_next_round_update_every_standing(running: tuple[A
     org, beto, event = running
     first = event.matches.get(round=1, table=1)
     svc.set_result(org.user, first, (100, 50), svc.MatchEnd.TARGET, "")
-    svc.start_next_round(org.user, event)
+    rounds.start_next_round(org.user, event)
     add_penalty(org.user, event, 4, 1, 10, "")
     before = {r.player: r.points for r in standings(event).rows}
     svc.set_result(org.user, first, (0, 100), svc.MatchEnd.TARGET, "")
@@ -141,11 +144,11 @@ def test_the_next_round_waits_for_every_table_in_todos_con_todos(sign_in: Callab
     start_event(event, org.user)
     one, two = (event.matches.get(round=1, table=t) for t in (1, 2))
     svc.set_result(org.user, one, (100, 20), svc.MatchEnd.TARGET, "")
-    assert [m.table for m in svc.missing_tables(event)] == [2]
+    assert [m.table for m in selectors.missing_tables(event)] == [2]
     with pytest.raises(EventError):
-        svc.start_next_round(org.user, event)
+        rounds.start_next_round(org.user, event)
     svc.set_result(org.user, two, (30, 100), svc.MatchEnd.TARGET, "")
-    svc.start_next_round(org.user, event)
+    rounds.start_next_round(org.user, event)
     event.refresh_from_db()
     assert event.current_round == 2 and event.matches.filter(round=2).count() == 2
     board = org.client.get(reverse("events:detail", args=[event.pk])).content.decode()
@@ -177,7 +180,7 @@ def test_todos_con_todos_tables_start_with_their_scorekeeper(sign_in: Callable[.
     assert keepers == {1: 1, 2: 7, 3: 11}  # 1&2 v 3&4, 5&6 v 7&8, 9&10 v 11&12
     for match in event.matches.filter(round=1):
         svc.set_result(org.user, match, (100, 10), svc.MatchEnd.TARGET, "")
-    svc.start_next_round(org.user, event)
+    rounds.start_next_round(org.user, event)
     keepers = {m.table: m.scorekeeper.number for m in event.matches.filter(round=2)}
     assert keepers == {1: 2, 2: 1, 3: 11}  # 5&7 v 2&4, 1&3 v 10&12, 9&11 v 6&8
     page = org.client.get(reverse("events:players", args=[event.pk])).content.decode()

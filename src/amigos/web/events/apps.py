@@ -9,3 +9,6 @@ class EventsConfig(AppConfig):
     label = "events"
     verbose_name = _("Recreational events")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from amigos.web.events import socket  # noqa: F401  (registers the board's socket command)

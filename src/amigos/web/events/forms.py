@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from amigos.recreo.event import MAX_PENALTY
 from amigos.web.events.models import PLAYER_NAME_MAX_LENGTH, Event
 
 
@@ -71,8 +72,8 @@ class ImportForm(forms.Form):
 
 class PenaltyForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Player"), coerce=int)
-    round = forms.IntegerField(label=_("Round"), min_value=1)
-    points = forms.IntegerField(label=_("Points"), min_value=1)
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=99)
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=MAX_PENALTY)
     reason = forms.CharField(label=_("Reason"), max_length=120, required=False)
 
     def __init__(self, choices: list[tuple[int, str]], *args: Any, **kwargs: Any) -> None:

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 TARGET_CHOICES = [("100", _("100 points")), ("200", _("200 points")), ("hands", _("Hands won"))]
@@ -28,7 +28,10 @@ class Event(models.Model):
         FINISHED = "finished", _("Finished")
 
     organizer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organized_events"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organizer"),
+        on_delete=models.CASCADE,
+        related_name="organized_events",
     )
     name = models.CharField(_("name of the event"), max_length=EVENT_NAME_MAX_LENGTH)
     origin = models.CharField(_("origin"), max_length=ORIGIN_MAX_LENGTH, blank=True)
@@ -38,16 +41,18 @@ class Event(models.Model):
     time_limit_minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"), null=True, blank=True)
     stake = models.DecimalField(_("stake"), max_digits=9, decimal_places=2, default=0)
     extra_payment = models.BooleanField(_("extra payment"), default=False)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    current_round = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    # Bumped on every change so that phones polling the event know when to refresh.
-    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Bumped on every change (services.live.changed) so that a page can tell it is behind.
+    version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created_at"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
 
     def __str__(self) -> str:
         return self.name
@@ -56,21 +61,23 @@ class Event(models.Model):
     def is_active(self) -> bool:
         return self.status != Event.Status.FINISHED
 
-    def touch(self) -> None:
-        """Record that something changed (atomically, whoever else is writing)."""
-        Event.objects.filter(pk=self.pk).update(version=F("version") + 1)
-        self.refresh_from_db(fields=["version"])
-
 
 class EventPlayer(models.Model):
     """Player ``number`` of an event; number 1 is the organizer."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
-    number = models.PositiveSmallIntegerField()
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="players"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
     name = models.CharField(_("name"), max_length=PLAYER_NAME_MAX_LENGTH)
     email = models.EmailField(_("e-mail address"), blank=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_seats"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="event_seats",
     )
     # The lower-cased e-mail while the event is active, empty otherwise: the unique constraint below
     # is what keeps a person in at most one active event, even under concurrent set-ups.
@@ -78,6 +85,8 @@ class EventPlayer(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["number"]
+        verbose_name = _("player of an event")
+        verbose_name_plural = _("players of events")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["event", "number"], name="events_player_number_unique"),
             models.UniqueConstraint(
@@ -104,27 +113,36 @@ class TableMatch(models.Model):
         SUSPENDED = "suspended", _("Suspended for time")
         DEFAULT = "default", _("Default")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="matches")
-    round = models.PositiveSmallIntegerField()
-    table = models.PositiveSmallIntegerField()
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="matches"
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    table = models.PositiveSmallIntegerField(_("table"))
     scorekeeper = models.ForeignKey(
-        EventPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        EventPlayer,
+        verbose_name=_("scorekeeper"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     # The scorekeeper writes on behalf of their partner (a player with a disability).
     keeps_for_partner = models.BooleanField(default=False)
     attendance_confirmed = models.BooleanField(default=False)
     first_leader = models.PositiveSmallIntegerField(null=True, blank=True)
     right_of_leader = models.PositiveSmallIntegerField(null=True, blank=True)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.PLAYING)
-    end = models.CharField(max_length=10, choices=End.choices, blank=True)
-    offender = models.CharField(max_length=1, blank=True)
-    score_a = models.PositiveIntegerField(default=0)
-    score_b = models.PositiveIntegerField(default=0)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.PLAYING)
+    end = models.CharField(_("how it ended"), max_length=10, choices=End.choices, blank=True)
+    offender = models.CharField(_("offending pair"), max_length=1, blank=True)
+    score_a = models.PositiveIntegerField(_("score of pair A"), default=0)
+    score_b = models.PositiveIntegerField(_("score of pair B"), default=0)
     organizer_requested = models.BooleanField(default=False)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["round", "table"]
+        verbose_name = _("match at a table")
+        verbose_name_plural = _("matches at tables")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["event", "round", "table"], name="events_one_match_per_table"),
         ]
@@ -136,18 +154,26 @@ class TableMatch(models.Model):
 class HandRecord(models.Model):
     """One hand on a sheet: the winning pair and tantos, or a tied block (0 for the closing pair)."""
 
-    match = models.ForeignKey(TableMatch, on_delete=models.CASCADE, related_name="hands")
-    index = models.PositiveSmallIntegerField()
-    end = models.CharField(max_length=12)
-    side = models.CharField(max_length=1)
-    points = models.PositiveIntegerField(default=0)
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    match = models.ForeignKey(
+        TableMatch, verbose_name=_("match"), on_delete=models.CASCADE, related_name="hands"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    index = models.PositiveSmallIntegerField(_("index"))
+    end = models.CharField(_("how it ended"), max_length=12)
+    side = models.CharField(_("pair"), max_length=1)
+    points = models.PositiveIntegerField(_("points"), default=0)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["index"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["match", "index"], name="events_hand_index_unique"),
         ]
@@ -156,15 +182,21 @@ class HandRecord(models.Model):
 class Penalty(models.Model):
     """A castigo: tantos against one player in one round, entered by the organizer."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
-    round = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(EventPlayer, on_delete=models.CASCADE, related_name="penalties")
-    points = models.PositiveIntegerField()
-    reason = models.CharField(max_length=120, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="penalties"
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    player = models.ForeignKey(
+        EventPlayer, verbose_name=_("player"), on_delete=models.CASCADE, related_name="penalties"
+    )
+    points = models.PositiveIntegerField(_("points"))
+    reason = models.CharField(_("reason"), max_length=120, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["round", "created_at"]
+        verbose_name = _("castigo")
+        verbose_name_plural = _("castigos")
 
 
 class TableNote(models.Model):
@@ -175,10 +207,16 @@ class TableNote(models.Model):
         DEFAULT_REJECTED = "default_rejected", _("A default claim was rejected")
         DEFAULT_ACCEPTED = "default_accepted", _("A default claim was accepted; waiting for the organizer")
 
-    match = models.ForeignKey(TableMatch, on_delete=models.CASCADE, related_name="notes")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        TableMatch, verbose_name=_("match"), on_delete=models.CASCADE, related_name="notes"
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["created_at"]
+        verbose_name = _("note of a table")
+        verbose_name_plural = _("notes of tables")

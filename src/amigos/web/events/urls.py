@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from amigos.web.events.views import board, organizer, results, sheet
+from amigos.web.events.views import board, invitation, organizer, results, sheet
 
 app_name = "events"
 
@@ -11,11 +11,13 @@ urlpatterns = [
     path("new/", organizer.create, name="create"),
     path("import/", organizer.import_file, name="import"),
     path("<int:pk>/", board.detail, name="detail"),
-    path("<int:pk>/state/", board.state, name="state"),
     path("<int:pk>/players/", organizer.players, name="players"),
+    path("<int:pk>/accept/", invitation.accept, name="accept"),
+    path("<int:pk>/leave/", invitation.leave, name="leave"),
     path("<int:pk>/start/", organizer.start, name="start"),
     path("<int:pk>/discard/", organizer.discard, name="discard"),
     path("<int:pk>/next-round/", organizer.next_round, name="next_round"),
+    path("<int:pk>/end/", organizer.end_now, name="end_now"),
     path("<int:pk>/penalties/", organizer.penalty, name="penalty"),
     path("<int:pk>/round/<int:round_number>/table/<int:table>/", sheet.table, name="table"),
     path("<int:pk>/round/<int:round_number>/table/<int:table>/act/", sheet.table_action, name="table_action"),

@@ -6,20 +6,27 @@ and ``amigos recreo standings`` can never disagree: an exported file gives the s
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from amigos.recreo.event import EventFileError, event_from_dict, event_to_dict, parse_event
+from amigos.recreo import export
+from amigos.recreo.event import (
+    MAX_PENALTY,
+    EventFile,
+    EventFileError,
+    TableResult,
+    event_to_dict,
+    parse_event,
+)
+from amigos.recreo.event import Penalty as RecreoPenalty
 from amigos.recreo.formats import format_for
-from amigos.recreo.standings import ROW_KEYS, Standings, compute_standings
+from amigos.recreo.scoring import MatchEnd
+from amigos.recreo.standings import Standings, compute_standings
 from amigos.web.accounts.models import User
 from amigos.web.events.models import (
     EVENT_NAME_MAX_LENGTH,
@@ -30,65 +37,61 @@ from amigos.web.events.models import (
     Penalty,
     TableMatch,
 )
+from amigos.web.events.refusals import explain
+from amigos.web.events.selectors import target_of
 from amigos.web.events.services import EventError
+from amigos.web.events.services.live import changed
 from amigos.web.events.services.setup import active_event_for
 
 
-def event_file(event: Event) -> dict[str, Any]:
-    """The event in the ``amigos-event/1`` form, with every closed match as a result."""
-    players = list(event.players.order_by("number").values_list("name", flat=True))
-    results = []
-    for match in event.matches.filter(state=TableMatch.State.CLOSED).order_by("round", "table"):
-        item: dict[str, Any] = {
-            "round": match.round,
-            "table": match.table,
-            "score": [match.score_a, match.score_b],
-        }
-        if match.end and match.end != "target":
-            item["end"] = match.end
-        if match.end == "default":
-            item["offender"] = match.offender
-        results.append(item)
-    stake = event.stake
-    return {
-        "format": "amigos-event/1",
-        "name": event.name,
-        "origin": event.origin,
-        "date": event.date.isoformat(),
-        "players": players,
-        "target": event.target if event.target == "hands" else int(event.target),
-        "stake": int(stake) if stake == stake.to_integral_value() else float(stake),
-        "extra_payment": event.extra_payment,
-        "results": results,
-        "penalties": [
-            {"round": p.round, "player": p.player.number, "points": p.points}
-            for p in event.penalties.select_related("player").order_by("round", "created_at")
-        ],
-    }
+def event_record(event: Event, after_round: int | None = None) -> EventFile:
+    """The stored event as the Recreo core reads an event file: every closed match is a result.
+
+    ``after_round`` leaves out the results and castigos of later rounds (the standings as they
+    stood then). The stored facts were checked by the core when they were written, under a lock.
+    """
+    results = tuple(
+        TableResult(
+            round=match.round,
+            table=match.table,
+            score=(match.score_a, match.score_b),
+            end=MatchEnd(match.end or MatchEnd.TARGET.value),
+            offender=match.offender or None,
+        )
+        for match in event.matches.filter(state=TableMatch.State.CLOSED).order_by("round", "table")
+        if after_round is None or match.round <= after_round
+    )
+    penalties = tuple(
+        RecreoPenalty(round=p.round, player=p.player.number, points=p.points)
+        for p in event.penalties.select_related("player").order_by("round", "created_at")
+        if after_round is None or p.round <= after_round
+    )
+    return EventFile(
+        name=event.name,
+        origin=event.origin,
+        date=event.date.isoformat(),
+        players=tuple(event.players.order_by("number").values_list("name", flat=True)),
+        target=target_of(event),
+        stake=event.stake,
+        extra_payment=event.extra_payment,
+        results=results,
+        penalties=penalties,
+    )
 
 
 def standings(event: Event, after_round: int | None = None) -> Standings:
-    """The standings now, or as they stood once ``after_round`` was complete (results and castigos
-    of later rounds left out)."""
+    """The standings now, or as they stood once ``after_round`` was complete."""
     if event.players.count() != event.player_count:
         return Standings(0, ())
-    data = event_file(event)
-    if after_round is not None:
-        data["results"] = [r for r in data["results"] if r["round"] <= after_round]
-        data["penalties"] = [p for p in data["penalties"] if p["round"] <= after_round]
-    return compute_standings(event_from_dict(data))
+    return compute_standings(event_record(event, after_round))
 
 
 def standings_csv(event: Event) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(ROW_KEYS), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(row.as_dict() for row in standings(event).rows)
-    return out.getvalue()
+    return export.standings_csv(row.as_dict() for row in standings(event).rows)
 
 
 def export_json(event: Event) -> str:
-    return json.dumps(event_file(event), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(event_to_dict(event_record(event)), ensure_ascii=False, indent=2) + "\n"
 
 
 @dataclass(frozen=True)
@@ -119,19 +122,26 @@ def add_penalty(user: User, event: Event, number: int, round_number: int, points
         raise EventError(_("The event is not under way."))
     if not 1 <= round_number <= event.current_round:
         raise EventError(_("That round has not been played."))
-    if points <= 0:
-        raise EventError(_("A castigo is a positive number of points."))
-    player = EventPlayer.objects.get(event=event, number=number)
-    Penalty.objects.create(event=event, round=round_number, player=player, points=points, reason=reason)
-    event.touch()
+    if not 1 <= points <= MAX_PENALTY:
+        raise EventError(_("A castigo is from 1 to %(highest)s points.") % {"highest": MAX_PENALTY})
+    player = EventPlayer.objects.filter(event=event, number=number).first()
+    if player is None:
+        raise EventError(_("Choose a player of this event."))
+    with transaction.atomic():
+        Penalty.objects.create(event=event, round=round_number, player=player, points=points, reason=reason)
+        changed(event)
 
 
 def import_event(user: User, text: str) -> Event:
-    """Create an event from a file; the importer becomes its organizer (player 1's seat)."""
+    """Create an event from a file; the importer becomes its organizer (player 1's seat).
+
+    A finished file is stored finished. A partly played one waits as a draft, with its results, so
+    the organizer can look at it before starting it, or discard it (it then frees them at once).
+    """
     try:
         parsed = parse_event(text)
     except EventFileError as exc:
-        raise EventError(_("The file was refused: %(reason)s") % {"reason": str(exc)}) from None
+        raise EventError(_("The file was refused: %(reason)s") % {"reason": explain(exc)}) from None
     too_long = [n for n in parsed.players if len(n) > PLAYER_NAME_MAX_LENGTH]
     if len(parsed.name) > EVENT_NAME_MAX_LENGTH or len(parsed.origin) > ORIGIN_MAX_LENGTH or too_long:
         raise EventError(_("The file was refused: a name is longer than the site keeps."))
@@ -142,8 +152,7 @@ def import_event(user: User, text: str) -> Event:
     finished = complete == len(fmt.rounds)
     if not finished and active_event_for(user) is not None:
         raise EventError(_("You are already registered in an active event."))
-    raw = event_to_dict(parsed)
-    target = raw["target"]
+    target = event_to_dict(parsed)["target"]
     try:
         with transaction.atomic():
             event = Event.objects.create(
@@ -155,9 +164,9 @@ def import_event(user: User, text: str) -> Event:
                 target=str(target),
                 stake=parsed.stake,
                 extra_payment=parsed.extra_payment,
-                status=Event.Status.FINISHED if finished else Event.Status.RUNNING,
+                status=Event.Status.FINISHED if finished else Event.Status.DRAFT,
                 current_round=len(fmt.rounds) if finished else complete + 1,
-                started_at=timezone.now(),
+                started_at=timezone.now() if finished else None,
                 finished_at=timezone.now() if finished else None,
             )
             seats = {}
@@ -186,10 +195,6 @@ def import_event(user: User, text: str) -> Event:
                 Penalty.objects.create(
                     event=event, round=penalty.round, player=seats[penalty.player], points=penalty.points
                 )
-            if not finished:
-                from amigos.web.events.services.tables import open_round
-
-                open_round(event, event.current_round)
     except IntegrityError:
         raise EventError(_("You are already registered in an active event.")) from None
     return event

@@ -1,4 +1,5 @@
-"""Who may see an event: its organizer and its players (linked to their accounts by e-mail)."""
+"""Who may see an event: its organizer, its players, staff, and the people its list invites.
+Reads only: a page view never writes (a seat is taken by accepting the invitation, a POST)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.shortcuts import get_object_or_404
 
 from amigos.web.accounts.models import User
 from amigos.web.events.models import Event, EventPlayer
+from amigos.web.events.selectors import may_see, seat_of
 
 
 def current_user(request: HttpRequest) -> User:
@@ -15,24 +17,14 @@ def current_user(request: HttpRequest) -> User:
     return user
 
 
-def link_seat(event: Event, user: User) -> EventPlayer | None:
-    """The user's seat in the event; a seat registered with their e-mail is linked on first visit."""
-    seat = event.players.filter(user=user).first()
-    if seat is None:
-        seat = event.players.filter(user__isnull=True, email__iexact=user.email).first()
-        if seat is not None:
-            seat.user = user
-            seat.save(update_fields=["user"])
-    return seat
-
-
 def visible_event(request: HttpRequest, pk: int) -> tuple[Event, EventPlayer | None]:
+    """The event and the user's accepted seat (None for the organizer's guests, staff and the
+    invited, who see the board but hold no seat until they accept)."""
     event = get_object_or_404(Event.objects.select_related("organizer"), pk=pk)
     user = current_user(request)
-    seat = link_seat(event, user)
-    if seat is None and user.pk != event.organizer_id and not user.is_staff:
+    if not may_see(user, event):
         raise Http404
-    return event, seat
+    return event, seat_of(event, user)
 
 
 def organizer_event(request: HttpRequest, pk: int) -> Event:

@@ -1,86 +1,52 @@
-"""The event board (rounds, tables, standings) and the live-refresh endpoint phones poll."""
+"""The event board (rounds, tables, standings) and the blank paper sheets of a round."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from amigos.recreo.formats import format_for
 from amigos.web.events.forms import PenaltyForm
-from amigos.web.events.models import Event, EventPlayer, TableMatch
-from amigos.web.events.services.results import standings
-from amigos.web.events.services.tables import missing_tables
+from amigos.web.events.models import Event
+from amigos.web.events.selectors import missing_tables, penalty_choices, round_tables, rounds_of
+from amigos.web.events.services.results import event_record, standings
+from amigos.web.events.services.setup import invitation_for
 from amigos.web.events.views.access import current_user, visible_event
-from amigos.web.events.views.organizer import penalty_choices
-
-
-@dataclass(frozen=True)
-class TableView:
-    match: TableMatch | None
-    table: int
-    pair_a: list[EventPlayer]
-    pair_b: list[EventPlayer]
-    mine: bool
-
-
-def round_tables(
-    event: Event, number: int, seat: EventPlayer | None
-) -> tuple[list[TableView], list[EventPlayer]]:
-    """The tables of a round with their players' names, and who rests."""
-    rnd = format_for(event.player_count).round(number)
-    if rnd is None:
-        return [], []
-    by_number = {p.number: p for p in event.players.all()}
-    matches = {m.table: m for m in event.matches.filter(round=number).select_related("scorekeeper")}
-    views = [
-        TableView(
-            match=matches.get(t.table),
-            table=t.table,
-            pair_a=[by_number[n] for n in t.pair_a if n in by_number],
-            pair_b=[by_number[n] for n in t.pair_b if n in by_number],
-            mine=seat is not None and seat.number in t.players,
-        )
-        for t in rnd.tables
-    ]
-    return views, [by_number[n] for n in rnd.resting if n in by_number]
 
 
 @login_required
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     event, seat = visible_event(request, pk)
     is_organizer = current_user(request).pk == event.organizer_id
-    tables, resting = round_tables(event, event.current_round, seat) if event.current_round else ([], [])
-    rounds = len(format_for(event.player_count).rounds)
-    next_tables: list[TableView] = []
-    next_resting: list[EventPlayer] = []
-    if event.status == Event.Status.RUNNING and event.current_round < rounds:
-        next_tables, next_resting = round_tables(event, event.current_round + 1, seat)
+    invitation = None if seat is not None or is_organizer else invitation_for(event, current_user(request))
+    rounds = rounds_of(event)
+    running = event.status == Event.Status.RUNNING
+    tables, resting = round_tables(event, event.current_round, seat) if running else ([], [])
+    next_tables, next_resting = (
+        round_tables(event, event.current_round + 1, seat)
+        if running and event.current_round < rounds
+        else ([], [])
+    )
+    imported = event.status == Event.Status.DRAFT and event.current_round > 0
     context = {
         "event": event,
-        "poll_event": event,
+        "live_event": event,
         "seat": seat,
+        "invitation": invitation,
         "is_organizer": is_organizer,
         "tables": tables,
         "resting": resting,
         "rounds": rounds,
-        "missing": missing_tables(event) if event.status == Event.Status.RUNNING else [],
+        "missing": missing_tables(event) if running else [],
         "standings": standings(event),
         "is_last_round": event.current_round >= rounds,
         "penalty_form": PenaltyForm(penalty_choices(event), initial={"round": event.current_round}),
         "next_tables": next_tables,
         "next_resting": next_resting,
+        "imported": imported,
+        "imported_results": event_record(event).results if imported else (),
     }
     return render(request, "events/detail.html", context)
-
-
-@login_required
-def state(request: HttpRequest, pk: int) -> HttpResponse:
-    """A tiny answer for polling phones: they reload when the version changes."""
-    event, _seat = visible_event(request, pk)
-    return JsonResponse({"version": event.version, "round": event.current_round, "status": event.status})
 
 
 @login_required

@@ -11,21 +11,21 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from amigos.recreo.formats import format_for
 from amigos.web.events.forms import EventForm, ImportForm, PenaltyForm, PlayersForm
 from amigos.web.events.models import Event
+from amigos.web.events.selectors import penalty_choices
 from amigos.web.events.services import EventError
 from amigos.web.events.services.results import add_penalty, import_event
+from amigos.web.events.services.rounds import end_event_now, start_event, start_next_round
 from amigos.web.events.services.setup import (
     EventSetup,
     active_event_for,
     create_event,
     discard_draft,
+    pending_invitations,
     scorekeeper_numbers,
     set_players,
-    start_event,
 )
-from amigos.web.events.services.tables import start_next_round
 from amigos.web.events.views.access import current_user, organizer_event
 
 
@@ -37,12 +37,22 @@ def home(request: HttpRequest) -> HttpResponse:
     if active is not None:
         return redirect("events:detail", pk=active.pk)
     past = Event.objects.filter(players__user=user).distinct()
-    return render(request, "events/home.html", {"past": past, "import_form": ImportForm()})
+    context = {
+        "past": past,
+        "import_form": ImportForm(),
+        "invitations": pending_invitations(user),
+        "email_verified": user.email_verified_at is not None,
+    }
+    return render(request, "events/home.html", context)
 
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
     user = current_user(request)
+    active = active_event_for(user)
+    if active is not None:
+        # Say so before the form is filled in, not after it is sent.
+        return render(request, "events/create.html", {"active": active})
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -128,6 +138,21 @@ def discard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def end_now(request: HttpRequest, pk: int) -> HttpResponse:
+    event = organizer_event(request, pk)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Confirm it first: tick the box and tap the button again."))
+        return redirect("events:detail", pk=event.pk)
+    try:
+        end_event_now(current_user(request), event)
+    except EventError as exc:
+        messages.error(request, str(exc))
+        return redirect("events:detail", pk=event.pk)
+    return redirect("events:report", pk=event.pk)
+
+
+@login_required
+@require_POST
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     event = organizer_event(request, pk)
     try:
@@ -138,10 +163,6 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     if event.status == Event.Status.FINISHED:
         return redirect("events:report", pk=event.pk)
     return redirect("events:detail", pk=event.pk)
-
-
-def penalty_choices(event: Event) -> list[tuple[int, str]]:
-    return [(p.number, f"{p.number}. {p.name}") for p in event.players.all()]
 
 
 @login_required
@@ -183,7 +204,3 @@ def import_file(request: HttpRequest) -> HttpResponse:
         return redirect("events:home")
     messages.success(request, _("Event imported."))
     return redirect("events:detail", pk=event.pk)
-
-
-def rounds_of(event: Event) -> int:
-    return len(format_for(event.player_count).rounds)

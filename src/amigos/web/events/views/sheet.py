@@ -12,12 +12,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from amigos.recreo.scoring import MatchEnd
-from amigos.recreo.sheet import HandEnd, hands_display
+from amigos.recreo.sheet import HandEnd
 from amigos.web.accounts.models import User
+from amigos.web.events import selectors
 from amigos.web.events.models import TableMatch
 from amigos.web.events.services import EventError
 from amigos.web.events.services import tables as svc
 from amigos.web.events.views.access import current_user, visible_event
+
+#: The largest whole number a form field may carry: what the database's integer columns hold.
+LARGEST = 2**31 - 1
 
 
 def _match(request: HttpRequest, pk: int, round_number: int, table: int) -> TableMatch:
@@ -29,42 +33,21 @@ def _match(request: HttpRequest, pk: int, round_number: int, table: int) -> Tabl
 @login_required
 def table(request: HttpRequest, pk: int, round_number: int, table: int) -> HttpResponse:
     match = _match(request, pk, round_number, table)
-    user = current_user(request)
-    event = match.event
-    assignment = svc.assignment_of(match)
-    names = {p.number: p for p in event.players.all()}
-    lines, next_leader, state = svc.sheet_lines(match)
-    hands_target = event.target == "hands"
-    score_a, score_b = state.score
-    context = {
-        "event": event,
-        "poll_event": event,
-        "match": match,
-        "pair_a": [names[n] for n in assignment.pair_a],
-        "pair_b": [names[n] for n in assignment.pair_b],
-        "seated": [names[n] for n in assignment.players],
-        "lines": lines,
-        "names": names,
-        "next_leader": names.get(next_leader) if next_leader else None,
-        "state": state,
-        "is_organizer": svc.is_organizer(user, event),
-        "may_write": svc.may_write(user, match),
-        "may_choose": svc.is_organizer(user, event) or svc.seated_player(user, match) is not None,
-        "hands_target": hands_target,
-        "display_a": hands_display(score_a, score_b) if hands_target else str(score_a),
-        "display_b": hands_display(score_b, score_a) if hands_target else str(score_b),
-        "is_open": match.state != TableMatch.State.CLOSED and event.status == "running",
-        "notes": match.notes.select_related("by"),
-        "started": match.hands.order_by("index").values_list("created_at", flat=True).first(),
-    }
+    context = selectors.table_page(current_user(request), match)
     return render(request, "events/table.html", context)
 
 
-def _int(request: HttpRequest, name: str) -> int:
+def _int(request: HttpRequest, name: str, lowest: int = 0, highest: int = LARGEST) -> int:
+    text = request.POST.get(name, "").strip()
     try:
-        return int(request.POST.get(name, ""))
+        value = int(text) if len(text) <= 12 else None
     except ValueError:
-        raise EventError(_("Enter a whole number.")) from None
+        value = None
+    if value is None or not lowest <= value <= highest:
+        raise EventError(
+            _("Enter a whole number from %(lowest)s to %(highest)s.") % {"lowest": lowest, "highest": highest}
+        )
+    return value
 
 
 def _side(request: HttpRequest, name: str = "side") -> str:
@@ -74,12 +57,21 @@ def _side(request: HttpRequest, name: str = "side") -> str:
     return side
 
 
+def _confirmed(request: HttpRequest) -> None:
+    """Suspending a match and applying a default cannot be undone by the table: they need a
+    second, explicit tap (the form's confirmation box)."""
+    if request.POST.get("confirm") != "yes":
+        raise EventError(_("Confirm it first: tick the box and tap the button again."))
+
+
 def _keeper(request: HttpRequest, user: User, match: TableMatch) -> None:
-    svc.choose_scorekeeper(user, match, _int(request, "player"), request.POST.get("for_partner") == "on")
+    svc.choose_scorekeeper(
+        user, match, _int(request, "player", 1, 16), request.POST.get("for_partner") == "on"
+    )
 
 
 def _leader(request: HttpRequest, user: User, match: TableMatch) -> None:
-    svc.set_first_leader(user, match, _int(request, "leader"), _int(request, "right"))
+    svc.set_first_leader(user, match, _int(request, "leader", 1, 16), _int(request, "right", 1, 16))
 
 
 def _hand(request: HttpRequest, user: User, match: TableMatch) -> None:
@@ -90,9 +82,7 @@ def _hand(request: HttpRequest, user: User, match: TableMatch) -> None:
     points = 0
     if end is not HandEnd.TIED_BLOCK and match.event.target != "hands":
         points = _int(request, "points")
-        if points < 0:
-            raise EventError(_("Points cannot be negative."))
-    number = _int(request, "number") if request.POST.get("number") else None
+    number = _int(request, "number", 1) if request.POST.get("number") else None
     svc.record_hand(user, match, end, _side(request), points, number)
 
 
@@ -103,9 +93,18 @@ def _result(request: HttpRequest, user: User, match: TableMatch) -> None:
         raise EventError(_("Choose how the match ended.")) from None
     offender = _side(request, "offender") if end is MatchEnd.DEFAULT else ""
     score = (_int(request, "score_a"), _int(request, "score_b"))
-    if min(score) < 0:
-        raise EventError(_("Points cannot be negative."))
     svc.set_result(user, match, score, end, offender)
+
+
+def _suspend(request: HttpRequest, user: User, match: TableMatch) -> None:
+    _confirmed(request)
+    svc.suspend_match(user, match)
+
+
+def _default(request: HttpRequest, user: User, match: TableMatch) -> None:
+    offender = _side(request, "offender")
+    _confirmed(request)
+    svc.apply_default(user, match, offender)
 
 
 ACTIONS: dict[str, Callable[[HttpRequest, User, TableMatch], None]] = {
@@ -116,8 +115,8 @@ ACTIONS: dict[str, Callable[[HttpRequest, User, TableMatch], None]] = {
     "undo": lambda r, u, m: svc.undo_last_hand(u, m),
     "confirm_end": lambda r, u, m: svc.confirm_end(u, m),
     "close": lambda r, u, m: svc.organizer_confirm(u, m),
-    "suspend": lambda r, u, m: svc.suspend_match(u, m),
-    "default": lambda r, u, m: svc.apply_default(u, m, _side(r, "offender")),
+    "suspend": _suspend,
+    "default": _default,
     "result": _result,
     "call_organizer": lambda r, u, m: svc.request_organizer(u, m),
     "default_rejected": lambda r, u, m: svc.answer_default_claim(u, m, accept=False),
