@@ -1,0 +1,190 @@
+"""What the archive stores: each match with its record, each seat's player and summary, the PRs.
+
+A match's statistics are computed once, when it is archived, from the replay of its record, and
+kept beside it (per seat in :class:`MatchSeat`, per hand in ``ArchivedMatch.hands``): a player's
+page then reads a few indexed rows instead of replaying thousands of matches. The record itself is
+kept whole (with whatever extensions the live table added) for the replay portal and the Academy.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+SOURCE_MAX_LENGTH = 200
+NAME_MAX_LENGTH = 100
+
+
+class Family(models.TextChoices):
+    AMIGOS = "amigos", _("Amigos")
+    CUBAN = "cuban", _("Cuban")
+    DRAW = "draw", _("Draw and fives")
+
+
+class Result(models.TextChoices):
+    WON = "won", _("won")
+    LOST = "lost", _("lost")
+    UNFINISHED = "unfinished", _("unfinished")
+
+
+class ArchivedMatch(models.Model):
+    # Who handed the match over and which match it was ("table:<id>:match:<n>", "import:<hash>"):
+    # unique, so a second hand-over of the same match is recognised and changes nothing.
+    source = models.CharField(max_length=SOURCE_MAX_LENGTH, unique=True)
+    variant = models.CharField(_("variant"), max_length=40)
+    family = models.CharField(_("game"), max_length=10, choices=Family.choices)
+    table_name = models.CharField(_("table"), max_length=NAME_MAX_LENGTH, blank=True)
+    started_at = models.DateTimeField(_("started at"))
+    ended_at = models.DateTimeField(_("ended at"), db_index=True)
+    complete = models.BooleanField(_("complete"))
+    winner = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    # Totals per side as counted, and as written on the sheet (winners at the target in 100/200).
+    score = models.JSONField(default=list)
+    official_score = models.JSONField(default=list)
+    hand_count = models.PositiveSmallIntegerField(default=0)
+    record = models.JSONField()
+    # One summary per hand (see amigos.web.archive.summary.hand_summaries).
+    hands = models.JSONField(default=list)
+    # The place of this match in the rating's order (None: the match did not count for the rating).
+    rating_sequence = models.PositiveIntegerField(null=True, blank=True, unique=True)
+    archived_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("archived match")
+        verbose_name_plural = _("archived matches")
+        ordering: ClassVar[list[str]] = ["-ended_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.table_name} {self.ended_at:%Y-%m-%d %H:%M}"
+
+
+class MatchSeat(models.Model):
+    """One seat of an archived match: who sat there (an account, a guest or a computer player) and
+    the match seen from that seat's side. Carries copies of the match's date, game and status so
+    that a player's matches are listed from one index."""
+
+    match = models.ForeignKey(ArchivedMatch, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    side = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="archived_seats",
+    )
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    is_computer = models.BooleanField(default=False)
+    ended_at = models.DateTimeField()
+    variant = models.CharField(max_length=40)
+    family = models.CharField(max_length=10, choices=Family.choices)
+    result = models.CharField(max_length=10, choices=Result.choices)
+    hands_won = models.PositiveSmallIntegerField(default=0)
+    hands_lost = models.PositiveSmallIntegerField(default=0)
+    points_for = models.IntegerField(default=0)
+    points_against = models.IntegerField(default=0)
+    # Zapato / pollona: the match won with the other side(s) still at 0 (or lost that way).
+    shutout_for = models.BooleanField(default=False)
+    shutout_against = models.BooleanField(default=False)
+    capicuas = models.PositiveSmallIntegerField(default=0)
+    viajeras = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["match", "seat"], name="archive_one_player_per_seat"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "-ended_at", "-match"], name="archive_seat_user_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.match_id}:{self.seat}"
+
+
+class PlayerRating(models.Model):
+    """A registered player's PR. A player without a row has PR 0 and no match counted."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    pr = models.IntegerField(_("PR"), default=0, db_index=True)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.pr}"
+
+
+class RatingChange(models.Model):
+    """One player's PR before and after one rated match, with the quintiles then: the graph of the
+    statistics page reads these rows."""
+
+    match = models.ForeignKey(ArchivedMatch, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    ended_at = models.DateTimeField()
+    pr_before = models.IntegerField()
+    pr_after = models.IntegerField()
+    quintile_before = models.PositiveSmallIntegerField()
+    quintile_after = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["match", "user"], name="archive_one_change_per_player"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "-ended_at", "-match"], name="archive_change_user_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.pr_before}->{self.pr_after}"
+
+
+class RatingLedger(models.Model):
+    """A single row, locked by every archiving transaction: rated matches are counted one after the
+    other in a total order (the order `amigos rating` replays), and a match handed over twice at the
+    same moment is stored once."""
+
+    matches_rated = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.matches_rated} rated matches"
+
+
+class HandReview(models.Model):
+    """A player's request to see what their plays in one hand cost, and its result once computed
+    (off the web process's event loop; see services/review.py)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        RUNNING = "running", _("computing")
+        DONE = "done", _("ready")
+        FAILED = "failed", _("failed")
+
+    match = models.ForeignKey(ArchivedMatch, on_delete=models.CASCADE, related_name="reviews")
+    hand = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_reviews")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    done_turns = models.PositiveSmallIntegerField(default=0)
+    total_turns = models.PositiveSmallIntegerField(default=0)
+    turns = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["match", "hand", "seat"], name="archive_one_review_per_hand_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"review {self.match_id}/{self.hand}/{self.seat}: {self.status}"

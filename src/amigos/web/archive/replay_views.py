@@ -1,0 +1,351 @@
+"""The replay portal and the Academy: thin views over archive.replay and archive.academy.
+
+Who may look: a match is shown only to the accounts that sat in it, and only once it is over
+(``complete``). An archived match that stopped before its end is never shown, so no hidden tile
+of a match that could still be going on leaks through here. Anything else is a plain 404: a
+match one may not see is not even acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_GET
+
+from amigos.academy.solve import is_two_ended
+from amigos.web.accounts.models import User
+from amigos.web.archive.academy import DEFAULT_SEED, Variation, play_match_on, play_on
+from amigos.web.archive.errors import ArchiveError
+from amigos.web.archive.line_svg import line_svg
+from amigos.web.archive.models import ArchivedMatch, MatchSeat
+from amigos.web.archive.replay import (
+    Position,
+    ReplayedMatch,
+    deal_check,
+    position,
+    position_in,
+    replay_match,
+    score_sheet,
+)
+from amigos.web.archive.services.academy_jobs import registry
+
+PAGE_SIZE = 50
+MOVE_TEXT = re.compile(r"^[0-9a-z@\-.]{1,12}$")
+
+END_WORDS = {
+    "domino": _lazy("Domino"),
+    "block": _lazy("Block"),
+    "tied-block": _lazy("Tied block"),
+    "unfinished": _lazy("unfinished"),
+}
+ERRORS = {
+    "move-illegal": _lazy("That play is not legal there."),
+    "position-unknown": _lazy("That match has no such position."),
+    "record-invalid": _lazy("The stored record of this match cannot be replayed."),
+    "bot-illegal": _lazy("The computer players could not finish that hand."),
+}
+
+
+def _user_id(request: HttpRequest) -> int:
+    user = request.user
+    assert isinstance(user, User)  # guaranteed by login_required
+    return user.pk
+
+
+def viewable_match(user_id: int, match_id: int) -> ArchivedMatch:
+    """The match if ``user_id`` played in it and it is over; Http404 otherwise."""
+    match = ArchivedMatch.objects.filter(pk=match_id, complete=True, seats__user_id=user_id).first()
+    if match is None:
+        raise Http404
+    return match
+
+
+def _replayed(match: ArchivedMatch) -> ReplayedMatch:
+    try:
+        return replay_match(match.record)
+    except ArchiveError as exc:
+        raise Http404 from exc
+
+
+@login_required
+@require_GET
+def matches(request: HttpRequest) -> HttpResponse:
+    """Every finished match of the signed-in player, newest first, a page at a time."""
+    seats = (
+        MatchSeat.objects.filter(user_id=_user_id(request), match__complete=True)
+        .select_related("match")
+        .order_by("-ended_at", "-match_id")
+    )
+    page = Paginator(seats, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "archive/replay_list.html", {"page": page})
+
+
+def _svg(pos: Position) -> object:
+    return line_svg(
+        pos.line,
+        title=_("Line of play"),
+        empty=_("No tile on the table yet."),
+        up=_("Up"),
+        down=_("Down"),
+    )
+
+
+def _nav(pos: Position, url: Callable[[int], str]) -> dict[str, str | None]:
+    """The links that step through the hand: its start, one move back, one forward, its end."""
+    return {
+        "start": url(0) if pos.move else None,
+        "back": url(pos.move - 1) if pos.move else None,
+        "forward": url(pos.move + 1) if pos.move < pos.moves else None,
+        "end": url(pos.moves) if pos.move < pos.moves else None,
+    }
+
+
+def _context(match: ArchivedMatch, replayed: ReplayedMatch, pos: Position) -> dict[str, object]:
+    sides = replayed.report.variant.sides if replayed.report.variant else 2
+    return {
+        "match": match,
+        "pos": pos,
+        "svg": _svg(pos),
+        "sheet": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(replayed)],
+        "last_name": "" if pos.last_seat is None else pos.seats[pos.last_seat].name,
+        "deal_exact": replayed.report.variant is not None and is_two_ended(replayed.report.variant),
+        "sides": range(sides),
+        "hands": range(1, replayed.hand_count + 1),
+        "end_words": END_WORDS,
+        "deal": deal_check(replayed, pos.hand),
+        "end_word": END_WORDS.get(pos.end or "", ""),
+    }
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, match_id: int, hand: int = 1, move: int = 0) -> HttpResponse:
+    """The board at (hand, move) of a finished match; the URL is the position's shareable link."""
+    match = viewable_match(_user_id(request), match_id)
+    replayed = _replayed(match)
+    try:
+        pos = position(replayed, hand, move)
+    except ArchiveError as exc:
+        raise Http404 from exc
+    context = _context(match, replayed, pos)
+    context["nav"] = _nav(pos, lambda m: reverse("archive:replay", args=[match.pk, hand, m]))
+    moves = replayed.record.hands[hand - 1].moves
+    context["next_move"] = moves[move] if move < len(moves) else None
+    context["choices"] = _choices(
+        match.pk, replayed, hand, list(replayed.record.hands[hand - 1].moves[:move])
+    )
+    context["values_url"] = reverse("archive:academy_values", args=[match.pk, hand, move])
+    return render(request, "archive/replay.html", context)
+
+
+def _choices(match_id: int, replayed: ReplayedMatch, hand: int, prefix: list[str]) -> list[tuple[str, str]]:
+    """Each legal action after ``prefix``, with the link that plays it and lets the computer
+    finish the hand (the Academy's "what if")."""
+    state = replayed.state(hand, 0)
+    for text in prefix:
+        state = state.apply(state.parse_move(text), state.to_move)
+    if state.is_over:
+        return []
+    base = reverse("archive:academy_try", args=[match_id, hand])
+    out = []
+    for action in state.legal_actions():
+        text = state.move_notation(action)
+        query = ".".join([*prefix, text])
+        out.append((text, f"{base}?moves={query}&at={len(prefix) + 1}"))
+    return out
+
+
+def _moves_param(raw: str) -> list[str]:
+    """The chosen moves of a variation from the URL (``6-6.pass.6-5@up``); ``move-illegal`` for
+    anything that is not move notation."""
+    moves = [text for text in raw.split(".") if text] if raw else []
+    if not all(MOVE_TEXT.match(text) for text in moves):
+        raise ArchiveError("move-illegal", "not move notation")
+    return moves
+
+
+def _int_param(raw: str | None, default: int) -> int:
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or len(raw) > 6:
+        raise ArchiveError("position-unknown", "not a number")
+    return int(raw)
+
+
+@login_required
+@require_GET
+def academy_try(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
+    """A changed hand: the chosen moves (?moves=), then the computer players to its end; shown at
+    ?at= like the replay, with every play at that point open to another change."""
+    match = viewable_match(_user_id(request), match_id)
+    replayed = _replayed(match)
+    try:
+        chosen = _moves_param(request.GET.get("moves", ""))
+        seed = _int_param(request.GET.get("seed"), DEFAULT_SEED)
+        variation = play_on(replayed, hand, chosen, seed=seed)
+        at = min(_int_param(request.GET.get("at"), len(chosen)), len(variation.moves))
+    except ArchiveError as exc:
+        return render(
+            request,
+            "archive/replay_error.html",
+            {"match": match, "message": ERRORS.get(exc.code, _("That cannot be shown.")), "code": exc.code},
+            status=400,
+        )
+    pos = position_in(variation.states, variation.moves, replayed.record.players, hand, at)
+    context = _context(match, replayed, pos)
+    chosen_query = ".".join(variation.moves[: variation.chosen])
+    try_base = reverse("archive:academy_try", args=[match.pk, hand])
+    context["nav"] = _nav(pos, lambda m: f"{try_base}?moves={chosen_query}&at={m}")
+    context.update(
+        {
+            "variation": variation,
+            "chosen_query": chosen_query,
+            "next_move": variation.moves[at] if at < len(variation.moves) else None,
+            "choices": _choices_in(match.pk, hand, variation, at),
+            "values_url": reverse("archive:academy_values", args=[match.pk, hand, at])
+            + "?moves="
+            + ".".join(variation.moves[:at]),
+        }
+    )
+    return render(request, "archive/replay.html", context)
+
+
+def _choices_in(match_id: int, hand: int, variation: Variation, at: int) -> list[tuple[str, str]]:
+    state = variation.states[at]
+    if state.is_over:
+        return []
+    base = reverse("archive:academy_try", args=[match_id, hand])
+    prefix = list(variation.moves[:at])
+    return [
+        (
+            state.move_notation(action),
+            f"{base}?moves={'.'.join([*prefix, state.move_notation(action)])}&at={at + 1}",
+        )
+        for action in state.legal_actions()
+    ]
+
+
+@login_required
+def academy_values(request: HttpRequest, match_id: int, hand: int, move: int) -> HttpResponse:
+    """POST: start (or find) the search for the values of every play at a position and answer
+    with the job's URL. The position is the real one, or a variation's (?moves=)."""
+    if request.method != "POST":
+        return JsonResponse({"error": "method-not-allowed"}, status=405)
+    user_id = _user_id(request)
+    match = viewable_match(user_id, match_id)
+    replayed = _replayed(match)
+    real = list(replayed.record.hands[hand - 1].moves) if 1 <= hand <= replayed.hand_count else []
+    try:
+        raw = request.GET.get("moves")
+        moves = _moves_param(raw) if raw is not None else real[:move]
+        if len(moves) != move:
+            raise ArchiveError("position-unknown", "the moves do not lead to that move number")
+        variation = play_on(replayed, hand, moves)
+    except ArchiveError as exc:
+        return JsonResponse({"error": exc.code}, status=400)
+    state = variation.states[move]
+    if state.is_over:
+        return JsonResponse({"error": "hand-over"}, status=400)
+    played = variation.moves[move]
+    job = registry.submit(
+        user_id=user_id, match_id=match.pk, record=match.record, hand=hand, moves=moves, played=played
+    )
+    return JsonResponse(
+        {"job": job.id, "url": reverse("archive:academy_job", args=[job.id]), "status": job.status},
+        status=202,
+    )
+
+
+@login_required
+@require_GET
+def academy_job(request: HttpRequest, job_id: str) -> HttpResponse:
+    """A job's state for the page's polling: running, done (with the values) or failed."""
+    job = registry.get(job_id, user_id=_user_id(request))
+    if job is None:
+        return JsonResponse({"error": "job-unknown"}, status=404)
+    return JsonResponse(job.to_dict())
+
+
+@login_required
+@require_GET
+def record_download(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match's record as a JSON file (amigos-record/1 with the live table's extensions)."""
+    match = viewable_match(_user_id(request), match_id)
+    response = HttpResponse(
+        json.dumps(match.record, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="amigos-match-{match.pk}.json"'
+    return response
+
+
+@login_required
+@require_GET
+def verify(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
+    """The server's check of a hand's deal: the key gives these tiles and the commitment binds it."""
+    match = viewable_match(_user_id(request), match_id)
+    replayed = _replayed(match)
+    try:
+        check = deal_check(replayed, hand)
+    except ArchiveError as exc:
+        raise Http404 from exc
+    return render(request, "archive/replay_verify.html", {"match": match, "check": check})
+
+
+@login_required
+@require_GET
+def first_position(request: HttpRequest, match_id: int) -> HttpResponse:
+    viewable_match(_user_id(request), match_id)
+    return redirect("archive:replay", match_id=match_id, hand=1, move=0)
+
+
+@login_required
+@require_GET
+def academy_match(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
+    """The whole match re-simulated from a changed hand (?moves= as on the changed hand's page):
+    its score sheet beside the one as played; ?download=1 gives the new match as a record."""
+    match = viewable_match(_user_id(request), match_id)
+    replayed = _replayed(match)
+    try:
+        chosen = _moves_param(request.GET.get("moves", ""))
+        seed = _int_param(request.GET.get("seed"), DEFAULT_SEED)
+        new_record = play_match_on(replayed, hand, chosen, seed=seed)
+        resimulated = replay_match(new_record)
+    except ArchiveError as exc:
+        return render(
+            request,
+            "archive/replay_error.html",
+            {"match": match, "message": ERRORS.get(exc.code, _("That cannot be shown.")), "code": exc.code},
+            status=400,
+        )
+    if request.GET.get("download"):
+        response = JsonResponse(new_record, json_dumps_params={"ensure_ascii": False, "indent": 1})
+        response["Content-Disposition"] = (
+            f'attachment; filename="amigos-match-{match.pk}-hand-{hand}-changed.json"'
+        )
+        return response
+    sides = replayed.report.variant.sides if replayed.report.variant else 2
+    return render(
+        request,
+        "archive/replay_match.html",
+        {
+            "match": match,
+            "hand": hand,
+            "sides": range(sides),
+            "played": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(replayed)],
+            "resimulated": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(resimulated)],
+            "winner": resimulated.report.winner,
+            "played_winner": replayed.report.winner,
+            "query": request.GET.urlencode(),
+            "changed_url": reverse("archive:academy_try", args=[match.pk, hand])
+            + f"?moves={'.'.join(chosen)}&at={len(chosen)}",
+        },
+    )

@@ -1,0 +1,100 @@
+"""Reviews of a player's plays in a finished hand, computed off the web process's event loop.
+
+`request_review` (a POST) records the request; `start_review` hands it to one background thread,
+which sends each turn's search to a worker process (so neither the event loop nor the web
+process's interpreter is busy with it) and writes the progress after every turn; the page shows
+that progress until the review is ready. `run_review` is the same work, callable directly.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from django.db import close_old_connections, transaction
+
+from amigos.web.archive.errors import ArchiveError
+from amigos.web.archive.models import ArchivedMatch, HandReview, MatchSeat
+from amigos.web.archive.review import review_turn, turns_to_review
+
+TurnSolver = Callable[[Mapping[str, Any], int, int], dict[str, Any]]
+
+_lock = threading.Lock()
+_threads: ThreadPoolExecutor | None = None
+_processes: ProcessPoolExecutor | None = None
+
+
+def request_review(*, user_id: int, match_id: int, hand: int) -> tuple[HandReview, bool]:
+    """The review of ``hand`` of ``match_id`` for the seat ``user_id`` sat in; created (and True
+    returned) when it did not exist. Only a player of the match may ask, for a hand that ended."""
+    seat = MatchSeat.objects.filter(match_id=match_id, user_id=user_id).values_list("seat", flat=True).first()
+    if seat is None:
+        raise ArchiveError("not-a-player", "only the match's players may review its hands")
+    match = ArchivedMatch.objects.only("hands").get(pk=match_id)
+    if not 1 <= hand <= len(match.hands):
+        raise ArchiveError("hand-unknown", f"the match has no hand {hand}")
+    if match.hands[hand - 1]["end"] == "unfinished":
+        raise ArchiveError("hand-unfinished", f"hand {hand} did not end")
+    with transaction.atomic():
+        return HandReview.objects.get_or_create(
+            match_id=match_id, hand=hand, seat=seat, defaults={"user_id": user_id}
+        )
+
+
+def run_review(*, review_id: int, solve: TurnSolver = review_turn) -> None:
+    """Compute a review turn by turn, saving the progress after each; a failure is recorded."""
+    review = HandReview.objects.select_related("match").get(pk=review_id)
+    if review.status == HandReview.Status.DONE:
+        return
+    record = review.match.record
+    try:
+        turns = turns_to_review(record, review.hand, review.seat)
+        review.status, review.total_turns, review.done_turns, review.turns = (
+            HandReview.Status.RUNNING,
+            len(turns),
+            0,
+            [],
+        )
+        review.save()
+        results = []
+        for move in turns:
+            results.append(solve(record, review.hand, move))
+            HandReview.objects.filter(pk=review.pk).update(done_turns=len(results))
+        review.turns, review.done_turns, review.status = results, len(results), HandReview.Status.DONE
+        review.save()
+    except Exception:
+        HandReview.objects.filter(pk=review.pk).update(status=HandReview.Status.FAILED)
+        raise
+
+
+def _solve_in_process(record: Mapping[str, Any], hand: int, move: int) -> dict[str, Any]:
+    global _processes
+    with _lock:
+        if _processes is None:
+            _processes = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        pool = _processes
+    return pool.submit(review_turn, dict(record), hand, move).result()
+
+
+def _background(review_id: int) -> None:
+    try:
+        run_review(review_id=review_id, solve=_solve_in_process)
+    finally:
+        close_old_connections()
+
+
+def start_review(review_id: int) -> None:
+    """Queue the computation after the current transaction commits (one review at a time)."""
+    global _threads
+    with _lock:
+        if _threads is None:
+            _threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archive-review")
+        threads = _threads
+
+    def submit() -> None:
+        threads.submit(_background, review_id)
+
+    transaction.on_commit(submit)
