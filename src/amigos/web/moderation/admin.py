@@ -1,0 +1,146 @@
+"""The administrators' desk: reports to decide on, suspensions to lift or shorten, the decisions kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from amigos.web.accounts.models import User
+from amigos.web.moderation import services
+from amigos.web.moderation.models import Action, Decision, Report, Suspension
+
+
+class DecisionInline(admin.TabularInline[Decision, Any]):
+    model = Decision
+    fk_name = "report"
+    extra = 0
+    can_delete = False
+    fields = ("action", "decided_by", "decided_at", "reason")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin[Report]):
+    list_display = ("created_at", "reporter", "reported", "times_reported", "place", "status", "comment")
+    list_filter = ("status", "place")
+    readonly_fields = (
+        "reporter",
+        "reported",
+        "times_reported",
+        "place",
+        "table_link",
+        "match",
+        "line_text",
+        "comment",
+        "status",
+        "created_at",
+    )
+    fields = readonly_fields
+    inlines = (DecisionInline,)
+    actions = ("ignore", "warn", "block")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=_("times reported"))
+    def times_reported(self, report: Report) -> int:
+        return services.times_reported(report.reported_id)
+
+    @admin.display(description=_("table"))
+    def table_link(self, report: Report) -> str:
+        if report.table_id is None:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:tables_table_change", args=[report.table_id]), report.table
+        )
+
+    @admin.display(description=_("chat line"))
+    def line_text(self, report: Report) -> str:
+        line = report.table_line or report.lobby_line
+        return "—" if line is None else str(line.text)
+
+    def _decide(self, request: HttpRequest, queryset: QuerySet[Report], action: str) -> None:
+        done = 0
+        for row in queryset:
+            try:
+                services.decide(report=row, action=action, by=_staff(request), now=timezone.now())
+                done += 1
+            except services.ModerationError as error:
+                self.message_user(request, f"{row}: {error.code}", messages.WARNING)
+        self.message_user(request, _("%(count)d reports decided.") % {"count": done})
+
+    @admin.action(description=_("Ignore the selected reports"))
+    def ignore(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        self._decide(request, queryset, Action.IGNORE)
+
+    @admin.action(description=_("Warn the reported players"))
+    def warn(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        self._decide(request, queryset, Action.WARN)
+
+    @admin.action(description=_("Block: a red card and its suspension"))
+    def block(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        self._decide(request, queryset, Action.BLOCK)
+
+
+def _staff(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+class ChangeForm(forms.ModelForm[Suspension]):
+    """Lift (no new end) or shorten (an earlier end) a running suspension; a reason is required."""
+
+    new_end = forms.DateTimeField(label=_("new end (empty: lift)"), required=False)
+    change_reason = forms.CharField(label=_("reason for the change"), max_length=500)
+
+    class Meta:
+        model = Suspension
+        fields: tuple[str, ...] = ()
+
+
+@admin.register(Suspension)
+class SuspensionAdmin(admin.ModelAdmin[Suspension]):
+    form = ChangeForm
+    list_display = ("user", "cause", "starts", "ends", "lifted_at")
+    list_filter = ("cause",)
+    readonly_fields = ("user", "cause", "starts", "ends", "counted_at", "lifted_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Suspension, form: Any, change: bool) -> None:
+        try:
+            services.change_suspension(
+                suspension=obj,
+                by=_staff(request),
+                now=timezone.now(),
+                reason=form.cleaned_data["change_reason"],
+                until=form.cleaned_data.get("new_end"),
+            )
+        except services.ModerationError as error:
+            self.message_user(request, error.code, messages.ERROR)
+
+
+@admin.register(Decision)
+class DecisionAdmin(admin.ModelAdmin[Decision]):
+    list_display = ("decided_at", "action", "player", "decided_by", "reason")
+    list_filter = ("action",)
+    readonly_fields = ("action", "decided_by", "decided_at", "player", "report", "suspension", "reason")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

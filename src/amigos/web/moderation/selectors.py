@@ -1,0 +1,47 @@
+"""Moderation's reads: a player's own cards and standing, mutes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from amigos.table import sanctions
+from amigos.web.moderation import ladder
+from amigos.web.moderation.models import Mute, Suspension
+from amigos.web.tables.models import Card
+
+
+@dataclass(frozen=True)
+class MyCards:
+    cards: list[Card]
+    yellow: int
+    blue: int
+    yellow_left: int
+    blue_left: int
+    suspensions: list[Suspension]
+
+
+def my_cards(user_id: int) -> MyCards:
+    """Only ``user_id``'s own cards (newest first) and how far they are from the next suspension."""
+    standing = ladder.standing(user_id)
+    cards = list(Card.objects.filter(user_id=user_id).select_related("table").order_by("-given_at", "-pk"))
+    return MyCards(
+        cards=cards,
+        yellow=standing.yellow,
+        blue=standing.blue,
+        yellow_left=standing.yellow_left(sanctions.LADDER),
+        blue_left=standing.blue_left(sanctions.LADDER),
+        suspensions=list(Suspension.objects.filter(user_id=user_id).order_by("-pk")),
+    )
+
+
+def muted_by(owner_id: int) -> set[int]:
+    return set(Mute.objects.filter(owner_id=owner_id).values_list("muted_id", flat=True))
+
+
+def running_suspension(user_id: int, now: datetime) -> Suspension | None:
+    return (
+        Suspension.objects.filter(user_id=user_id, lifted_at__isnull=True, starts__lte=now, ends__gt=now)
+        .order_by("-ends")
+        .first()
+    )

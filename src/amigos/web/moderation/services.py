@@ -1,0 +1,256 @@
+"""Moderation's writes: apply the ladder to stored cards, file reports, carry out decisions.
+
+Every function takes keyword arguments and the moment ``now`` from its caller, so tests drive time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.mail import mail_admins
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from amigos.table import sanctions
+from amigos.web.accounts import services as accounts
+from amigos.web.accounts.models import User
+from amigos.web.lobby import notices
+from amigos.web.lobby.models import ChatMessage
+from amigos.web.moderation import ladder
+from amigos.web.moderation.models import (
+    Action,
+    Cause,
+    Decision,
+    Mute,
+    Place,
+    Report,
+    ReportStatus,
+    Suspension,
+)
+from amigos.web.tables.models import Card, CardColour, Table, TableChatLine
+
+
+class ModerationError(Exception):
+    """A refusal with a stable code (the site translates the code, never this text)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def cards_given(*, cards: Iterable[Card], now: datetime) -> list[Suspension]:
+    """Apply the ladder to freshly stored cards, in the order given; suspend where a threshold falls.
+
+    Called by the table store inside the transaction that writes the cards, so a card and the
+    suspension it causes are stored together or not at all.
+    """
+    imposed: list[Suspension] = []
+    for card in sorted(cards, key=lambda c: c.pk):
+        before = ladder.standing(card.user_id, before_card=card.pk)
+        _after, suspension = sanctions.give(before, ladder.COLOURS[card.colour], ladder.epoch(card.given_at))
+        if suspension is None:
+            continue
+        row = Suspension.objects.create(
+            user_id=card.user_id,
+            cause=suspension.colour.value if hasattr(suspension.colour, "value") else str(suspension.colour),
+            starts=ladder.moment(suspension.starts),
+            ends=ladder.moment(suspension.ends),
+            counted_at=now,
+            last_card=card.pk,
+        )
+        user = User.objects.get(pk=card.user_id)
+        accounts.suspend(user, row.ends, _reason(row.cause))
+        imposed.append(row)
+    return imposed
+
+
+def _reason(cause: str) -> str:
+    with translation.override(settings.LANGUAGE_CODE):
+        return {
+            Cause.YELLOW: _("Suspended: 28 yellow cards."),
+            Cause.BLUE: _("Suspended: 2 blue cards."),
+            Cause.RED: _("Suspended: a red card."),
+        }.get(Cause(cause), _("Suspended by the administration."))
+
+
+def report(
+    *,
+    reporter: User,
+    reported_id: int,
+    comment: str,
+    now: datetime,
+    table_id: int | None = None,
+    table_line_id: int | None = None,
+    lobby_line_id: int | None = None,
+) -> Report:
+    """File a report and tell the administrators (the admin list, and e-mail where configured)."""
+    comment = comment.strip()
+    if not comment or len(comment) > 500:
+        raise ModerationError("bad_comment")
+    if reported_id == reporter.pk:
+        raise ModerationError("report_self")
+    reported = User.objects.filter(pk=reported_id, is_active=True).first()
+    if reported is None:
+        raise ModerationError("unknown_player")
+    table_line = lobby_line = None
+    table: Table | None = None
+    if lobby_line_id is not None:
+        lobby_line = ChatMessage.objects.filter(pk=lobby_line_id, author_id=reported_id).first()
+        if lobby_line is None:
+            raise ModerationError("unknown_line")
+        place = Place.LOBBY
+    elif table_line_id is not None:
+        table_line = TableChatLine.objects.filter(pk=table_line_id, author_id=reported_id).first()
+        if table_line is None or table_line.table_id != table_id:
+            raise ModerationError("unknown_line")
+        table = table_line.table
+        place = Place.TABLE_CHAT
+    elif table_id is not None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise ModerationError("unknown_table")
+        place = Place.TABLE
+    else:
+        place = Place.LOBBY
+    if table is not None and not table.seats.filter(user_id=reported_id).exists():
+        raise ModerationError("not_at_table")
+    with transaction.atomic():
+        row = Report.objects.create(
+            reporter=reporter,
+            reported=reported,
+            place=place,
+            table=table,
+            match=table.match_number if table is not None else None,
+            table_line=table_line,
+            lobby_line=lobby_line,
+            comment=comment,
+            created_at=now,
+        )
+    _notify(row)
+    return row
+
+
+def times_reported(user_id: int) -> int:
+    return Report.objects.filter(reported_id=user_id).count()
+
+
+def _notify(row: Report) -> None:
+    link = reverse("admin:moderation_report_change", args=[row.pk])
+    with translation.override(settings.LANGUAGE_CODE):
+        lines = [
+            _("Reporter: %(name)s") % {"name": row.reporter.display_name},
+            _("Reported player: %(name)s") % {"name": row.reported.display_name},
+            _("Times reported: %(count)d") % {"count": times_reported(row.reported_id)},
+            _("Comment: %(text)s") % {"text": row.comment},
+            _("Decide at: %(link)s") % {"link": link},
+        ]
+        if row.table_id is not None:
+            lines.append(
+                _("Table: %(link)s") % {"link": reverse("admin:tables_table_change", args=[row.table_id])}
+            )
+        subject = _("Report on %(name)s") % {"name": row.reported.display_name}
+    mail_admins(subject, "\n".join(lines), fail_silently=True)
+
+
+def decide(*, report: Report, action: str, by: User, now: datetime, reason: str = "") -> Decision:
+    """Ignore, warn or block on a report; every decision is kept with who took it and when."""
+    if action not in (Action.IGNORE, Action.WARN, Action.BLOCK):
+        raise ModerationError("bad_action")
+    if report.status != ReportStatus.OPEN:
+        raise ModerationError("already_decided")
+    with transaction.atomic():
+        suspension = None
+        if action == Action.WARN:
+            with translation.override(settings.LANGUAGE_CODE):
+                notices.send(
+                    _("A warning from the administrators"),
+                    reason or _("Please keep to the rules of fair play and respect the other players."),
+                    recipient=report.reported,
+                )
+            report.status = ReportStatus.WARNED
+        elif action == Action.BLOCK:
+            card = Card.objects.create(
+                user=report.reported,
+                table_id=report.table_id if report.table_id is not None else _any_table(report),
+                match=report.match or 0,
+                hand=None,
+                colour=CardColour.RED,
+                reason="admin",
+                given_at=now,
+            )
+            imposed = cards_given(cards=[card], now=now)
+            suspension = imposed[0] if imposed else None
+            report.status = ReportStatus.BLOCKED
+        else:
+            report.status = ReportStatus.IGNORED
+        report.save(update_fields=["status"])
+        return Decision.objects.create(
+            action=action,
+            decided_by=by,
+            decided_at=now,
+            player=report.reported,
+            report=report,
+            suspension=suspension,
+            reason=reason,
+        )
+
+
+def _any_table(report: Report) -> int:
+    """A red card needs a table; for a lobby report, the reported player's latest table."""
+    table = Table.objects.filter(seats__user_id=report.reported_id).order_by("-pk").first()
+    if table is None:
+        raise ModerationError("no_table_for_card")
+    return int(table.pk)
+
+
+def change_suspension(
+    *, suspension: Suspension, by: User, now: datetime, reason: str, until: datetime | None = None
+) -> Decision:
+    """Lift (``until`` None) or shorten a suspension, with a reason; never lengthens one."""
+    if not reason.strip():
+        raise ModerationError("reason_required")
+    if suspension.lifted_at is not None or suspension.ends <= now:
+        raise ModerationError("not_running")
+    if until is not None and until >= suspension.ends:
+        raise ModerationError("not_shorter")
+    with transaction.atomic():
+        user = User.objects.get(pk=suspension.user_id)
+        if until is None or until <= now:
+            suspension.lifted_at = now
+            suspension.ends = max(now, suspension.starts)
+            action = Action.LIFT
+            accounts.lift_suspension(user)
+        else:
+            suspension.ends = until
+            action = Action.SHORTEN
+            accounts.suspend(user, until, user.suspension_reason)
+        suspension.save(update_fields=["lifted_at", "ends"])
+        return Decision.objects.create(
+            action=action, decided_by=by, decided_at=now, player=user, suspension=suspension, reason=reason
+        )
+
+
+def mute(*, owner: User, muted_id: int, now: datetime) -> None:
+    if muted_id == owner.pk:
+        raise ModerationError("mute_self")
+    if not User.objects.filter(pk=muted_id).exists():
+        raise ModerationError("unknown_player")
+    Mute.objects.get_or_create(owner=owner, muted_id=muted_id, defaults={"created_at": now})
+
+
+def unmute(*, owner: User, muted_id: int) -> None:
+    Mute.objects.filter(owner=owner, muted_id=muted_id).delete()
+
+
+def purge_chat(*, now: datetime, days: int) -> tuple[int, int]:
+    """Delete lobby and table chat lines older than ``days``; returns (lobby, table) counts."""
+    if days < 1:
+        raise ModerationError("bad_retention")
+    cutoff = now - timedelta(days=days)
+    lobby, _ = ChatMessage.objects.filter(created_at__lt=cutoff).delete()
+    table, _ = TableChatLine.objects.filter(sent_at__lt=cutoff).delete()
+    return lobby, table

@@ -1,0 +1,104 @@
+"""Socket commands: report a player (from a table, its chat or the lobby chat), mute and unmute."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from amigos.web.accounts.models import User
+from amigos.web.moderation import services
+from amigos.web.realtime.commands import CommandError, Connection, command
+
+
+def _int(payload: dict[str, Any], key: str, *, required: bool = False) -> int | None:
+    value = payload.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CommandError("bad_payload", f'"{key}" must be an integer')
+    return value
+
+
+@database_sync_to_async
+def _report(user_id: int, payload: dict[str, Any]) -> int:
+    comment = payload.get("comment")
+    if not isinstance(comment, str):
+        raise CommandError("bad_payload", '"comment" must be a string')
+    reported = _int(payload, "player_id", required=True)
+    assert reported is not None
+    try:
+        row = services.report(
+            reporter=User.objects.get(pk=user_id),
+            reported_id=reported,
+            comment=comment,
+            now=timezone.now(),
+            table_id=_int(payload, "table_id"),
+            table_line_id=_int(payload, "table_line_id"),
+            lobby_line_id=_int(payload, "lobby_line_id"),
+        )
+    except services.ModerationError as error:
+        raise CommandError(error.code) from None
+    return int(row.pk)
+
+
+@command("moderation.report")
+async def report(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"report_id": await _report(connection.user_id, payload)}
+
+
+@database_sync_to_async
+def _mute(user_id: int, payload: dict[str, Any], on: bool) -> None:
+    muted = _int(payload, "player_id", required=True)
+    assert muted is not None
+    owner = User.objects.get(pk=user_id)
+    try:
+        if on:
+            services.mute(owner=owner, muted_id=muted, now=timezone.now())
+        else:
+            services.unmute(owner=owner, muted_id=muted)
+    except services.ModerationError as error:
+        raise CommandError(error.code) from None
+
+
+@command("moderation.mute")
+async def mute(connection: Connection, payload: dict[str, Any]) -> None:
+    await _mute(connection.user_id, payload, True)
+
+
+@command("moderation.unmute")
+async def unmute(connection: Connection, payload: dict[str, Any]) -> None:
+    await _mute(connection.user_id, payload, False)
+
+
+@database_sync_to_async
+def _is_staff(user_id: int) -> bool:
+    return User.objects.filter(pk=user_id, is_staff=True, is_active=True).exists()
+
+
+@command("moderation.watch", activity=False)
+async def watch(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Staff watch any table live, chat included, as an unseen spectator.
+
+    The spectators' topic shows only public information (never a hand), joining it announces nobody,
+    and this also opens correspondence tables, which refuse ordinary spectators. Anyone not staff
+    gets the same answer as for a table that does not exist, so the command reveals nothing.
+    """
+    from amigos.web.tables import registry, rendering
+
+    table_id = _int(payload, "table_id", required=True)
+    assert table_id is not None
+    if not await _is_staff(connection.user_id):
+        raise CommandError("table_not_found", "no such table")
+    actor = await registry.get_actor(table_id)
+    if actor is None:
+        raise CommandError("table_not_found", "no such table")
+
+    async def join() -> dict[str, Any]:
+        await connection.join(rendering.watch_topic(table_id))
+        await connection.join(rendering.chat_topic(table_id))
+        connection.push("table.snapshot", actor.snapshot(None))
+        return {"table_id": table_id, "seat": None, "version": actor.version, "mode": "snapshot"}
+
+    return await actor.call(join)
