@@ -1,0 +1,278 @@
+"""Live tables under load, over real sockets.
+
+    python bench/load.py --tables N --rate R --seconds S [--closed] [--bot-tables B]
+                         [--database postgresql://...] [--json] [--quick]
+
+Starts its own server (`amigos serve`, production settings, SQLite in a scratch directory unless
+--database names another database), creates N four-seat Amigos tables whose seats are all people
+(every seat a client over its own WebSocket) and B tables of one client against three hard
+computer players, starts them, and lets every client play the first legal play offered when its
+turn comes: after 1/R seconds (R plays per second per table), or at once with --closed. Every
+play is durable before it is broadcast (the table server's rule). It prints JSON:
+
+* `tables`, `bot_tables`, `plays` (acknowledged plays by the human tables), `plays_per_second`;
+* `p50_ms`, `p99_ms` — from a client sending a play to the `played` event reaching each of the
+  other three seats of its table;
+* `memory_per_table_kb` — the server's resident memory after the tables started, less before,
+  per table (human and computer tables alike);
+* `errors` — refused commands other than `stale_version` (a race the protocol expects).
+
+Goals (issue 9, one process on PostgreSQL): 1,000 tables at 1 play/s with p99 ≤ 50 ms; closed
+loop ≥ 2,000 durable plays/s; ≤ 150 KB per table; with 50 hard computer tables the same p99.
+`--quick` runs 4 tables for a few seconds (CI: it checks the bench runs; its figures judge nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import lobby as lobby_bench
+
+
+def make_players(count: int) -> list[tuple[int, str]]:
+    """N players with a live session each (made directly: no password hashing, no sign-in)."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from amigos.web.accounts.identity import identifier_key, skeleton
+    from amigos.web.accounts.models import User
+    from amigos.web.accounts.services import LAST_ACTIVITY_KEY
+
+    call_command("migrate", verbosity=0, interactive=False)
+    made = []
+    for n in range(count):
+        user = User(email=f"mesa{n}@example.org", display_name=f"Mesa {n:05d}", password="!")  # noqa: S106
+        # bulk_create skips save(), which fills the identity keys
+        user.email_key, user.name_key = identifier_key(user.email), identifier_key(user.display_name)
+        user.email_skeleton, user.name_skeleton = skeleton(user.email), skeleton(user.display_name)
+        made.append(user)
+    users = User.objects.bulk_create(made)
+    result = []
+    for user in users:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store[LAST_ACTIVITY_KEY] = time.time() + 3600  # active throughout the run
+        store.create()
+        assert store.session_key is not None
+        result.append((int(user.pk), store.session_key))
+    return result
+
+
+def make_tables(players: list[tuple[int, str]], tables: int, bot_tables: int) -> list[tuple[int, list[int]]]:
+    """Tables with every seat accepted, so the server starts them when it starts (no invitations)."""
+    from django.utils import timezone
+
+    from amigos.web.tables.models import Invitation, Seat, Table
+
+    made = []
+    now = timezone.now()
+    index = 0
+    for number in range(tables + bot_tables):
+        humans = 4 if number < tables else 1
+        seat_users = [players[index + seat][0] for seat in range(humans)]
+        index += humans
+        table = Table.objects.create(
+            name=f"Mesa {number}",
+            variant="amigos-100",
+            players=4,
+            target=100,
+            organizer_id=seat_users[0],
+            created_at=now,
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(
+                    table=table,
+                    number=seat,
+                    user_id=seat_users[seat] if seat < humans else None,
+                    level="" if seat < humans else "hard",
+                    invitation=Invitation.ACCEPTED,
+                )
+                for seat in range(4)
+            ]
+        )
+        made.append((table.pk, seat_users))
+    return made
+
+
+def resident_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.plays = 0
+        self.errors: list[str] = []
+        # when each play was sent, by (table, tile): a tile is laid once per hand
+        self.pending: dict[tuple[int, str], float] = {}
+
+
+async def seat_client(
+    port: int, session: str, table: int, seat: int, stats: Stats, delay: float, stop: asyncio.Event
+) -> None:
+    import websockets
+
+    origin = f"http://127.0.0.1:{port}"
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/", additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"}
+    ) as connection:
+        ident = 0
+        version = 0
+
+        async def send(kind: str, payload: dict[str, Any]) -> None:
+            nonlocal ident
+            ident += 1
+            await connection.send(json.dumps({"type": kind, "id": ident, "payload": payload}))
+
+        async def play(turn: dict[str, Any], at_version: int) -> None:
+            if delay:
+                await asyncio.sleep(delay)
+            entry = turn["legal"][0]
+            stats.pending[(table, entry["tile"])] = time.perf_counter()
+            await send(
+                "table.play",
+                {
+                    "table_id": table,
+                    "version": at_version,
+                    "tile": entry["tile"],
+                    "arm": entry["arms"][0] if entry["arms"] else None,
+                    "lead_left": entry["lead_left"][0] if entry["lead_left"] else None,
+                },
+            )
+
+        await send("table.join", {"table_id": table, "since": None})
+        tasks: set[asyncio.Task[None]] = set()
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(connection.recv(), 0.5)
+            except TimeoutError:
+                continue
+            envelope = json.loads(raw)
+            kind, payload = envelope["type"], envelope["payload"]
+            turn = None
+            if kind == "table.snapshot":
+                version = payload["version"]
+                turn = payload["turn"]
+            elif kind == "table.event":
+                version = max(version, payload["version"])
+                data = payload["data"]
+                if payload["kind"] == "played" and data["seat"] != seat:
+                    started = stats.pending.get((table, data["tile"]))
+                    if started is not None:
+                        stats.latencies.append(time.perf_counter() - started)
+                elif payload["kind"] == "clock":
+                    turn = data if payload["version"] == version else None
+            elif kind == "ack" and "version" in payload:
+                stats.plays += 1
+            elif kind == "error" and payload["code"] != "stale_version":
+                stats.errors.append(payload["code"])
+            if turn is not None and turn["seat"] == seat and turn["legal"]:
+                task = asyncio.create_task(play(turn, version))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
+
+async def drive(
+    port: int,
+    pid: int,
+    players: dict[int, str],
+    made: list[tuple[int, list[int]]],
+    tables: int,
+    rate: float,
+    seconds: float,
+    closed: bool,
+) -> dict[str, Any]:
+    stats = Stats()
+    stop = asyncio.Event()
+    before = resident_kb(pid)
+    delay = 0.0 if closed else 1.0 / rate  # the seat in turn waits, so a table makes R plays a second
+    clients = []
+    for number, (table, users) in enumerate(made):
+        for seat, user_id in enumerate(users):
+            clients.append(
+                asyncio.create_task(seat_client(port, players[user_id], table, seat, stats, delay, stop))
+            )
+        if number % 50 == 49:
+            await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)  # the sockets open and join (each table already started with the server)
+    memory = resident_kb(pid) - before
+    start_plays, start = stats.plays, time.perf_counter()
+    stats.latencies.clear()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - start
+    plays = stats.plays - start_plays
+    stop.set()
+    await asyncio.gather(*clients, return_exceptions=True)
+    return {
+        "tables": tables,
+        "bot_tables": len(made) - tables,
+        "plays": plays,
+        "plays_per_second": round(plays / elapsed, 1),
+        "latency_samples": len(stats.latencies),
+        "p50_ms": round(lobby_bench.percentile(stats.latencies, 0.50) * 1000, 2),
+        "p99_ms": round(lobby_bench.percentile(stats.latencies, 0.99) * 1000, 2),
+        "memory_per_table_kb": round(max(memory, 0) / max(len(made), 1), 1),
+        "errors": len(stats.errors),
+        "error_codes": sorted(set(stats.errors)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--rate", type=float, default=1.0, help="plays per second per table")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--closed", action="store_true", help="play as fast as the server answers")
+    parser.add_argument("--bot-tables", type=int, default=0)
+    parser.add_argument("--database", help="a database URL instead of a scratch SQLite file")
+    parser.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    parser.add_argument("--quick", action="store_true", help="4 tables, 3 seconds (CI)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
+    with tempfile.TemporaryDirectory(prefix="amigos-bench-load-") as data_dir:
+        env = lobby_bench.server_env(data_dir, args.database)
+        env["AMIGOS_TABLE_HAND_PAUSE_SECONDS"] = "0"
+        env["AMIGOS_TABLE_BOT_DELAY_MS"] = "0"
+        os.environ.update(env)
+        sys.path.insert(0, str(lobby_bench.ROOT / "src"))
+        players = make_players(args.tables * 4 + args.bot_tables)
+        made = make_tables(players, args.tables, args.bot_tables)
+        sessions = dict(players)
+        port = lobby_bench.free_port()
+        server = lobby_bench.start_server(port, env)
+        try:
+            result = asyncio.run(
+                drive(port, server.pid, sessions, made, args.tables, args.rate, args.seconds, args.closed)
+            )
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    result.update({"bench": "load", "quick": args.quick, "closed": args.closed, "rate": args.rate})
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

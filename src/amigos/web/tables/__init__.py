@@ -1,0 +1,1 @@
+"""Live tables: where four players (or fewer, with computer players) sit down and play."""

@@ -1,0 +1,750 @@
+"""The table actor: the one writer of a table, one message at a time.
+
+Every change of a table (a play, an invitation answered, a vote, a deadline reached, a computer
+player's move) is a job in the actor's queue, run alone. A job checks the command against the
+engine and the seat of the player who sent it, computes the events, stores them (with the new
+version, deadline, cards and record) in one transaction, and only then publishes each event, once
+per audience, rendered by `rendering.render`. If storing fails the actor stops: its memory may be
+ahead of the database, so the registry drops it and the next command rebuilds it from the log.
+
+Time comes from an injected clock, and deadlines are fired by `fire_deadline`, which the actor's
+own timer calls when the time comes (tests call it directly with a fake clock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
+from amigos.engine.deal import random_seat
+from amigos.web.lobby import chat as lobby_chat
+from amigos.web.realtime.commands import CommandError, Connection
+from amigos.web.realtime.hub import Hub
+from amigos.web.tables import rendering, store, thinking, timing
+from amigos.web.tables.game import Game, Refused, first_leader_needed, legal_plays
+from amigos.web.tables.rendering import iso
+
+log = logging.getLogger("amigos.tables")
+
+T = TypeVar("T")
+
+POSITIONS_4 = ("organizer", "right", "partner", "left")
+POSITIONS_N = ("organizer", "right", "left")
+CHOICES = ("rematch", "rotate", "communicate")
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return timezone.now()
+
+
+def position(seat: int, players: int) -> str:
+    return POSITIONS_4[seat] if players == 4 else POSITIONS_N[seat]
+
+
+@dataclass
+class SeatState:
+    number: int
+    user_id: int | None
+    name: str
+    level: str
+    invitation: str
+    invited_until: datetime | None
+    connected: bool = True
+    held_by_computer: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None and bool(self.level)
+
+    def label(self) -> str:
+        if self.is_computer:
+            return f"Computadora ({self.level})"
+        return self.name
+
+
+@dataclass
+class Pending:
+    """What the current job will write and then publish."""
+
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    write: store.Write | None = None
+
+
+class TableActor:
+    def __init__(self, loaded: store.Loaded, hub: Hub, clock: Clock | None = None) -> None:
+        self.id = loaded.id
+        self.hub = hub
+        self.clock: Clock = clock or SystemClock()
+        self.name = loaded.name
+        self.variant = find_variant(loaded.variant, loaded.players)
+        self.target = loaded.target
+        self.kind = loaded.kind
+        self.organizer_id = loaded.organizer_id
+        self.status = loaded.status
+        self.version = loaded.version
+        self.deadline_at = loaded.deadline_at
+        self.deadline_kind = loaded.deadline_kind
+        self.seats = [
+            SeatState(row.number, row.user_id, row.name, row.level, row.invitation, row.invited_until)
+            for row in loaded.seats
+        ]
+        self.cards: dict[int, dict[str, int]] = loaded.cards
+        self.chat = loaded.chat
+        self.votes: dict[int, str] = {}
+        self.next_table_id: int | None = None
+        self.game = Game(self.id, self.variant, self._names())
+        self.game.replay((kind, data) for _, kind, data in loaded.log)
+        for _, kind, data in loaded.log:
+            if kind == "vote":
+                self.votes[int(data["seat"])] = str(data["choice"])
+            elif kind == "card":
+                pass  # counts come from the Card rows
+        self.clock_info: dict[str, Any] | None = None
+        for _, kind, data in loaded.log:
+            if kind == "clock":
+                self.clock_info = dict(data)
+            elif kind in ("hand_ended", "match_ended"):
+                self.clock_info = None
+        self.broken = False
+        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._thinking: asyncio.Task[None] | None = None
+
+    # -- running -----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name=f"amigos-table-{self.id}")
+
+    async def call(self, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` inside the actor (after every job queued before it) and return its result."""
+        if self.broken:
+            raise CommandError("busy", "the table is being reloaded; try again")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self._queue.put((job, future))
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            job, future = await self._queue.get()
+            if future.cancelled():
+                continue
+            try:
+                result = await job()
+            except BaseException as error:  # the caller gets every failure; the actor goes on
+                if not future.done():
+                    future.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+            else:
+                if not future.done():
+                    future.set_result(result)
+
+    async def stop(self) -> None:
+        """Stop for good: the job under way finishes (its database work must not be cut off in
+        the middle), later calls are refused, and jobs still queued are told so."""
+        if self._task is not None and not self._task.done() and not self.broken:
+            finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            async def nothing() -> None:
+                return None
+
+            self.broken = True
+            await self._queue.put((nothing, finished))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(finished, 30)
+        self.broken = True
+        while not self._queue.empty():
+            _, future = self._queue.get_nowait()
+            if not future.done():
+                future.set_exception(CommandError("busy", "the table is being reloaded; try again"))
+        for task in (self._timer, self._thinking, self._task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def resume(self) -> None:
+        """After a (re)start: send pending invitations' deadlines, start a full table, wake bots."""
+        await self.call(self._resume)
+
+    async def _resume(self) -> None:
+        if self.status == "inviting" and self._everyone_accepted():
+            await self._commit(self._start_match())
+            return
+        if self.status == "playing" and self.game.in_hand and self.kind == "live":
+            # The table was down (a restart, another process taking it over): the player in turn
+            # gets a full clock again, and everyone is told why the clock started over.
+            seat = self.game.to_move
+            pending = Pending(
+                events=[("notice", {"code": "fresh_time", "seat": seat})],
+                write=store.Write(events=[], at=self.clock.now()),
+            )
+            self._set_clock(pending)
+            await self._commit(pending)
+            return
+        self._arm()
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(seat.label() for seat in self.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id and seat.invitation == "accepted":
+                return seat.number
+        return None
+
+    def is_member(self, user_id: int) -> bool:
+        return any(seat.user_id == user_id for seat in self.seats)
+
+    def seat_dict(self, seat: SeatState) -> dict[str, Any]:
+        return {
+            "seat": seat.number,
+            "position": position(seat.number, self.variant.players),
+            "user_id": seat.user_id,
+            "name": seat.label(),
+            "kind": "computer" if seat.is_computer else "human" if seat.user_id is not None else "empty",
+            "level": seat.level or None,
+            "connected": seat.connected,
+            "held_by_computer": seat.held_by_computer,
+            "invitation": seat.invitation,
+            "reconnect_deadline": None,
+            "cards": dict(self.cards.get(seat.number, {"yellow": 0, "blue": 0, "red": 0})),
+        }
+
+    def snapshot(self, audience: int | None) -> dict[str, Any]:
+        now = self.clock.now()
+        hand = self.game.current()
+        turn = None
+        if self.clock_info is not None and self.game.in_hand:
+            info = self.clock_info
+            shown = {name: info.get(name) for name in ("seat", "deadline", "seconds", "situation", "legal")}
+            turn = rendering.turn_for(shown, audience)
+        votes = None
+        if self.status == "voting":
+            votes = {
+                "deadline": iso(self.deadline_at),
+                "choices": {str(seat.number): self.votes.get(seat.number) for seat in self.seats},
+            }
+        return {
+            "table_id": self.id,
+            "version": self.version,
+            "now": iso(now),
+            "table": {
+                "name": self.name,
+                "variant": self.variant.name,
+                "players": self.variant.players,
+                "target": self.target,
+                "kind": self.kind,
+                "status": self.status,
+                "organizer_id": self.organizer_id,
+                "match": self.game.match_number,
+            },
+            "seat": audience,
+            "seats": [self.seat_dict(seat) for seat in self.seats],
+            "hand": None
+            if hand is None
+            else {
+                "number": hand.number,
+                "id": hand.id,
+                "commitment": hand.commitment,
+                "view": self.game.view_dict(audience),
+            },
+            "turn": turn,
+            "sheet": self.game.sheet(),
+            "previous_hands": self.game.previous_hands(),
+            "votes": votes,
+            "chat": list(self.chat[-30:]),
+        }
+
+    # -- commands (each runs inside the actor through `call`) ----------------------------------------
+
+    async def join(self, connection: Connection, as_seat: bool, since: int | None) -> dict[str, Any]:
+        user_id = connection.user_id
+        audience: int | None = None
+        if as_seat:
+            audience = self.seat_of(user_id)
+            if audience is None:
+                raise CommandError("not_seated", "you hold no seat at this table")
+        elif self.kind == "correspondence" and not self.is_member(user_id):
+            raise CommandError("table_not_found", "no such table")
+        topic = (
+            rendering.seat_topic(self.id, audience)
+            if audience is not None
+            else rendering.watch_topic(self.id)
+        )
+        await connection.join(topic)
+        await connection.join(rendering.chat_topic(self.id))
+        mode = "snapshot"
+        now = iso(self.clock.now()) or ""
+        if since is not None and 0 <= since <= self.version and self.version - since <= store.TAIL:
+            missed = await database_sync_to_async(store.events_between)(self.id, since, self.version)
+            mode = "events"
+            for version, kind, data in missed:
+                connection.push(
+                    "table.event", rendering.envelope(self.id, version, kind, data, audience, now)
+                )
+        if mode == "snapshot":
+            connection.push("table.snapshot", self.snapshot(audience))
+        return {"table_id": self.id, "seat": audience, "version": self.version, "mode": mode}
+
+    async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
+        seat = self._acting_seat(user_id, version)
+        if self.status != "playing":
+            raise CommandError("not_playing", "the table is not in play")
+        if self.seats[seat].held_by_computer:
+            raise CommandError("held_by_computer", "a computer player holds your seat")
+        await self._commit(self._act(seat, action, system=False))
+        return {"version": self.version}
+
+    async def accept(self, user_id: int) -> dict[str, Any]:
+        seat = self._invited_seat(user_id)
+        now = self.clock.now()
+        if seat.invited_until is not None and now >= seat.invited_until:
+            raise CommandError("invitation_expired", "the invitation is over")
+        seat.invitation = "accepted"
+        seat.invited_until = None
+        pending = Pending(events=[("seat_changed", {"seat": self.seat_dict(seat)})])
+        pending.write = store.Write(
+            events=[],
+            at=now,
+            seats=[{"number": seat.number, "invitation": "accepted", "invited_until": None}],
+        )
+        if self._everyone_accepted():
+            started = self._start_match()
+            pending.events += started.events
+            assert started.write is not None
+            started.write.seats = pending.write.seats
+            pending.write = started.write
+        await self._commit(pending)
+        await self._tell_invitee(user_id, "accepted")
+        return {"seat": seat.number}
+
+    async def refuse(self, user_id: int) -> dict[str, Any]:
+        seat = self._invited_seat(user_id)
+        await self._commit(self._free_seat(seat, "refused"))
+        await self._tell_invitee(user_id, "refused")
+        return {}
+
+    async def vote(self, user_id: int, version: int, choice: str) -> dict[str, Any]:
+        seat = self._acting_seat(user_id, version)
+        if self.status != "voting":
+            raise CommandError("not_voting", "no vote is open at this table")
+        if choice not in CHOICES:
+            raise CommandError("bad_choice", "choose rematch, rotate or communicate")
+        self.votes[seat] = choice
+        pending = Pending(events=[("vote", {"seat": seat, "choice": choice})])
+        humans = [s.number for s in self.seats if not s.is_computer]
+        if all(number in self.votes for number in humans):
+            pending.events += self._close_votes()
+        pending.write = store.Write(events=[], at=self.clock.now())
+        if self.status != "voting":
+            pending.write.status = self.status
+            pending.write.ended_at = self.clock.now()
+            pending.write.deadline = (None, "")
+        await self._commit(pending)
+        return {"version": self.version}
+
+    async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
+        seat = self.seat_of(user_id)
+        cleaned = lobby_chat.clean_text(text)
+        if not cleaned:
+            raise CommandError("empty", "the line is empty")
+        if len(cleaned) > settings.AMIGOS_CHAT_MAX_LENGTH:
+            raise CommandError("too_long", "the line is too long")
+        line = await database_sync_to_async(store.post_chat)(
+            self.id, user_id, seat, cleaned, self.clock.now()
+        )
+        self.chat = [*self.chat[-29:], line]
+        await self.hub.publish(rendering.chat_topic(self.id), "table.chat", line)
+        return {"id": line["id"]}
+
+    async def fire_deadline(self) -> None:
+        """The stored deadline has come (called by the timer, or by a test with a fake clock)."""
+        await self.call(self._on_deadline)
+
+    # -- the rules of a job ----------------------------------------------------------------------------
+
+    def _acting_seat(self, user_id: int, version: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise CommandError("not_seated", "you hold no seat at this table")
+        if version != self.version:
+            raise CommandError("stale_version", f"the table is at version {self.version}")
+        return seat
+
+    def _invited_seat(self, user_id: int) -> SeatState:
+        for seat in self.seats:
+            if seat.user_id == user_id and seat.invitation == "pending" and self.status == "inviting":
+                return seat
+        raise CommandError("not_invited", "no open invitation for you at this table")
+
+    def _everyone_accepted(self) -> bool:
+        return all(
+            seat.is_computer or (seat.user_id is not None and seat.invitation == "accepted")
+            for seat in self.seats
+        )
+
+    def _free_seat(self, seat: SeatState, reason: str) -> Pending:
+        user_id, name = seat.user_id, seat.name
+        seat.invitation = reason
+        seat.invited_until = None
+        now = self.clock.now()
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("invitation_refused", {"seat": seat.number, "user_id": user_id, "name": name, "reason": reason}),
+        ]
+        write = store.Write(
+            events=[], at=now, seats=[{"number": seat.number, "invitation": reason, "invited_until": None}]
+        )
+        write.deadline = self._invitation_deadline()
+        return Pending(events=events, write=write)
+
+    def _invitation_deadline(self) -> tuple[datetime | None, str]:
+        pending = [
+            seat.invited_until for seat in self.seats if seat.invitation == "pending" and seat.invited_until
+        ]
+        return (min(pending), "invitation") if pending else (None, "")
+
+    def _start_match(self) -> Pending:
+        now = self.clock.now()
+        self.game.names = self._names()
+        first = random_seat(self.variant.players) if first_leader_needed(self.variant) else None
+        events = self.game.start_match(first)
+        events += self.game.deal(new_deal_key())
+        self.status = "playing"
+        self.votes = {}
+        write = store.Write(
+            events=[],
+            at=now,
+            status="playing",
+            started_at=now,
+            match_number=self.game.match_number,
+            record_started_at=now,
+        )
+        pending = Pending(events=events, write=write)
+        self._continue(pending)
+        return pending
+
+    def _act(self, seat: int, action: Action, *, system: bool, reason: str | None = None) -> Pending:
+        """``reason``: why the system or a computer player moved, for the record's ``system``."""
+        at = iso(self.clock.now()) or ""
+        try:
+            events = self.game.act(seat, action, at=at, system=system, reason=reason)
+        except Refused as refusal:
+            raise CommandError(refusal.code, refusal.message) from None
+        pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
+        self._continue(pending)
+        return pending
+
+    def _continue(self, pending: Pending) -> None:
+        """After an action: automatic passes, the end of a hand or match, and the next clock."""
+        assert pending.write is not None
+        write = pending.write
+        now = self.clock.now()
+        while self.game.forced_pass():
+            seat = self.game.to_move
+            assert seat is not None
+            pending.events += self.game.act(seat, Pass(), at=iso(now) or "", system=True)
+        kinds = {kind for kind, _ in pending.events}
+        if "match_ended" in kinds:
+            self._after_match(pending)
+            return
+        if "hand_ended" in kinds or "hand_started" in kinds or "played" in kinds or "passed" in kinds:
+            write.record = self.game.record()
+        if self.game.in_hand:
+            self._set_clock(pending)
+        else:
+            self.clock_info = None
+            pause = timedelta(seconds=settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
+            write.deadline = (now + pause, "deal")
+
+    def _set_clock(self, pending: Pending) -> None:
+        """Start the turn clock of the seat in turn (its legal plays go to that seat only)."""
+        assert pending.write is not None
+        write = pending.write
+        now = self.clock.now()
+        seat = self.game.to_move
+        assert seat is not None and self.game.hand is not None
+        clock = timing.turn_clock(self.variant, self.kind, self.game.single_play() is not None)
+        deadline = now + clock.act_after
+        shown = now + timedelta(seconds=clock.seconds)
+        data = {
+            "seat": seat,
+            "deadline": iso(shown),
+            "seconds": clock.seconds,
+            "situation": clock.situation,
+            "legal": legal_plays(self.game.hand, seat),
+        }
+        pending.events.append(("clock", data))
+        self.clock_info = data
+        write.deadline = (deadline, clock.on_expiry)
+
+    def _after_match(self, pending: Pending) -> None:
+        assert pending.write is not None
+        now = self.clock.now()
+        self.status = "voting"
+        self.votes = {}
+        self.clock_info = None
+        write = pending.write
+        write.status = "voting"
+        write.record = self.game.record()
+        write.record_ended = True
+        write.termination = self.game.termination
+        deadline = now + timedelta(seconds=timing.VOTE_SECONDS)
+        write.deadline = (deadline, "votes")
+        for kind, data in pending.events:
+            if kind == "match_ended":
+                data["votes_deadline"] = iso(deadline)
+
+    def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
+        humans = [s.number for s in self.seats if not s.is_computer]
+        chosen = {self.votes.get(number) for number in humans}
+        result = chosen.pop() if len(chosen) == 1 else "communicate"
+        if result is None:
+            result = "communicate"
+        self.status = "finished"
+        return [("votes_closed", {"result": result, "next_table_id": None})]
+
+    async def _on_deadline(self) -> None:
+        now = self.clock.now()
+        if self.deadline_at is None or now < self.deadline_at:
+            self._arm()
+            return
+        kind = self.deadline_kind
+        if kind == "invitation":
+            for state in self.seats:
+                if (
+                    state.invitation == "pending"
+                    and state.invited_until is not None
+                    and now >= state.invited_until
+                ):
+                    user_id = state.user_id
+                    await self._commit(self._free_seat(state, "expired"))
+                    if user_id is not None:
+                        await self._tell_invitee(user_id, "expired")
+            return
+        if kind == "deal" and self.status == "playing" and not self.game.in_hand:
+            events = self.game.deal(new_deal_key())
+            pending = Pending(events=events, write=store.Write(events=[], at=now))
+            self._continue(pending)
+            await self._commit(pending)
+            return
+        if kind == "votes" and self.status == "voting":
+            events = self._close_votes()
+            write = store.Write(events=[], at=now, status=self.status, ended_at=now, deadline=(None, ""))
+            await self._commit(Pending(events=events, write=write))
+            return
+        seat = self.game.to_move
+        if seat is None or self.game.hand is None:
+            return
+        if kind == "system_play":
+            single = self.game.single_play()
+            assert single is not None
+            pending = self._act(seat, single, system=True)
+            self._give_card(pending, seat, "yellow", "slow_single")
+            await self._commit(pending)
+        elif kind == "default_move":
+            await self._commit(
+                self._act(seat, self.game.hand.default_action(), system=True, reason="timeout")
+            )
+        elif kind == "overdue":
+            assert self.clock_info is not None
+            reason = "timeout" if self.clock_info.get("overdue") is None else "every_5s"
+            self.clock_info["overdue"] = True
+            pending = Pending(events=[], write=store.Write(events=[], at=now))
+            self._give_card(pending, seat, "yellow", reason)
+            assert pending.write is not None
+            pending.write.deadline = (now + timedelta(seconds=timing.OVERDUE_EVERY_SECONDS), "overdue")
+            await self._commit(pending)
+
+    def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None:
+        state = self.seats[seat]
+        if state.user_id is None:
+            return  # computer players get no cards
+        counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
+        counts[colour] += 1
+        hand = self.game.current()
+        pending.events.append(
+            (
+                "card",
+                {
+                    "seat": seat,
+                    "user_id": state.user_id,
+                    "colour": colour,
+                    "reason": reason,
+                    "cards": dict(counts),
+                },
+            )
+        )
+        assert pending.write is not None
+        pending.write.cards.append(
+            {
+                "user_id": state.user_id,
+                "match": self.game.match_number,
+                "hand": None if hand is None else hand.number,
+                "colour": colour,
+                "reason": reason,
+            }
+        )
+
+    # -- storing, then telling ----------------------------------------------------------------------
+
+    async def _commit(self, pending: Pending) -> None:
+        assert pending.write is not None
+        write = pending.write
+        write.events = pending.events
+        try:
+            version = await database_sync_to_async(store.append)(self.id, self.version, write)
+        except Exception:
+            self.broken = True
+            log.exception("table %s: could not store its events; it will be rebuilt", self.id)
+            raise CommandError("busy", "the table is being reloaded; try again") from None
+        first = self.version + 1
+        self.version = version
+        if write.deadline is not None:
+            self.deadline_at, self.deadline_kind = write.deadline
+        now = iso(self.clock.now()) or ""
+        for offset, (kind, data) in enumerate(pending.events):
+            await self._publish(first + offset, kind, data, now)
+        if write.status is not None or any(
+            kind in ("hand_ended", "seat_changed") for kind, _ in pending.events
+        ):
+            await self._status_changed()
+        if write.record_ended:
+            await self._archive()
+        if (
+            write.suspended
+            and self.status == "playing"
+            and any(seat.user_id in write.suspended for seat in self.seats)
+        ):
+            await self._commit(self._end_for_suspension())
+            return
+        self._arm()
+
+    def _end_for_suspension(self) -> Pending:
+        """A seated player's account was just suspended: the match ends unfinished, the table closes
+        (everyone goes back to the lobby; the offender's sockets are signed out by the session check)."""
+        now = self.clock.now()
+        events = self.game.end_match("suspension")
+        self.status = "finished"
+        self.clock_info = None
+        write = store.Write(events=[], at=now, status="finished", ended_at=now, deadline=(None, ""))
+        write.record = self.game.record()
+        write.record_ended = True
+        write.termination = "suspension"
+        return Pending(events=events, write=write)
+
+    async def _publish(self, version: int, kind: str, data: dict[str, Any], now: str) -> None:
+        for seat in range(self.variant.players):
+            await self.hub.publish(
+                rendering.seat_topic(self.id, seat),
+                "table.event",
+                rendering.envelope(self.id, version, kind, data, seat, now),
+            )
+        await self.hub.publish(
+            rendering.watch_topic(self.id),
+            "table.event",
+            rendering.envelope(self.id, version, kind, data, None, now),
+        )
+
+    async def _status_changed(self) -> None:
+        from amigos.web.tables import lobby
+
+        await lobby.table_changed(self)
+
+    async def _tell_invitee(self, user_id: int, reason: str) -> None:
+        await self.hub.publish(
+            rendering.user_topic(user_id), "table.invitation_closed", {"table_id": self.id, "reason": reason}
+        )
+        from amigos.web.tables import lobby
+
+        await lobby.invitation_answered(self, user_id, reason)
+
+    async def _archive(self) -> None:
+        from amigos.web.tables import handover
+
+        await handover.hand_over(self)
+
+    # -- timers and computer players -----------------------------------------------------------------
+
+    def _arm(self) -> None:
+        """Set the timer for the stored deadline and let a computer player think if it is its turn."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        loop = asyncio.get_running_loop()
+        if self.deadline_at is not None and self.status in ("inviting", "playing", "voting"):
+            self._timer = loop.create_task(self._wait_deadline(self.deadline_at))
+        seat = self.game.to_move
+        if (
+            seat is not None
+            and self.status == "playing"
+            and (self.seats[seat].is_computer or self.seats[seat].held_by_computer)
+            and (self._thinking is None or self._thinking.done())
+        ):
+            self._thinking = loop.create_task(self._think(seat, self.version))
+
+    async def _wait_deadline(self, deadline: datetime) -> None:
+        delay = (deadline - self.clock.now()).total_seconds()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        with contextlib.suppress(CommandError):
+            await self.fire_deadline()
+
+    async def _think(self, seat: int, version: int) -> None:
+        hand = self.game.hand
+        if hand is None:
+            return
+        level = self.seats[seat].level or "normal"
+        view = seat_view(hand, seat)
+        delay = settings.AMIGOS_TABLE_BOT_DELAY_MS / 1000
+        started = asyncio.get_running_loop().time()
+        action = await thinking.think(view, level)
+        rest = delay - (asyncio.get_running_loop().time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+
+        async def play() -> None:
+            if self.version != version or self.game.to_move != seat:
+                return  # the table moved on (a deadline fired): this answer is old
+            await self._commit(self._act(seat, action, system=False, reason="computer"))
+
+        try:
+            await self.call(play)
+        except CommandError:
+            log.warning("table %s: a computer player's move was refused", self.id)
+        # Not in a `finally`: a cancelled task (the actor stopping) must not wait on the actor again.
+        self._thinking = None
+        if not self.broken:
+            with contextlib.suppress(CommandError):
+                await self.call(self._rearm)
+
+    async def _rearm(self) -> None:
+        self._arm()
+
+
+def parse_action(tile: object, arm: object, lead_left: object) -> Play:
+    from amigos.web.tables.game import parse_play
+
+    try:
+        return parse_play(tile, arm, lead_left)
+    except Refused as refusal:
+        raise CommandError(refusal.code, refusal.message) from None

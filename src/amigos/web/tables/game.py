@@ -1,0 +1,419 @@
+"""A table's play, as data the actor can store and replay: the engine driven by numbered events.
+
+`Game` knows no database, no clock and no socket. The actor asks it for the events an action
+produces (`play`, `deal`, ...); the same events, read back from the log, rebuild the game after a
+restart (`replay`). Events are audience-neutral: a seat's private part (its dealt tiles, a tile it
+drew, its legal plays) is kept under that seat's number, and `rendering` decides who sees what.
+Everything a message says about a hand is read from the engine's views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from amigos.engine import (
+    Action,
+    DrawEvent,
+    HandState,
+    IllegalAction,
+    Match,
+    Pass,
+    Play,
+    PlayEvent,
+    Tile,
+    Variant,
+    commitment,
+    deal_from_key,
+    seat_view,
+    spectator_view,
+)
+from amigos.engine.actions import Arm
+from amigos.engine.outcome import Termination
+from amigos.engine.record import Record, RecordHand, record_hand
+from amigos.engine.trail import HandTrail, MatchTrail, hand_trail_json, match_trail_json
+from amigos.engine.variants import Family
+
+Event = tuple[str, dict[str, Any]]
+
+
+class Refused(Exception):
+    """An action the game refuses, with a protocol error code (docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hand_id(table_id: int, match_number: int, number: int) -> str:
+    """The identity a hand's commitment is bound to (so a key cannot be reused for another hand)."""
+    return f"table:{table_id}:match:{match_number}:hand:{number}"
+
+
+def legal_plays(state: HandState, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal plays grouped by tile, from the engine's view: which arms each tile fits."""
+    view = seat_view(state, seat)
+    grouped: dict[str, dict[str, Any]] = {}
+    for action in view.legal_actions():
+        if not isinstance(action, Play):
+            continue
+        entry = grouped.setdefault(
+            str(action.tile), {"tile": str(action.tile), "arms": [], "lead_left": None}
+        )
+        if action.arm is not None and action.arm.value not in entry["arms"]:
+            entry["arms"].append(action.arm.value)
+        if action.lead_left is not None:
+            entry["lead_left"] = [*(entry["lead_left"] or []), action.lead_left]
+    return list(grouped.values())
+
+
+def parse_play(payload_tile: object, arm: object, lead_left: object) -> Play:
+    """A Play from a command's fields; Refused("bad_payload") when they are malformed."""
+    if not isinstance(payload_tile, str):
+        raise Refused("bad_payload", '"tile" must be text like "6-4"')
+    try:
+        tile = Tile.parse(payload_tile)
+    except (ValueError, TypeError):
+        raise Refused("bad_payload", f"not a tile: {payload_tile[:12]!r}") from None
+    chosen: Arm | None = None
+    if arm is not None:
+        if not isinstance(arm, str):
+            raise Refused("bad_payload", '"arm" must be "up", "down", "left", "right" or null')
+        try:
+            chosen = Arm(arm)
+        except ValueError:
+            raise Refused("bad_payload", f"no arm {arm[:12]!r}") from None
+    if lead_left is not None and (isinstance(lead_left, bool) or not isinstance(lead_left, int)):
+        raise Refused("bad_payload", '"lead_left" must be an integer or null')
+    return Play(tile, chosen, lead_left)
+
+
+@dataclass
+class HandLog:
+    """What the record needs of one hand: its start, its actions, when and by whom."""
+
+    number: int
+    id: str
+    key: str
+    commitment: str
+    start: HandState
+    actions: list[Action] = field(default_factory=list)
+    times: list[str] = field(default_factory=list)
+    #: One entry per action: None for the player's own move, else the reason the system (or a
+    #: computer player) made it, as the record's ``system`` field spells it (engine/trail.py).
+    system: list[str | None] = field(default_factory=list)
+
+
+def system_reason(action: Action, system: bool, reason: str | None) -> str | None:
+    """The record's ``system`` mark of a move. Events written before the reason was stored only
+    say whether the system moved: a pass it made was an automatic pass, a play its single tile."""
+    if reason is not None:
+        return reason
+    if not system:
+        return None
+    return "auto_pass" if isinstance(action, Pass) else "single_tile"
+
+
+def epoch(at: str) -> float:
+    """An event's ISO 8601 time as seconds since the epoch, the unit of the record's times."""
+    return datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()
+
+
+@dataclass
+class Game:
+    """The play of one table: the match so far and the hand in progress."""
+
+    table_id: int
+    variant: Variant
+    names: tuple[str, ...]
+    match_number: int = 0
+    match: Match | None = None
+    hand: HandState | None = None
+    hands: list[HandLog] = field(default_factory=list)
+    termination: str = ""
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    @property
+    def in_hand(self) -> bool:
+        return self.hand is not None and not self.hand.is_over
+
+    @property
+    def to_move(self) -> int | None:
+        return self.hand.to_move if self.hand is not None and not self.hand.is_over else None
+
+    def view_dict(self, seat: int | None) -> dict[str, Any] | None:
+        """The engine's view of the current hand for a seat (None: a spectator)."""
+        if self.hand is None:
+            return None
+        view = spectator_view(self.hand) if seat is None else seat_view(self.hand, seat)
+        return view.to_dict()
+
+    def sheet(self) -> dict[str, Any] | None:
+        return None if self.match is None else self.match.sheet().to_dict()
+
+    def previous_hands(self) -> list[dict[str, Any]]:
+        finished = self.hands if self.hand is None or self.hand.is_over else self.hands[:-1]
+        return [
+            {"number": log.number, "id": log.id, "commitment": log.commitment, "key": log.key}
+            for log in finished
+        ]
+
+    def current(self) -> HandLog | None:
+        return self.hands[-1] if self.hands and self.hand is not None else None
+
+    # -- producing events --------------------------------------------------------------------------
+
+    def start_match(self, first_leader: int | None) -> list[Event]:
+        self.match_number += 1
+        self.match = Match.new(self.variant, self.names, first_leader)
+        self.hand = None
+        self.hands = []
+        self.termination = ""
+        return [
+            (
+                "started",
+                {"match": self.match_number, "players": list(self.names), "first_leader": first_leader},
+            )
+        ]
+
+    def deal(self, key: str) -> list[Event]:
+        """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public)."""
+        assert self.match is not None
+        number = len(self.hands) + 1
+        ident = hand_id(self.table_id, self.match_number, number)
+        deal = deal_from_key(key, self.variant)
+        leader = self.match.leader_for(deal)
+        data = {
+            "number": number,
+            "id": ident,
+            "commitment": commitment(key, ident),
+            "leader": leader,
+            "key": deal.key,
+            "hands": [[str(tile) for tile in hand] for hand in deal.hands],
+            "hand_sizes": [len(hand) for hand in deal.hands],
+            "boneyard_size": len(deal.boneyard) if self.variant.draws else 0,
+        }
+        self._apply_hand_started(data)
+        return [("hand_started", data)]
+
+    def act(
+        self, seat: int, action: Action, *, at: str, system: bool = False, reason: str | None = None
+    ) -> list[Event]:
+        """The events of ``seat`` doing ``action`` (checked by the engine: turn, tile, arm).
+
+        ``reason`` says why the system or a computer player moved (engine/trail.py's
+        SYSTEM_REASONS); it is logged with the move so the record, rebuilt after a restart, says
+        the same."""
+        mark = system_reason(action, system, reason)
+        state = self.hand
+        if state is None or state.is_over:
+            raise Refused("not_playing", "no hand is in play")
+        if seat != state.to_move:
+            raise Refused("not_your_turn", "another seat is to play")
+        try:
+            after = state.apply(action, seat)
+        except IllegalAction as refusal:
+            raise Refused("illegal_play", refusal.reason) from None
+        events: list[Event] = []
+        if isinstance(action, Play):
+            placement = after.line.placements[-1]
+            played = after.history[len(state.history)]
+            assert isinstance(played, PlayEvent)
+            events.append(
+                (
+                    "played",
+                    {
+                        "seat": seat,
+                        "tile": str(action.tile),
+                        "arm": None if action.arm is None else action.arm.value,
+                        "lead_left": action.lead_left,
+                        "ends": {arm.value: value for arm, value in after.line.ends},
+                        "placement": placement.to_dict(),
+                        "points": played.points,
+                        "system": system,
+                        "reason": mark,
+                        "hand_sizes": [len(hand) for hand in after.hands],
+                        "at": at,
+                    },
+                )
+            )
+        else:
+            events.append(
+                (
+                    "passed",
+                    {
+                        "seat": seat,
+                        "ends": list(state.line.open_ends()),
+                        "automatic": system,
+                        "reason": mark,
+                        "at": at,
+                    },
+                )
+            )
+        for event in after.history[len(state.history) + 1 :]:
+            if isinstance(event, DrawEvent):
+                assert event.tile is not None
+                events.append(("drew", {"seat": event.seat, "tile": str(event.tile), "boneyard_size": None}))
+        remaining = len(after.boneyard)
+        for _, data in events:
+            if "boneyard_size" in data:
+                data["boneyard_size"] = remaining
+        self._record(action, at, mark)
+        self.hand = after
+        if after.is_over:
+            events.extend(self._end_hand())
+        return events
+
+    def forced_pass(self) -> bool:
+        """Whether the seat in turn can only pass (the server then passes for it)."""
+        if self.hand is None or self.hand.is_over:
+            return False
+        return all(isinstance(action, Pass) for action in self.hand.legal_actions())
+
+    def single_play(self) -> Play | None:
+        """The only legal play of the seat in turn, if it has exactly one."""
+        if self.hand is None or self.hand.is_over:
+            return None
+        plays = [action for action in self.hand.legal_actions() if isinstance(action, Play)]
+        tiles = {play.tile for play in plays}
+        return plays[0] if len(tiles) == 1 and len(plays) >= 1 else None
+
+    def end_match(self, termination: str) -> list[Event]:
+        """End the match early (abandonment, suspension): no winner by target."""
+        self.termination = termination
+        return [("match_ended", self._match_ended_data(termination))]
+
+    def _end_hand(self) -> list[Event]:
+        assert self.match is not None and self.hand is not None and self.hand.outcome is not None
+        log = self.hands[-1]
+        self.match = self.match.finish_hand(self.hand)
+        revealed = [sorted((str(tile) for tile in hand), reverse=True) for hand in self.hand.hands]
+        events: list[Event] = [
+            (
+                "hand_ended",
+                {
+                    "number": log.number,
+                    "id": log.id,
+                    "outcome": self.hand.outcome.to_dict(),
+                    "revealed": revealed,
+                    "key": log.key,
+                    "commitment": log.commitment,
+                    "sheet": self.match.sheet().to_dict(),
+                },
+            )
+        ]
+        if self.match.is_over:
+            self.termination = "target"
+            events.append(("match_ended", self._match_ended_data("target")))
+        return events
+
+    def _match_ended_data(self, termination: str) -> dict[str, Any]:
+        assert self.match is not None
+        return {
+            "termination": termination,
+            "winner": self.match.winner if termination == "target" else None,
+            "sheet": self.match.sheet().to_dict(),
+            "completed": termination == "target",
+        }
+
+    def _record(self, action: Action, at: str, mark: str | None) -> None:
+        log = self.hands[-1]
+        log.system.append(mark)
+        log.actions.append(action)
+        log.times.append(at)
+
+    # -- replaying the log -------------------------------------------------------------------------
+
+    def replay(self, events: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Bring the game to the state the log describes (actions are re-checked by the engine)."""
+        for kind, data in events:
+            if kind == "started":
+                self.match_number = int(data["match"])
+                self.match = Match.new(self.variant, self.names, data["first_leader"])
+                self.hand = None
+                self.hands = []
+                self.termination = ""
+            elif kind == "hand_started":
+                self._apply_hand_started(data)
+            elif kind == "played":
+                assert self.hand is not None
+                play = Play(
+                    Tile.parse(data["tile"]),
+                    None if data["arm"] is None else Arm(data["arm"]),
+                    data["lead_left"],
+                )
+                self._replay_action(play, data)
+            elif kind == "passed":
+                self._replay_action(Pass(), data)
+            elif kind == "match_ended":
+                self.termination = str(data["termination"])
+
+    def _replay_action(self, action: Action, data: dict[str, Any]) -> None:
+        assert self.hand is not None and self.match is not None
+        system = bool(data.get("system") or data.get("automatic"))
+        reason = data.get("reason")
+        mark = system_reason(action, system, reason if isinstance(reason, str) else None)
+        self._record(action, str(data.get("at", "")), mark)
+        self.hand = self.hand.apply(action, int(data["seat"]))
+        if self.hand.is_over:
+            self.match = self.match.finish_hand(self.hand)
+
+    def _apply_hand_started(self, data: dict[str, Any]) -> None:
+        assert self.match is not None
+        deal = deal_from_key(str(data["key"]), self.variant)
+        state = self.match.start_hand(deal, int(data["leader"]))
+        self.hands.append(
+            HandLog(
+                number=int(data["number"]),
+                id=str(data["id"]),
+                key=str(data["key"]),
+                commitment=str(data["commitment"]),
+                start=state,
+            )
+        )
+        self.hand = state
+
+    # -- the record ----------------------------------------------------------------------------------
+
+    def record(self, cards: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The match so far as a record (docs/record-format.md) with the live extensions.
+
+        The extension fields are written by engine/trail.py's codec, never by hand: the engine
+        (and so the archive and ``amigos replay``) validates them, and a record with other field
+        names or units is refused (the archive then would never get the match)."""
+        hands: list[RecordHand] = []
+        for log in self.hands:
+            base = record_hand(log.start, log.actions)
+            trail = HandTrail(
+                key=log.key,
+                hand_id=log.id,
+                commitment=log.commitment,
+                times=tuple(epoch(at) for at in log.times) if all(log.times) else None,
+                system=tuple(log.system),
+            )
+            hands.append(
+                RecordHand(
+                    deal=base.deal,
+                    boneyard=base.boneyard,
+                    leader=base.leader,
+                    moves=base.moves,
+                    extra=hand_trail_json(trail),
+                )
+            )
+        match = MatchTrail(
+            table=f"table:{self.table_id}:match:{self.match_number}",
+            termination=Termination(self.termination) if self.termination else None,
+        )
+        extra = match_trail_json(match)
+        if cards is not None:
+            extra["cards"] = cards
+        return Record(variant=self.variant.name, players=self.names, hands=tuple(hands), extra=extra).to_obj()
+
+
+def first_leader_needed(variant: Variant) -> bool:
+    """Amigos and Cuban matches need a first leader drawn by the server; the draw games' deal decides."""
+    return variant.family is not Family.DRAW

@@ -1,0 +1,91 @@
+"""Who sees what of a table event: one neutral event from the log, one copy per audience.
+
+The log keeps each seat's private part under its seat number (the tiles dealt to each seat, the
+tile a seat drew, the legal plays of the seat in turn) and the deal key until the hand is over.
+This is the only place that decides what leaves the server, for live pushes and for the catch-up
+of a reconnecting client alike, so both always agree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+#: Fields of the log that never leave the server as they are.
+_SECRET = ("key", "hands", "at")
+
+#: Turn situations that follow from the table alone (its variant or kind), so anyone may see them.
+#: The others ("single": one legal tile, 5 s; "blocking": 60 s; "normal": 20 s) follow from the
+#: tiles of the seat in turn, and so does the clock's length: they go to that seat only.
+PUBLIC_SITUATIONS = frozenset({"cuban", "correspondence"})
+
+
+def turn_for(data: dict[str, Any], audience: int | None) -> dict[str, Any]:
+    """The turn clock (a `clock` event's data, or the snapshot's `turn`) as ``audience`` sees it.
+
+    The seat in turn gets it all. Everyone else learns whose turn it is and, only when the
+    situation is public (PUBLIC_SITUATIONS), its clock; otherwise `deadline`, `seconds` and
+    `situation` are null, because a 5-second clock says "one legal tile" and a 60-second one
+    "a play that may block" (docs/protocol.md, "The turn clock for the others")."""
+    out = {name: value for name, value in data.items() if name not in _SECRET}
+    if audience == data["seat"]:
+        out["legal"] = list(data.get("legal") or [])
+        return out
+    out["legal"] = []
+    if data.get("situation") not in PUBLIC_SITUATIONS:
+        out["deadline"] = out["seconds"] = out["situation"] = None
+    return out
+
+
+def render(kind: str, data: dict[str, Any], audience: int | None) -> dict[str, Any]:
+    """The copy of an event for ``audience``: a seat number, or None for the spectators."""
+    out = {name: value for name, value in data.items() if name not in _SECRET}
+    if kind == "hand_started":
+        hands = data["hands"]
+        out["hand"] = list(hands[audience]) if audience is not None else []
+    elif kind == "hand_ended":
+        out["key"] = data["key"]
+    elif kind == "drew":
+        out["tile"] = data["tile"] if audience == data["seat"] else None
+    elif kind == "clock":
+        out = turn_for(data, audience)
+    return out
+
+
+def envelope(
+    table_id: int, version: int, kind: str, data: dict[str, Any], audience: int | None, now: str
+) -> dict[str, Any]:
+    """The `table.event` payload for one audience."""
+    return {
+        "table_id": table_id,
+        "version": version,
+        "kind": kind,
+        "now": now,
+        "data": render(kind, data, audience),
+    }
+
+
+def seat_topic(table_id: int, seat: int) -> str:
+    return f"table:{table_id}:seat:{seat}"
+
+
+def watch_topic(table_id: int) -> str:
+    return f"table:{table_id}:watch"
+
+
+def chat_topic(table_id: int) -> str:
+    return f"table:{table_id}:chat"
+
+
+def user_topic(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+LOBBY_TOPIC = "tables"
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A moment as the protocol writes it: UTC with milliseconds and a Z."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

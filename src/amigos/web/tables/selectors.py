@@ -1,0 +1,129 @@
+"""Reads about tables for pages and the lobby: the live list, open invitations, "my games"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
+
+
+def _positions(players: int) -> tuple[str, ...]:
+    return ("organizer", "right", "partner", "left") if players == 4 else ("organizer", "right", "left")
+
+
+def _seat_entries(table: Table) -> list[dict[str, Any]]:
+    names = _positions(table.players)
+    entries = []
+    for seat in table.seats.all():
+        if seat.user is not None:
+            name, kind = seat.user.display_name, "human"
+        elif seat.level:
+            name, kind = f"Computadora ({seat.level})", "computer"
+        else:
+            name, kind = "", "empty"
+        entries.append({"seat": seat.number, "position": names[seat.number], "name": name, "kind": kind})
+    return entries
+
+
+def _last_sheet(table: Table) -> dict[str, Any] | None:
+    event = TableEvent.objects.filter(table=table, kind="hand_ended").order_by("-version").first()
+    if event is None:
+        return None
+    sheet = event.data.get("sheet")
+    return sheet if isinstance(sheet, dict) else None
+
+
+def live_tables() -> list[dict[str, Any]]:
+    """Live tables a spectator may open: inviting or playing, newest first."""
+    tables = (
+        Table.objects.filter(kind=Kind.LIVE, status__in=[Status.INVITING, Status.PLAYING])
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:100]
+    )
+    listed = []
+    for table in tables:
+        sheet = _last_sheet(table) if table.status == Status.PLAYING else None
+        listed.append(
+            {
+                "table_id": table.pk,
+                "name": table.name,
+                "variant": table.variant,
+                "players": table.players,
+                "target": table.target,
+                "kind": table.kind,
+                "status": table.status,
+                "seats": _seat_entries(table),
+                "spectators_welcome": True,
+                "score": None if sheet is None else sheet.get("shown_totals"),
+            }
+        )
+    return listed
+
+
+def invitation_payload(seat: Seat) -> dict[str, Any]:
+    table = seat.table
+    return {
+        "table_id": table.pk,
+        "name": table.name,
+        "variant": table.variant,
+        "players": table.players,
+        "target": table.target,
+        "kind": table.kind,
+        "organizer": {"id": table.organizer_id, "name": table.organizer.display_name},
+        "seat": seat.number,
+        "position": _positions(table.players)[seat.number],
+        "deadline": None if seat.invited_until is None else _iso(seat.invited_until),
+    }
+
+
+def open_invitations(user_id: int) -> list[dict[str, Any]]:
+    seats = Seat.objects.filter(
+        user_id=user_id, invitation=Invitation.PENDING, table__status=Status.INVITING
+    ).select_related("table", "table__organizer")
+    return [invitation_payload(seat) for seat in seats]
+
+
+def my_games(user_id: int) -> list[dict[str, Any]]:
+    """A player's unfinished correspondence games, those waiting for their move first."""
+    tables = (
+        Table.objects.filter(kind=Kind.CORRESPONDENCE, seats__user_id=user_id)
+        .filter(Q(status=Status.INVITING) | Q(status=Status.PLAYING) | Q(status=Status.VOTING))
+        .prefetch_related("seats__user")
+        .distinct()
+    )
+    games = []
+    for table in tables:
+        my_seat = next(seat.number for seat in table.seats.all() if seat.user_id == user_id)
+        clock = TableEvent.objects.filter(table=table, kind="clock").order_by("-version").first()
+        to_move = None
+        deadline = None
+        if clock is not None and table.status == Status.PLAYING:
+            later_end = TableEvent.objects.filter(
+                table=table, kind__in=["hand_ended", "match_ended"], version__gt=clock.version
+            ).exists()
+            if not later_end:
+                to_move = int(clock.data["seat"])
+                deadline = clock.data.get("deadline")
+        sheet = _last_sheet(table)
+        games.append(
+            {
+                "table_id": table.pk,
+                "name": table.name,
+                "variant": table.variant,
+                "status": table.status,
+                "seat": my_seat,
+                "seats": _seat_entries(table),
+                "to_move": to_move,
+                "deadline": deadline,
+                "waiting_for_me": to_move == my_seat,
+                "score": None if sheet is None else sheet.get("shown_totals"),
+            }
+        )
+    games.sort(key=lambda game: (not game["waiting_for_me"], game["deadline"] or "", game["table_id"]))
+    return games
+
+
+def _iso(moment: Any) -> str:
+    return str(moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"))

@@ -1,0 +1,155 @@
+"""Creating tables: the lobby's form and "play against the computer" call these.
+
+A table is created with its seats and invitations in one transaction; its actor (in the server's
+event loop) then sends the invitations, or starts the match at once when nobody has to answer.
+Bad input raises `TableRefused` with a stable code and creates nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
+from amigos.web.accounts.models import User
+from amigos.web.lobby import presence
+from amigos.web.tables import registry, timing
+from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
+
+MAX_NAME = 60
+LEVELS = tuple(level.value for level in Level)
+
+
+class TableRefused(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """Who sits in a seat other than the organizer's: an online player, or a computer player."""
+
+    user_id: int | None = None
+    level: str | None = None
+
+
+def _variant(name: str, players: int | None) -> Variant:
+    if name not in VARIANT_NAMES:
+        raise TableRefused("bad_variant", f"unknown variant {name[:40]!r}")
+    try:
+        return find_variant(name, players)
+    except UnknownVariant as error:
+        raise TableRefused("bad_players", str(error)) from None
+
+
+def _online_ids(now: datetime) -> set[int]:
+    return {player.user_id for player in presence.online_players(now)}
+
+
+def create_table(
+    *,
+    organizer: User,
+    name: str,
+    variant: str,
+    players: int | None = None,
+    kind: str = Kind.LIVE,
+    seats: dict[int, SeatChoice],
+    now: datetime | None = None,
+) -> Table:
+    """A new table with the organizer in seat 0 and ``seats`` (1 .. players-1) filled.
+
+    Partners sit opposite: in four-player games seat 2 is the organizer's partner, seat 1 their
+    right and seat 3 their left (docs/protocol.md). Online players are invited (30 s to answer on a
+    live table); computer players are seated at once.
+    """
+    now = now or timezone.now()
+    cleaned = " ".join(str(name).split())
+    if not cleaned:
+        raise TableRefused("bad_name", "the table needs a name")
+    if len(cleaned) > MAX_NAME:
+        raise TableRefused("bad_name", f"a table name has at most {MAX_NAME} characters")
+    if kind not in (Kind.LIVE, Kind.CORRESPONDENCE):
+        raise TableRefused("bad_kind", "a table is live or correspondence")
+    chosen = _variant(variant, players)
+    expected = set(range(1, chosen.players))
+    if set(seats) != expected:
+        raise TableRefused("bad_seats", f"seats {sorted(expected)} must each be filled")
+    users = [choice.user_id for choice in seats.values() if choice.user_id is not None]
+    if len(set(users)) != len(users) or organizer.pk in users:
+        raise TableRefused("bad_seats", "a player can sit in one seat only")
+    for choice in seats.values():
+        if (choice.user_id is None) == (choice.level is None):
+            raise TableRefused("bad_seats", "each seat holds a player or a computer level")
+        if choice.level is not None and choice.level not in LEVELS:
+            raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+    if users:
+        found = set(User.objects.filter(pk__in=users, is_active=True).values_list("pk", flat=True))
+        if found != set(users):
+            raise TableRefused("unknown_player", "a seated player does not exist")
+        if kind == Kind.LIVE and not set(users) <= _online_ids(now):
+            raise TableRefused("not_online", "only players who are online can be invited to a live table")
+    invitation_time = timedelta(
+        seconds=timing.INVITATION_SECONDS if kind == Kind.LIVE else timing.CORRESPONDENCE_SECONDS
+    )
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=cleaned,
+            variant=chosen.name,
+            players=chosen.players,
+            target=chosen.target,
+            kind=kind,
+            organizer=organizer,
+            created_at=now,
+        )
+        rows = [Seat(table=table, number=0, user=organizer, invitation=Invitation.ACCEPTED)]
+        for number, choice in sorted(seats.items()):
+            if choice.user_id is not None:
+                rows.append(
+                    Seat(
+                        table=table,
+                        number=number,
+                        user_id=choice.user_id,
+                        invitation=Invitation.PENDING,
+                        invited_until=now + invitation_time,
+                    )
+                )
+            else:
+                rows.append(
+                    Seat(table=table, number=number, level=choice.level or "", invitation=Invitation.ACCEPTED)
+                )
+        Seat.objects.bulk_create(rows)
+        pending = [row.invited_until for row in rows if row.invited_until is not None]
+        if pending:
+            table.deadline_at = min(pending)
+            table.deadline_kind = "invitation"
+            table.save(update_fields=["deadline_at", "deadline_kind"])
+        transaction.on_commit(lambda: registry.wake_soon(table.pk))
+    return table
+
+
+def play_against_computer(
+    *,
+    user: User,
+    variant: str,
+    players: int | None = None,
+    level: str = "normal",
+    now: datetime | None = None,
+) -> Table:
+    """A live table against computer players that starts at once (its name is the player's)."""
+    chosen = _variant(variant, players)
+    if level not in LEVELS:
+        raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+    seats = {number: SeatChoice(level=level) for number in range(1, chosen.players)}
+    return create_table(
+        organizer=user,
+        name=f"{user.display_name} vs. computadora"[:MAX_NAME],
+        variant=chosen.name,
+        players=chosen.players,
+        seats=seats,
+        now=now,
+    )

@@ -1,0 +1,967 @@
+// The live table: what a seated player or a spectator sees, kept in step with the table server.
+//
+// It speaks the table protocol of docs/protocol.md over the page's one WebSocket (opened by
+// amigos/app.js; shared through document events). The server decides everything (legal plays,
+// clock, scores); this page draws the state, applies versioned events in order, and sends plays.
+// Text typed by players is only ever inserted with textContent.
+
+import { layout } from "./layout.js";
+import { drawLine, tileGroup } from "./board.js";
+import { dealFromKey, dealMatches, verifyCommitment } from "./fairness.js";
+
+const page = document.getElementById("table-page");
+const labels = JSON.parse(document.getElementById("table-labels").textContent);
+const tableId = Number(page.dataset.tableId);
+const joinAs = page.dataset.joinAs;
+const $ = (id) => document.getElementById(id);
+
+const REPLAY_STEP_MS = 180;
+const HAND_END_MS = 6000;
+const SVG = "http://www.w3.org/2000/svg";
+
+let state = null; // the last snapshot, brought up to date by the events since
+let joined = false;
+let joining = false;
+let replaying = false;
+let clockTimer = null;
+let clockEnd = 0; // performance.now() value at which the turn's time runs out
+let angrySeat = null; // the seat shown with the angry face (an automatic pass) until someone plays
+let handEndShownAt = 0;
+let lostConnection = false;
+let catchUpUntil = 0; // after a reconnection: the version the missed events run up to
+const queue = [];
+
+// -- small helpers --------------------------------------------------------------------------------
+
+function format(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, name) => (values[name] === undefined ? "" : String(values[name])));
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function send(type, payload, reply) {
+  const detail = { type, payload, reply };
+  document.dispatchEvent(new CustomEvent("amigos:send", { detail }));
+  return detail.sent === true;
+}
+
+function tileName(tile) {
+  const [high, low] = tile.split("-");
+  return high === low ? format(labels.double, { value: high }) : format(labels.tile, { high, low });
+}
+
+function lineKind() {
+  return state && state.hand && state.hand.view ? state.hand.view.line.kind : "two-ended";
+}
+
+function armName(arm) {
+  return (labels.arms[lineKind()] || {})[arm] || arm;
+}
+
+function seatName(seat) {
+  const entry = state.seats.find((s) => s.seat === seat);
+  if (!entry) return "?";
+  if (seat === state.seat) return `${entry.name} (${labels.you})`;
+  return entry.name;
+}
+
+function sideOf(seat) {
+  const variant = state.table.variant;
+  return variant.startsWith("amigos") || variant === "cuban-2v2" ? seat % 2 : seat;
+}
+
+function sideNames(side) {
+  const names = state.sheet && state.sheet.sides ? state.sheet.sides[side] : null;
+  if (names) return names.join(labels.and);
+  return state.seats.filter((s) => sideOf(s.seat) === side).map((s) => s.name).join(labels.and);
+}
+
+function announce(text) {
+  const announcer = $("announcer");
+  const line = element("p", null, text);
+  announcer.append(line);
+  while (announcer.children.length > 6) announcer.firstElementChild.remove();
+}
+
+function feedback(text) {
+  const node = $("play-feedback");
+  node.textContent = text;
+  node.dataset.shown = text ? "true" : "false";
+}
+
+function errorText(code) {
+  return labels.errors[code] || labels.errors.bad_payload;
+}
+
+// -- drawing --------------------------------------------------------------------------------------
+
+// Where each seat sits on screen: my seat at the bottom, the turn going to my right.
+function slotOf(seat) {
+  const players = state.table.players;
+  const me = state.seat === null ? 0 : state.seat;
+  const offset = (seat - me + players) % players;
+  if (players === 2) return offset === 0 ? "bottom" : "top";
+  if (players === 3) return ["bottom", "right", "left"][offset];
+  return ["bottom", "right", "top", "left"][offset];
+}
+
+// The smiley for the player in turn and the angry red face for an automatic pass, drawn (no
+// emoji font needed), with their meaning in words for screen readers.
+function faceIcon(mood) {
+  const wrapper = element("span", `seat__face seat__face--${mood}`);
+  wrapper.dataset.face = mood;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const part = (tag, attributes) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    svg.append(node);
+  };
+  part("circle", { cx: 12, cy: 12, r: 11, class: "face__skin" });
+  part("circle", { cx: 8, cy: 9.5, r: 1.6, class: "face__eye" });
+  part("circle", { cx: 16, cy: 9.5, r: 1.6, class: "face__eye" });
+  if (mood === "turn") part("path", { d: "M6.5 14 Q12 19.5 17.5 14", class: "face__mouth" });
+  else {
+    part("path", { d: "M7 16.8 Q12 12.8 17 16.8", class: "face__mouth" });
+    part("path", { d: "M5.5 6 L10 8", class: "face__mouth" });
+    part("path", { d: "M18.5 6 L14 8", class: "face__mouth" });
+  }
+  wrapper.append(svg);
+  wrapper.append(element("span", "visually-hidden", mood === "turn" ? labels.face_turn : labels.face_angry));
+  return wrapper;
+}
+
+function renderSeats() {
+  for (const slot of document.querySelectorAll("[data-slot]")) slot.replaceChildren();
+  const view = state.hand && state.hand.view;
+  const turnSeat = state.turn ? state.turn.seat : null;
+  for (const entry of state.seats) {
+    const slot = document.querySelector(`[data-slot="${slotOf(entry.seat)}"]`);
+    if (!slot) continue;
+    const box = element("div", "seat");
+    box.dataset.seat = String(entry.seat);
+    if (entry.seat === turnSeat) box.classList.add("seat--turn");
+    if (entry.seat === state.seat) box.classList.add("seat--me");
+    const head = element("p", "seat__head");
+    if (entry.seat === turnSeat && !replaying) head.append(faceIcon("turn"));
+    else if (entry.seat === angrySeat) head.append(faceIcon("angry"));
+    head.append(element("span", "seat__name", entry.name));
+    box.append(head);
+    const info = element("p", "seat__info");
+    if (view && view.hand_sizes) {
+      const count = view.hand_sizes[entry.seat];
+      const held = element("span", "seat__count", count === 1 ? labels.one_tile_held : format(labels.tiles_held, { count }));
+      held.dataset.count = String(count);
+      info.append(held);
+    }
+    const cards = entry.cards || { yellow: 0, blue: 0, red: 0 };
+    const cardBox = element("span", "cards");
+    cardBox.append(element("span", "visually-hidden", format(labels.card_counts, cards)));
+    for (const colour of ["yellow", "blue", "red"]) {
+      const card = element("span", `card card--${colour}`, String(cards[colour] || 0));
+      card.setAttribute("aria-hidden", "true");
+      card.title = labels.colours[colour];
+      if (cards[colour]) card.classList.add("card--given");
+      cardBox.append(card);
+    }
+    info.append(cardBox);
+    box.append(info);
+    if (entry.invitation === "pending") box.append(element("p", "seat__state", labels.invited));
+    if (entry.reconnect_deadline) {
+      const waiting = element("p", "seat__state seat__state--away");
+      waiting.dataset.deadline = entry.reconnect_deadline;
+      waiting.dataset.name = entry.name;
+      box.append(waiting);
+    }
+    if (entry.held_by_computer) box.append(element("p", "seat__state", format(labels.computer_holds, { name: entry.name })));
+    slot.append(box);
+  }
+  renderAway();
+}
+
+// The waiting players' countdown while someone is away (5 minutes to come back).
+function renderAway() {
+  for (const node of document.querySelectorAll(".seat__state--away")) {
+    const left = Math.max(0, Date.parse(node.dataset.deadline) - serverNow());
+    const minutes = Math.floor(left / 60000);
+    const seconds = Math.floor((left % 60000) / 1000);
+    node.textContent = format(labels.waiting_for, { name: node.dataset.name, time: `${minutes}:${String(seconds).padStart(2, "0")}` });
+  }
+}
+
+// The server's clock, estimated from its last message and our monotonic clock.
+let serverOffset = null;
+function noteServerTime(now) {
+  if (!now) return;
+  serverOffset = { server: Date.parse(now), local: performance.now() };
+}
+function serverNow() {
+  if (!serverOffset) return Date.now();
+  return serverOffset.server + (performance.now() - serverOffset.local);
+}
+
+function renderLine() {
+  const svg = $("line");
+  const view = state.hand && state.hand.view;
+  const line = view ? view.line : { placements: [] };
+  const board = $("board");
+  const width = Math.max(300, Math.floor(board.clientWidth));
+  // A phone gets a board about as tall as it is wide; a wider screen, most of its height.
+  const height =
+    width < 500
+      ? Math.floor(Math.max(260, Math.min(width * 1.05, window.innerHeight * 0.5)))
+      : Math.floor(Math.max(300, Math.min(window.innerHeight * 0.55, 560)));
+  drawLine(svg, layout(line, width, height));
+  $("board-waiting").hidden = line.placements.length > 0 || (state.table.status === "playing" && view !== null);
+  const ends = line.ends || {};
+  const endsText = Object.entries(ends).map(([arm, value]) => format(labels.end_value, { arm: armName(arm), value }));
+  const lastPlacement = line.placements[line.placements.length - 1];
+  svg.setAttribute(
+    "aria-label",
+    line.placements.length === 0
+      ? $("line").dataset.emptyLabel || svg.getAttribute("aria-label")
+      : `${line.placements.length} · ${tileName(lastPlacement.tile)} · ${format(labels.ends, { ends: endsText.join(", ") })}`,
+  );
+}
+
+function legalEntry(tile) {
+  if (!state.turn || state.turn.seat !== state.seat) return null;
+  return (state.turn.legal || []).find((entry) => entry.tile === tile) || null;
+}
+
+function renderHand() {
+  const container = $("my-hand");
+  if (!container) return;
+  const view = state.hand && state.hand.view;
+  const tiles = view && view.hand ? view.hand : [];
+  const myTurn = state.turn && state.turn.seat === state.seat && !replaying;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
+  const buttons = tiles.map((tile) => {
+    const [high, low] = tile.split("-").map(Number);
+    const button = element("button", "my-tile");
+    button.type = "button";
+    button.dataset.tile = tile;
+    const entry = myTurn ? legalEntry(tile) : null;
+    const playable = entry !== null;
+    if (playable) {
+      button.classList.add("my-tile--playable");
+      button.dataset.arms = (entry.arms || []).join(" ");
+    }
+    button.setAttribute("aria-label", tileName(tile));
+    if (myTurn) button.setAttribute("aria-disabled", playable ? "false" : "true");
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 30 60");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    svg.append(tileGroup(0, 0, 30, false, high, low));
+    button.append(svg);
+    return button;
+  });
+  container.replaceChildren(...buttons);
+  if (focused) {
+    const again = container.querySelector(`[data-tile="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+function renderClock() {
+  const clock = $("clock");
+  clearInterval(clockTimer);
+  if (!state.turn || replaying || state.table.status !== "playing") {
+    clock.hidden = true;
+    return;
+  }
+  clock.hidden = false;
+  clock.dataset.situation = state.turn.situation || "";
+  $("clock-who").textContent = seatName(state.turn.seat);
+  $("clock-situation").textContent = labels.situations[state.turn.situation] || "";
+  clock.setAttribute("aria-label", format(labels.clock_label, { name: seatName(state.turn.seat) }));
+  if (clockEnd === null) {
+    // another seat's turn whose clock would reveal its tiles (docs/protocol.md): no countdown
+    $("clock-time").textContent = "";
+    clock.dataset.urgent = "false";
+    renderAway();
+    return;
+  }
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
+    $("clock-time").textContent = format(labels.seconds, { seconds: left });
+    clock.dataset.urgent = left <= 5 ? "true" : "false";
+    renderAway();
+  };
+  tick();
+  clockTimer = setInterval(tick, 250);
+}
+
+function renderStatus() {
+  const view = state.hand && state.hand.view;
+  const boneyard = $("boneyard");
+  const drawGame = view && !state.table.variant.startsWith("amigos") && !state.table.variant.startsWith("cuban");
+  boneyard.hidden = !drawGame;
+  if (drawGame) boneyard.textContent = format(labels.boneyard, { count: view.boneyard_size });
+  const points = $("play-points");
+  const fives = drawGame && !state.table.variant.startsWith("draw");
+  points.hidden = !fives;
+  if (fives) {
+    const parts = view.play_points.map((value, side) => `${sideNames(side)}: ${value}`);
+    points.textContent = `${labels.play_points} — ${parts.join(" · ")}`;
+  }
+  const startBox = $("start-box");
+  startBox.hidden = state.table.status !== "inviting";
+  if (!startBox.hidden) {
+    const items = state.seats.map((entry) => {
+      const item = element("li", `invitation invitation--${entry.invitation}`);
+      item.append(element("span", null, `${labels.positions[entry.position] || entry.position}: ${entry.name}`));
+      item.append(element("span", "invitation__state", entry.invitation === "pending" ? labels.invited : "✓"));
+      return item;
+    });
+    $("invitation-list").replaceChildren(...items);
+  }
+}
+
+function renderSheet() {
+  const holder = $("sheet");
+  const sheet = state.sheet;
+  if (!sheet || !sheet.sides) {
+    holder.replaceChildren();
+    return;
+  }
+  const table = element("table", "sheet__table");
+  const head = element("thead");
+  const headRow = element("tr");
+  headRow.append(element("th", null, labels.hand_column));
+  sheet.sides.forEach((names) => {
+    const th = element("th", null, names.join(labels.and));
+    th.scope = "col";
+    headRow.append(th);
+  });
+  head.append(headRow);
+  table.append(head);
+  const bodyRows = element("tbody");
+  const totals = element("tr", "sheet__totals");
+  totals.append(element("th", null, labels.total));
+  (sheet.shown_totals || sheet.totals).forEach((value, side) => {
+    const cell = element("td", null, String(value));
+    if (sheet.winner === side) cell.classList.add("sheet__winner");
+    totals.append(cell);
+  });
+  bodyRows.append(totals);
+  for (const row of sheet.rows) {
+    const tr = element("tr");
+    const th = element("th", null, String(row.hand));
+    th.scope = "row";
+    tr.append(th);
+    row.cells.forEach((cell) => tr.append(element("td", null, cell || (row.mark ? row.mark : ""))));
+    bodyRows.append(tr);
+  }
+  table.append(bodyRows);
+  const parts = [table];
+  if (sheet.no_score && state.table.variant === "amigos-hands") {
+    const row = element("p", "sheet__no-score");
+    row.append(element("strong", null, `${labels.no_score_row}: `));
+    row.append(element("span", "sheet__marks", sheet.no_score.join(" ") || "—"));
+    parts.unshift(row);
+  }
+  holder.replaceChildren(...parts);
+}
+
+function renderFairness() {
+  $("commitment").textContent = state.hand && state.hand.commitment ? state.hand.commitment : "—";
+  const items = (state.previous_hands || []).map((hand) => {
+    const item = element("li");
+    const button = element("button", "button button--link", format(labels.verify, { number: hand.number }));
+    button.type = "button";
+    button.dataset.verify = String(hand.number);
+    item.append(button);
+    const code = element("code", "hash", hand.commitment);
+    item.append(code);
+    return item;
+  });
+  $("verified-hands").replaceChildren(...items);
+}
+
+function renderChat(lines) {
+  const log = $("table-chat-log");
+  for (const line of lines) {
+    const item = element("li", "chat__line");
+    item.append(element("span", "chat__author", line.author));
+    item.append(element("span", "chat__text", line.text));
+    log.append(item);
+  }
+  while (log.children.length > 200) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderVotes() {
+  const box = $("votes");
+  const votes = state.votes;
+  box.hidden = !votes || state.table.status !== "voting";
+  if (box.hidden) return;
+  const items = state.seats.map((entry) => {
+    const choice = votes.choices ? votes.choices[String(entry.seat)] : null;
+    const item = element("li", null, `${entry.name}: ${choice ? labels.choices[choice] : labels.not_chosen}`);
+    item.dataset.seat = String(entry.seat);
+    return item;
+  });
+  $("vote-list").replaceChildren(...items);
+  const mine = votes.choices ? votes.choices[String(state.seat)] : null;
+  for (const button of box.querySelectorAll("[data-vote]")) button.setAttribute("aria-pressed", String(button.dataset.vote === mine));
+}
+
+function render() {
+  if (!state) return;
+  renderSeats();
+  renderLine();
+  renderHand();
+  renderClock();
+  renderStatus();
+  renderSheet();
+  renderFairness();
+  renderVotes();
+}
+
+// -- the state and its events ---------------------------------------------------------------------
+
+function startClock(turn, now) {
+  noteServerTime(now);
+  if (!turn) return;
+  if (!turn.deadline) {
+    clockEnd = null;
+    return;
+  }
+  const left = Date.parse(turn.deadline) - Date.parse(now);
+  clockEnd = performance.now() + Math.max(0, left);
+}
+
+function applySnapshot(snapshot) {
+  state = snapshot;
+  if (state.hand && state.hand.view) state.hand.view.line.placements ||= [];
+  startClock(state.turn, snapshot.now);
+  $("table-chat-log").replaceChildren();
+  renderChat(snapshot.chat || []);
+  angrySeat = null;
+}
+
+function emptyView(data) {
+  const kind = /^(draw|all-|fives)/.test(state.table.variant) ? "spinner" : "two-ended";
+  return {
+    hand: data.hand || [],
+    hand_sizes: data.hand_sizes,
+    boneyard_size: data.boneyard_size,
+    line: { kind, placements: [], ends: {}, spinner: null, count: 0 },
+    to_move: data.leader,
+    leader: data.leader,
+    history: [],
+    play_points: state.sheet && state.sheet.sides ? state.sheet.sides.map(() => 0) : [0, 0, 0, 0].slice(0, state.table.players),
+    outcome: null,
+    revealed: null,
+  };
+}
+
+function applyEvent(event) {
+  const data = event.data || {};
+  noteServerTime(event.now);
+  const view = state.hand && state.hand.view;
+  switch (event.kind) {
+    case "seat_changed": {
+      const index = state.seats.findIndex((s) => s.seat === data.seat.seat);
+      if (index >= 0) state.seats[index] = data.seat;
+      else state.seats.push(data.seat);
+      break;
+    }
+    case "invitation_refused":
+      announce(format(data.reason === "expired" ? labels.expired : labels.refused, { name: data.name }));
+      feedback(format(data.reason === "expired" ? labels.expired : labels.refused, { name: data.name }));
+      break;
+    case "started":
+      state.table.status = "playing";
+      state.table.match = data.match;
+      break;
+    case "hand_started":
+      state.table.status = "playing";
+      state.hand = { number: data.number, id: data.id, commitment: data.commitment, view: emptyView(data) };
+      state.turn = null;
+      angrySeat = null;
+      announce(format(labels.hand_started, { number: data.number, name: seatName(data.leader) }));
+      break;
+    case "played": {
+      if (!view) break;
+      const placement = data.placement;
+      view.line.placements.push(placement);
+      view.line.ends = data.ends;
+      if (view.line.kind === "spinner" && !view.line.spinner) {
+        const [high, low] = placement.tile.split("-");
+        if (high === low) view.line.spinner = placement.tile;
+      }
+      if (data.seat === state.seat) view.hand = view.hand.filter((tile) => tile !== data.tile);
+      // The last hand's tiles stay on screen a while into the next hand (or until closed).
+      if (!$("hand-end").hidden && performance.now() - handEndShownAt > HAND_END_MS) $("hand-end").hidden = true;
+      if (data.hand_sizes) view.hand_sizes = data.hand_sizes;
+      view.history.push({ type: "play", seat: data.seat, tile: data.tile, arm: data.arm, points: data.points || 0 });
+      if (data.points) view.play_points[sideOf(data.seat)] += data.points;
+      state.turn = null;
+      angrySeat = null;
+      const name = seatName(data.seat);
+      let text;
+      if (data.system) text = format(labels.system_played, { name, tile: tileName(data.tile) });
+      else if (data.arm === null) text = format(labels.led, { name, tile: tileName(data.tile) });
+      else text = format(labels.played, { name, tile: tileName(data.tile), arm: armName(data.arm) });
+      const ends = Object.entries(data.ends).map(([arm, value]) => format(labels.end_value, { arm: armName(arm), value }));
+      announce(`${text} ${format(labels.ends, { ends: ends.join(", ") })}`);
+      if (data.points) announce(format(labels.points_scored, { name, points: data.points }));
+      if (data.system) feedback(text);
+      break;
+    }
+    case "drew":
+      if (!view) break;
+      view.hand_sizes[data.seat] += 1;
+      view.boneyard_size = data.boneyard_size;
+      if (data.tile && data.seat === state.seat) {
+        view.hand.push(data.tile);
+        announce(format(labels.you_drew, { tile: tileName(data.tile) }));
+      } else announce(format(labels.drew, { name: seatName(data.seat) }));
+      view.history.push({ type: "draw", seat: data.seat, tile: data.tile || null });
+      break;
+    case "passed":
+      if (!view) break;
+      view.history.push({ type: "pass", seat: data.seat, ends: data.ends });
+      angrySeat = data.seat;
+      state.turn = null;
+      announce(format(labels.passed, { name: seatName(data.seat) }));
+      break;
+    case "clock":
+      state.turn = { seat: data.seat, deadline: data.deadline, seconds: data.seconds, situation: data.situation, legal: data.legal || [] };
+      if (view) view.to_move = data.seat;
+      startClock(state.turn, event.now);
+      if (!replaying) {
+        announce(data.seat === state.seat ? labels.your_turn : format(labels.turn_of, { name: seatName(data.seat) }));
+        if (data.seat === state.seat) feedback("");
+      }
+      break;
+    case "notice": {
+      const template = data.code === "no_blocking" ? labels.no_blocking : labels.fresh_time;
+      const text = format(template, { name: seatName(data.seat) });
+      announce(text);
+      feedback(text);
+      break;
+    }
+    case "card": {
+      const entry = state.seats.find((s) => s.seat === data.seat);
+      if (entry) entry.cards = data.cards;
+      const text = format(labels.card, { colour: labels.colours[data.colour], name: seatName(data.seat) });
+      announce(text);
+      feedback(text);
+      break;
+    }
+    case "hand_ended":
+      handEnded(data);
+      break;
+    case "match_ended":
+      state.table.status = "voting";
+      state.sheet = data.sheet;
+      state.turn = null;
+      state.votes = { deadline: data.votes_deadline, choices: {} };
+      matchEnded(data);
+      break;
+    case "vote":
+      if (!state.votes) state.votes = { choices: {} };
+      state.votes.choices[String(data.seat)] = data.choice;
+      announce(format(labels.voted, { name: seatName(data.seat), choice: labels.choices[data.choice] }));
+      break;
+    case "votes_closed":
+      if (data.result === "communicate" || !data.next_table_id) {
+        announce(labels.votes_communicate);
+        window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 1500);
+      } else {
+        window.location.assign(page.dataset.tableUrl.replace(/0\/$/, `${data.next_table_id}/`));
+      }
+      break;
+    case "disconnected":
+    case "reconnected":
+    case "computer_holds":
+    case "seat_returned": {
+      const entry = state.seats.find((s) => s.seat === data.seat);
+      if (entry) {
+        entry.reconnect_deadline = event.kind === "disconnected" ? data.reconnect_deadline : null;
+        entry.connected = event.kind !== "disconnected";
+        if (event.kind === "computer_holds") entry.held_by_computer = true;
+        if (event.kind === "seat_returned") entry.held_by_computer = false;
+      }
+      announce(format(labels[event.kind], { name: seatName(data.seat) }));
+      break;
+    }
+    case "cancelled":
+      state.table.status = "cancelled";
+      announce(labels.cancelled);
+      feedback(labels.cancelled);
+      window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 2500);
+      break;
+    default:
+      break;
+  }
+}
+
+function handEnded(data) {
+  const view = state.hand && state.hand.view;
+  if (view) {
+    view.outcome = data.outcome;
+    view.revealed = data.revealed;
+  }
+  state.turn = null;
+  state.sheet = data.sheet;
+  state.previous_hands = (state.previous_hands || []).filter((h) => h.number !== data.number);
+  state.previous_hands.push({ number: data.number, id: data.id, commitment: state.hand ? state.hand.commitment : "", key: data.key, revealed: data.revealed, history: view ? view.history.slice() : [] });
+  const outcome = data.outcome;
+  let summary;
+  if (outcome.end === "domino") {
+    summary = format(labels.hand_ended_domino, { name: seatName(outcome.closer), side: sideNames(outcome.winner), points: outcome.points });
+  } else if (outcome.winner === null || outcome.winner === undefined) {
+    summary = labels.hand_ended_tie;
+  } else {
+    summary = format(labels.hand_ended_block, { side: sideNames(outcome.winner), points: outcome.points });
+  }
+  $("hand-end-summary").textContent = summary;
+  const items = data.revealed.map((tiles, seat) => {
+    const item = element("li", "revealed__seat");
+    item.append(element("span", "revealed__name", seatName(seat)));
+    const row = element("span", "revealed__tiles");
+    row.setAttribute("aria-label", tiles.map(tileName).join(", ") || "—");
+    for (const tile of tiles) {
+      const [high, low] = tile.split("-").map(Number);
+      const svg = document.createElementNS(SVG, "svg");
+      svg.setAttribute("viewBox", "0 0 20 40");
+      svg.setAttribute("class", "revealed__tile");
+      svg.setAttribute("aria-hidden", "true");
+      svg.dataset.tile = tile;
+      svg.append(tileGroup(0, 0, 20, false, high, low));
+      row.append(svg);
+    }
+    item.append(row);
+    return item;
+  });
+  $("revealed").replaceChildren(...items);
+  $("hand-end").hidden = false;
+  handEndShownAt = performance.now();
+  page.dataset.handsEnded = String(Number(page.dataset.handsEnded || "0") + 1);
+  announce(summary);
+}
+
+function matchEnded(data) {
+  $("hand-end").hidden = true;
+  const text =
+    data.completed && data.winner !== null && data.winner !== undefined
+      ? format(labels.match_ended, { side: sideNames(data.winner) })
+      : labels.match_ended_unfinished;
+  $("votes-summary").textContent = text;
+  announce(text);
+}
+
+// Events arrive in version order; a gap means something was lost, so the table is asked again.
+function receive(event) {
+  if (!state || event.table_id !== tableId) return;
+  if (event.version <= state.version) return;
+  if (event.version !== state.version + 1) {
+    rejoin();
+    return;
+  }
+  state.version = event.version;
+  applyEvent(event);
+  if (!replaying) render();
+}
+
+// A returning player sees what they missed laid move by move, then the table as it is.
+function drain() {
+  if (queue.length === 0) {
+    catchUpUntil = 0;
+    replaying = false;
+    page.dataset.replaying = "false";
+    render();
+    return;
+  }
+  receive(queue.shift());
+  renderLine();
+  renderSeats();
+  window.setTimeout(drain, REPLAY_STEP_MS);
+}
+
+// Replays the current hand's line from its first tile (after a reload).
+function replayLine() {
+  const view = state.hand && state.hand.view;
+  if (!view || view.outcome || view.line.placements.length < 2) return false;
+  const placements = view.line.placements;
+  const full = { ...view.line };
+  replaying = true;
+  page.dataset.replaying = "true";
+  announce(labels.replaying);
+  let shown = 1;
+  const step = () => {
+    view.line = { ...full, placements: placements.slice(0, shown), spinner: spinnerAmong(placements.slice(0, shown), full) };
+    renderLine();
+    shown += 1;
+    if (shown <= placements.length) window.setTimeout(step, REPLAY_STEP_MS);
+    else {
+      view.line = full;
+      if (queue.length) drain();
+      else {
+        replaying = false;
+        page.dataset.replaying = "false";
+        render();
+      }
+    }
+  };
+  render();
+  step();
+  return true;
+}
+
+function spinnerAmong(placements, full) {
+  if (full.kind !== "spinner" || !full.spinner) return null;
+  return placements.some((p) => p.tile === full.spinner) ? full.spinner : null;
+}
+
+function join(since) {
+  if (joining) return;
+  joining = true;
+  const sent = send("table.join", { table_id: tableId, since, as: joinAs }, (ok, reply) => {
+    joining = false;
+    if (!ok) {
+      feedback(errorText(reply.code));
+      return;
+    }
+    joined = true;
+    if (reply.mode === "events" && since !== null && reply.version - since > 1) catchUpUntil = reply.version;
+  });
+  if (!sent) joining = false;
+}
+
+function rejoin() {
+  joined = false;
+  join(state ? state.version : null);
+}
+
+// -- the server's messages ------------------------------------------------------------------------
+
+let firstSnapshot = true;
+
+document.addEventListener("amigos:envelope", (event) => {
+  const { type, payload } = event.detail;
+  if (type === "welcome") {
+    join(state ? state.version : null);
+  } else if (type === "table.snapshot" && payload.table_id === tableId) {
+    applySnapshot(payload);
+    page.dataset.version = String(state.version);
+    if (firstSnapshot && state.seat !== null) {
+      firstSnapshot = false;
+      if (replayLine()) return;
+    }
+    firstSnapshot = false;
+    if (!replaying) page.dataset.replaying = "false"; // the page is up to date (tests wait on it)
+    render();
+  } else if (type === "table.event" && payload.table_id === tableId) {
+    if (catchUpUntil && payload.version <= catchUpUntil && !replaying) {
+      // The catch-up after a reconnection: the missed moves are laid one by one.
+      replaying = true;
+      page.dataset.replaying = "true";
+      announce(labels.replaying);
+      window.setTimeout(drain, REPLAY_STEP_MS);
+    }
+    if (replaying || queue.length) {
+      queue.push(payload);
+      return;
+    }
+    receive(payload);
+    page.dataset.version = String(state ? state.version : 0);
+  } else if (type === "table.chat" && payload.table_id === tableId) {
+    renderChat([payload]);
+  }
+});
+
+document.addEventListener("amigos:connection", (event) => {
+  const banner = $("connection-banner");
+  if (event.detail.state === "lost") {
+    lostConnection = true;
+    joined = false;
+    banner.hidden = false;
+    banner.dataset.state = "lost";
+    banner.textContent = labels.connection_lost;
+    announce(labels.connection_lost);
+  } else if (event.detail.state === "live") {
+    if (lostConnection) {
+      banner.hidden = false;
+      banner.dataset.state = "back";
+      banner.textContent = labels.connection_back;
+      announce(labels.connection_back);
+      window.setTimeout(() => {
+        if (banner.dataset.state === "back") banner.hidden = true;
+      }, 4000);
+    }
+    lostConnection = false;
+  }
+});
+
+// -- the player's actions -------------------------------------------------------------------------
+
+function sendPlay(tile, arm, leadLeft) {
+  const payload = { table_id: tableId, version: state.version, tile, arm, lead_left: leadLeft };
+  const sent = send("table.play", payload, (ok, reply) => {
+    // A refused play changed nothing; the player sees why and plays again (stale_version: the
+    // table moved on meanwhile, and the events on their way show how).
+    if (!ok) feedback(errorText(reply.code));
+  });
+  if (!sent) feedback(errorText("offline"));
+  else feedback("");
+}
+
+// Asks which arm (or, for a spinner game's lead, which half faces left); resolves to the choice.
+function ask(title, options) {
+  const dialog = $("arm-dialog");
+  $("arm-title").textContent = title;
+  const buttons = options.map((option) => {
+    const button = element("button", "button button--primary", option.label);
+    button.type = "submit";
+    button.value = option.value;
+    button.dataset.choice = option.value;
+    return button;
+  });
+  $("arm-buttons").replaceChildren(...buttons);
+  return new Promise((resolve) => {
+    dialog.addEventListener(
+      "close",
+      () => {
+        const value = dialog.returnValue;
+        resolve(value && value !== "cancel" ? value : null);
+      },
+      { once: true },
+    );
+    dialog.returnValue = "";
+    dialog.showModal();
+    if (buttons[0]) buttons[0].focus();
+  });
+}
+
+async function play(tile) {
+  if (!state || state.seat === null) return;
+  if (replaying) {
+    feedback(labels.replaying);
+    return;
+  }
+  if (state.table.status !== "playing" || !state.turn || state.turn.seat !== state.seat) {
+    feedback(errorText("not_your_turn"));
+    return;
+  }
+  const entry = legalEntry(tile);
+  if (!entry) {
+    feedback(errorText("does_not_fit"));
+    return;
+  }
+  const arms = entry.arms || [];
+  const name = tileName(tile);
+  if (arms.length === 0) {
+    const halves = entry.lead_left || [];
+    if (halves.length > 1) {
+      const choice = await ask(format(labels.choose_left, { tile: name }), halves.map((value) => ({ value: String(value), label: format(labels.half, { value }) })));
+      if (choice === null) return;
+      sendPlay(tile, null, Number(choice));
+    } else sendPlay(tile, null, halves.length === 1 ? halves[0] : null);
+    return;
+  }
+  if (arms.length === 1) {
+    sendPlay(tile, arms[0], null);
+    return;
+  }
+  const ends = state.hand.view.line.ends || {};
+  const options = arms.map((arm) => ({ value: arm, label: `${armName(arm)} (${ends[arm]})` }));
+  const choice = await ask(format(labels.choose_arm, { tile: name }), options);
+  if (choice !== null) sendPlay(tile, choice, null);
+}
+
+let lastPointer = "mouse";
+const hand = $("my-hand");
+if (hand) {
+  hand.addEventListener("pointerdown", (event) => {
+    lastPointer = event.pointerType || "mouse";
+  });
+  hand.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-tile]");
+    if (!button) return;
+    // A tap lays the tile; so does Enter or Space (a click with no pointer). A mouse lays it with a
+    // double click, so that one stray click never plays.
+    if (event.detail === 0 || lastPointer === "touch" || lastPointer === "pen") play(button.dataset.tile);
+    else button.focus();
+  });
+  hand.addEventListener("dblclick", (event) => {
+    const button = event.target.closest("[data-tile]");
+    if (button) play(button.dataset.tile);
+  });
+}
+
+const chatForm = $("table-chat-form");
+if (chatForm) {
+  chatForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("table-chat-input");
+    if (!input.value.trim()) return;
+    const sent = send("table.chat", { table_id: tableId, text: input.value }, (ok, reply) => {
+      $("table-chat-feedback").textContent = ok ? "" : errorText(reply.code);
+      if (ok) input.value = "";
+    });
+    if (!sent) $("table-chat-feedback").textContent = errorText("offline");
+  });
+}
+
+$("votes").addEventListener("click", (event) => {
+  const button = event.target.closest("[data-vote]");
+  if (!button || !state) return;
+  send("table.vote", { table_id: tableId, version: state.version, choice: button.dataset.vote }, (ok, reply) => {
+    if (!ok && reply.code !== "stale_version") feedback(errorText(reply.code));
+  });
+});
+
+$("hand-end-close").addEventListener("click", () => {
+  $("hand-end").hidden = true;
+});
+
+$("verified-hands").addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-verify]");
+  if (!button || !state) return;
+  const hand = state.previous_hands.find((h) => String(h.number) === button.dataset.verify);
+  if (!hand) return;
+  const result = $("verify-result");
+  const ok = await verifyCommitment(hand.key, hand.id, hand.commitment);
+  if (!ok) {
+    result.textContent = labels.verify_bad;
+    result.dataset.ok = "false";
+    return;
+  }
+  result.dataset.ok = "true";
+  if (!hand.revealed || !hand.history) {
+    result.textContent = labels.verify_commit_only;
+    return;
+  }
+  const shape = DEALS[state.table.variant.split("-")[0]] || DEALS.draw;
+  const handSize = shape.handSize(state.table.players);
+  const deal = await dealFromKey(hand.key, shape.maxPip, state.table.players, handSize);
+  const matches = dealMatches(deal, hand.revealed, hand.history);
+  result.textContent = matches ? labels.verify_ok : labels.verify_deal_bad;
+  result.dataset.ok = String(matches);
+});
+
+// The sets and hand sizes of the rule families (SPEC-NOTES), to re-deal a hand from its key.
+const DEALS = {
+  amigos: { maxPip: 6, handSize: () => 7 },
+  cuban: { maxPip: 9, handSize: () => 10 },
+  draw: { maxPip: 6, handSize: (players) => (players === 2 ? 7 : 5) },
+};
+
+window.addEventListener("resize", () => {
+  if (state) renderLine();
+});
+
+$("line").dataset.emptyLabel = $("line").getAttribute("aria-label");
+if (document.body.dataset.socketState === "live") join(null);

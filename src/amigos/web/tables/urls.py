@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from amigos.web.tables import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("nueva/", views.new_table, name="new"),
+    path("computadora/", views.computer_game, name="computer"),
+    path("mis-partidas/", views.my_games, name="my_games"),
+    path("<int:table_id>/", views.table_page, name="table"),
+]

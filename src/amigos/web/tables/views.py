@@ -1,0 +1,136 @@
+"""Table pages: the table itself (seated or watching), creating a table, playing against the
+computer, and "my games" (correspondence). Writes go through amigos.web.tables.services; the
+live play goes over the socket (docs/protocol.md), not through these views.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from amigos.web.accounts.models import User
+from amigos.web.lobby import presence
+from amigos.web.tables import selectors
+from amigos.web.tables.forms import FIXED_PLAYERS, ComputerGameForm, CreateTableForm, variant_names
+from amigos.web.tables.labels import table_labels
+from amigos.web.tables.models import Invitation, Kind, Table
+from amigos.web.tables.services import TableRefused, create_table, play_against_computer
+
+
+def _player(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # guaranteed by login_required
+    return user
+
+
+def refusal_text(code: str) -> str:
+    """What the player reads when the table service refuses (looked up by code, never by text)."""
+    texts = {
+        "bad_name": _("Give the table a name of at most 60 characters."),
+        "bad_variant": _("Choose one of the games in the list."),
+        "bad_players": _("That game is not played by that many players."),
+        "bad_kind": _("A table is live or by correspondence."),
+        "bad_seats": _("Each seat needs one player or one computer player, and nobody sits twice."),
+        "bad_level": _("Choose easy, normal or hard for the computer players."),
+        "unknown_player": _("One of the chosen players does not exist any more."),
+        "not_online": _("Only players who are online can be invited to a live table."),
+    }
+    return texts.get(code, _("The table could not be created."))
+
+
+def variant_label(variant: str) -> str:
+    return variant_names().get(variant, variant)
+
+
+def target_label(table: Table) -> str:
+    if table.variant == "amigos-hands":
+        return _("hands won")
+    return _("%(points)s points") % {"points": table.target} if table.target else "—"
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    user = _player(request)
+    table = get_object_or_404(Table, pk=table_id)
+    seat = table.seats.filter(user=user).first()
+    seated = seat is not None and seat.invitation == Invitation.ACCEPTED
+    if not seated and table.kind == Kind.CORRESPONDENCE:
+        # Correspondence games are watched by their own players only.
+        raise Http404
+    context = {
+        "table": table,
+        "join_as": "seat" if seated else "spectator",
+        "variant_label": variant_label(table.variant),
+        "target_label": target_label(table),
+        "labels": table_labels(),
+        "chat_max_length": settings.AMIGOS_CHAT_MAX_LENGTH,
+    }
+    return render(request, "tables/table.html", context)
+
+
+def _online_others(user: User) -> list[tuple[int, str]]:
+    return [
+        (player.user_id, player.name)
+        for player in presence.online_players(timezone.now())
+        if player.user_id != user.pk and player.status == "available"
+    ]
+
+
+@login_required
+def new_table(request: HttpRequest) -> HttpResponse:
+    user = _player(request)
+    form = CreateTableForm(request.POST or None, online=_online_others(user))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = create_table(
+                organizer=user,
+                name=data["name"],
+                variant=data["variant"],
+                players=data["players"],
+                kind=data["kind"],
+                seats=data["seats"],
+            )
+        except TableRefused as refusal:
+            form.add_error(None, refusal_text(refusal.code))
+        else:
+            return redirect("tables:table", table_id=table.pk)
+    return render(request, "tables/new.html", {"form": form})
+
+
+@login_required
+@require_POST
+def computer_game(request: HttpRequest) -> HttpResponse:
+    user = _player(request)
+    form = ComputerGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a game and a level for the computer players."))
+        return redirect("lobby:home")
+    data = form.cleaned_data
+    try:
+        table = play_against_computer(
+            user=user,
+            variant=data["variant"],
+            players=None if data["variant"] in FIXED_PLAYERS else (data["players"] or 4),
+            level=data["level"],
+        )
+    except TableRefused as refusal:
+        messages.error(request, refusal_text(refusal.code))
+        return redirect("lobby:home")
+    return redirect("tables:table", table_id=table.pk)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    user = _player(request)
+    games = selectors.my_games(user_id=user.pk)
+    for game in games:
+        game["variant_label"] = variant_label(game["variant"])
+        game["opponents"] = [seat["name"] for seat in game["seats"] if seat["seat"] != game["seat"]]
+    return render(request, "tables/my_games.html", {"games": games})

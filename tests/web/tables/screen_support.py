@@ -1,0 +1,130 @@
+"""Helpers for the table screen's browser tests: sign in, start games, lay tiles as a player would."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from amigos.web.accounts.models import User
+from tests.web.conftest import PASSWORD
+
+#: How long a whole hand may take in the browser before a test gives up (not a pass/fail on time:
+#: only a guard against a hung page).
+HAND_GUARD_SECONDS = 180
+
+#: How long one laid tile may take to leave the hand before the player tries again. Generous: CI runs
+#: two browsers, two servers and their computer players on two cores (only a guard against a hang).
+LAY_GUARD_MS = 15_000
+
+
+def player(name: str) -> User:
+    return User.objects.create_user(email=f"{name.lower()}@example.org", display_name=name, password=PASSWORD)
+
+
+def sign_in_as(page: Any, name: str) -> None:
+    page.goto("/accounts/sign-in/")
+    page.fill("#id_username", f"{name.lower()}@example.org")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("#connection-state[data-state=live]")
+
+
+def play_against_computer(page: Any, variant: str, players: int = 4) -> int:
+    """From the lobby: choose the game and press the one button. Returns the new table's id."""
+    page.select_option("#id_variant", variant)
+    page.select_option("#id_players", str(players))
+    page.click("#play-computer")
+    page.wait_for_selector("#table-page")
+    return int(page.get_attribute("#table-page", "data-table-id"))
+
+
+def lay(page: Any, tile: Any, how: str) -> None:
+    """Lay one tile the way a player would: a tap, a double click, or Tab to it and Enter."""
+    if page.locator("#arm-dialog[open]").count():
+        # The arm question of an earlier try opened late (a slow page): answer it instead.
+        answer_arm(page, how)
+        return
+    if how == "tap":
+        tile.tap()
+    elif how == "double-click":
+        tile.dblclick()
+    else:
+        tile.focus()
+        page.keyboard.press("Enter")
+    dialog = page.locator("#arm-dialog[open]")
+    try:
+        dialog.wait_for(timeout=400)
+    except Exception:
+        return
+    answer_arm(page, how)
+
+
+def answer_arm(page: Any, how: str) -> None:
+    """Choose the first arm the question offers, by keyboard or by pointer."""
+    if how == "keyboard":
+        page.keyboard.press("Enter")  # the first choice has the focus
+    else:
+        page.locator("#arm-dialog[open] [data-choice]").first.click()
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.locator("#my-hand .my-tile--playable").count())
+
+
+def play_one(page: Any, how: str) -> bool:
+    """If it is this page's turn, lay the first playable tile and wait for it to leave the hand."""
+    playable = page.locator("#my-hand .my-tile--playable")
+    if not playable.count():
+        return False
+    tile = playable.first
+    name = tile.get_attribute("data-tile")
+    for _attempt in range(3):
+        lay(page, tile, how)
+        try:
+            page.locator(f'#my-hand [data-tile="{name}"]').wait_for(state="detached", timeout=LAY_GUARD_MS)
+            return True
+        except PlaywrightTimeout:
+            # Refused (the table moved on a moment before, or the server was busy): the page says
+            # so, and a player simply plays again if the tile still stands out.
+            if not page.locator(f'#my-hand .my-tile--playable[data-tile="{name}"]').count():
+                return True
+    raise AssertionError(f"{name} was never laid: {describe(page)}")
+
+
+def describe(page: Any) -> str:
+    """What the page shows when a test gives up on it: enough to tell a refusal from a lost event."""
+    facts = page.evaluate(
+        """() => {
+          const table = document.getElementById("table-page");
+          const dialog = document.getElementById("arm-dialog");
+          return {
+            feedback: document.getElementById("play-feedback")?.innerText ?? null,
+            version: table?.dataset.version ?? null,
+            replaying: table?.dataset.replaying ?? null,
+            hands_ended: table?.dataset.handsEnded ?? null,
+            socket: document.body.dataset.socketState ?? null,
+            dialog_open: Boolean(dialog && dialog.open),
+            focused: document.activeElement?.outerHTML?.slice(0, 120) ?? null,
+            playable: [...document.querySelectorAll("#my-hand .my-tile--playable")]
+              .map((t) => t.dataset.tile),
+          };
+        }"""
+    )
+    return repr(facts)
+
+
+def hands_ended(page: Any) -> int:
+    return int(page.get_attribute("#table-page", "data-hands-ended") or 0)
+
+
+def play_hand(page: Any, how: str) -> None:
+    """Play until this page has seen one more hand end."""
+    deadline = time.monotonic() + HAND_GUARD_SECONDS
+    seen = hands_ended(page)
+    while hands_ended(page) == seen:
+        if time.monotonic() > deadline:
+            raise AssertionError("the hand did not end")
+        if not play_one(page, how):
+            page.wait_for_timeout(100)

@@ -1,0 +1,149 @@
+"""Helpers for the table server's tests: a fake clock, a recording connection, a leak detector."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from amigos.web.realtime.hub import get_hub
+
+TILE = re.compile(r"^[0-9]-[0-9]$")
+
+
+class FakeClock:
+    def __init__(self, start: datetime | None = None) -> None:
+        self.moment = start or datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, seconds: float) -> None:
+        self.moment += timedelta(seconds=seconds)
+
+
+class Recorder:
+    """A stand-in for a socket (a `Connection`): it joins real hub topics and keeps what it gets."""
+
+    def __init__(self, user_id: int, name: str = "test") -> None:
+        self._user_id = user_id
+        self.name = name
+        self.received: list[tuple[str, dict[str, Any]]] = []
+        self.topics: set[str] = set()
+
+    @property
+    def user_id(self) -> int:
+        return self._user_id
+
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+    def push(self, kind: str, payload: dict[str, Any]) -> None:
+        self.received.append((kind, payload))
+
+    async def join(self, topic: str) -> None:
+        self.topics.add(topic)
+        await get_hub().join(topic, self)
+
+    async def leave(self, topic: str) -> None:
+        self.topics.discard(topic)
+        await get_hub().leave(topic, self)
+
+    async def activity(self) -> bool:
+        return True
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [
+            payload
+            for name, payload in self.received
+            if name == "table.event" and (kind is None or payload["kind"] == kind)
+        ]
+
+    async def close(self) -> None:
+        for topic in list(self.topics):
+            await self.leave(topic)
+
+
+def same_tile(text: str) -> str:
+    """One spelling per tile, high end first: move notation writes a tile as it is laid ("1-6"),
+    hands write it "6-1". Comparing raw texts made the detector report a seat's own legal moves as
+    a leak whenever the snapshot came on its turn (the intermittent draw-100-2 failure)."""
+    low, high = sorted(text.split("-"))
+    return f"{high}-{low}"
+
+
+def tiles_in(value: Any) -> set[str]:
+    """Every tile text ("a-b") anywhere in a JSON value, spelled by ``same_tile``."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if TILE.match(value):
+            found.add(same_tile(value))
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= tiles_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= tiles_in(item)
+    return found
+
+
+class LeakDetector:
+    """Follows one audience's messages in order and fails on any tile it may not know.
+
+    An audience may know its own tiles (dealt, or drawn by itself) and every tile laid on the table.
+    Everything becomes public when a hand ends (`hand_ended` reveals the hands and the key).
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.known: set[str] = set()
+        self.checked = 0
+
+    def _check(self, what: str, value: Any) -> None:
+        leaked = tiles_in(value) - self.known
+        assert not leaked, f"{what} shows {sorted(leaked)} to audience {self.seat}"
+        self.checked += 1
+
+    def event(self, payload: dict[str, Any]) -> None:
+        kind, data = payload["kind"], payload["data"]
+        if kind == "hand_started":
+            self.known = {same_tile(tile) for tile in data["hand"]}
+            if self.seat is None:
+                assert data["hand"] == []
+        elif kind == "played" or (kind == "drew" and data["seat"] == self.seat and data["tile"] is not None):
+            self.known.add(same_tile(data["tile"]))
+        if kind == "hand_ended":
+            self.known = set()
+            return
+        if kind in ("match_ended",):
+            return
+        if kind == "clock":
+            self.turn(data)
+        self._check(kind, data)
+
+    def turn(self, data: dict[str, Any]) -> None:
+        """The clock of another seat's turn must not say how long it is: its length tells whether
+        that seat has a single legal tile (5 s) or a play that may block (60 s)."""
+        if data["seat"] == self.seat or data.get("situation") in ("cuban", "correspondence"):
+            return
+        shown = {name: data.get(name) for name in ("situation", "seconds", "deadline")}
+        assert shown == dict.fromkeys(shown), f"audience {self.seat} sees seat {data['seat']}'s clock {shown}"
+        self.checked += 1
+
+    def snapshot(self, payload: dict[str, Any]) -> None:
+        hand = payload.get("hand")
+        if hand is None:
+            return
+        view = hand["view"]
+        self.known = tiles_in(view["hand"]) | tiles_in([p["tile"] for p in view["line"]["placements"]])
+        if payload.get("turn") is not None:
+            self.turn(payload["turn"])
+        checked = {key: value for key, value in payload.items() if key not in ("previous_hands", "sheet")}
+        self._check("snapshot", checked)
+
+    def feed(self, kind: str, payload: dict[str, Any]) -> None:
+        if kind == "table.event":
+            self.event(payload)
+        elif kind == "table.snapshot":
+            self.snapshot(payload)

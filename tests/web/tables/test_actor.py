@@ -1,0 +1,370 @@
+"""The table actor in this process (in-memory bus or Redis, real database): whole matches, refusals,
+deadlines with a fake clock, and the log that rebuilds a table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from amigos.engine import Play, Tile
+from amigos.engine.actions import Arm
+from amigos.web.accounts.models import User
+from amigos.web.realtime.commands import CommandError
+from amigos.web.tables import registry, rendering, services
+from amigos.web.tables.actor import TableActor
+from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
+from tests.web.tables.support import FakeClock, LeakDetector, Recorder
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SAFETY = 180.0  # an upper bound so a broken test ends; tests finish as soon as the state is reached
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(wait(), SAFETY)
+
+
+async def until_async(condition: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Wait for an awaited condition (a database query), failing with ``what`` after SAFETY
+    seconds rather than hanging: a match the archive refused used to hang this file forever."""
+
+    async def wait() -> None:
+        while not await condition():
+            await asyncio.sleep(0.01)
+
+    try:
+        await asyncio.wait_for(wait(), SAFETY)
+    except TimeoutError:
+        pytest.fail(f"gave up after {SAFETY} s waiting for {what}")
+
+
+def play_of(entry: dict[str, Any]) -> Play:
+    arm = Arm(entry["arms"][0]) if entry["arms"] else None
+    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
+    return Play(Tile.parse(entry["tile"]), arm, lead_left)
+
+
+async def against_computers(
+    make_player: Callable[..., User], variant: str, players: int | None = None
+) -> tuple[User, TableActor]:
+    user = await sync_to_async(make_player)("Ana")
+    table = await sync_to_async(services.play_against_computer)(
+        user=user, variant=variant, players=players, level="easy"
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    return user, actor
+
+
+@pytest.fixture(autouse=True)
+async def fresh_registry() -> Any:
+    registry.use_clock(None)
+    yield
+    # even when a test fails, no actor outlives it (it would hold the database during teardown)
+    await registry.stop_all()
+    registry.use_clock(None)
+
+
+async def listen_everywhere(
+    actor: TableActor, user: User, watcher: User
+) -> tuple[Recorder, list[Recorder], Recorder]:
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    others = []
+    for seat in range(1, actor.variant.players):
+        recorder = Recorder(-seat)
+
+        async def watch_seat(recorder: Recorder = recorder, seat: int = seat) -> None:
+            # a computer seat has no socket: listen to its topic as its socket would
+            await recorder.join(rendering.seat_topic(actor.id, seat))
+            recorder.push("table.snapshot", actor.snapshot(seat))
+
+        await actor.call(watch_seat)
+        others.append(recorder)
+    spectator = Recorder(watcher.pk)
+    await actor.call(lambda: actor.join(spectator, False, None))
+    return me, others, spectator
+
+
+async def play_my_turns(actor: TableActor, me: Recorder, user: User) -> None:
+    """Play the first legal play the messages offer whenever it is my turn, until the match ends."""
+    while True:
+        await until(lambda: bool(me.events("match_ended")) or my_turn(me, actor) is not None)
+        if me.events("match_ended"):
+            return
+        turn = my_turn(me, actor)
+        assert turn is not None
+        await actor.call(lambda t=turn: actor.play(user.pk, t[0], play_of(t[1][0])))
+
+
+def my_turn(me: Recorder, actor: TableActor) -> tuple[int, list[dict[str, Any]]] | None:
+    """(version, legal plays) when the last message I got gives me the turn at the table's version."""
+    seat = actor.seat_of(me.user_id)
+    for kind, payload in reversed(me.received):
+        if kind == "table.event" and payload["kind"] == "clock":
+            data = payload["data"]
+        elif kind == "table.snapshot" and payload["turn"] is not None:
+            data = payload["turn"]
+        else:
+            continue
+        if data["seat"] == seat and payload["version"] == actor.version and data["legal"]:
+            return payload["version"], data["legal"]
+        return None
+    return None
+
+
+async def turn_in(me: Recorder, actor: TableActor, situation: str) -> tuple[int, list[dict[str, Any]]]:
+    """Play my turns until one comes in ``situation`` ("single", "normal"); that turn, unplayed."""
+    while True:
+        await until(lambda: my_turn(me, actor) is not None)
+        turn = my_turn(me, actor)
+        assert turn is not None and actor.clock_info is not None
+        if situation in ("any", actor.clock_info["situation"]):
+            return turn
+        await actor.call(lambda t=turn: actor.play(me.user_id, t[0], play_of(t[1][0])))
+
+
+def replay_exit(record: dict[str, Any]) -> int:
+    """What `amigos replay FILE` answers for ``record`` (0: accepted), through the real CLI."""
+    import json
+    import os
+    import tempfile
+
+    from amigos.cli import main
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(record, file)
+    try:
+        return main(["replay", file.name])
+    finally:
+        os.unlink(file.name)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("amigos-100", None), ("cuban-1v1", None), ("all-fives-100", 3), ("draw-100", 2)],
+)
+async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
+    make_player: Callable[..., User], variant: str, players: int | None
+) -> None:
+    user, actor = await against_computers(make_player, variant, players)
+    watcher = await sync_to_async(make_player)("Mirón")
+    me, others, spectator = await listen_everywhere(actor, user, watcher)
+    await play_my_turns(actor, me, user)
+    await until(lambda: bool(spectator.events("match_ended")))
+    audiences = [
+        (me, 0),
+        *((recorder, seat) for seat, recorder in enumerate(others, start=1)),
+        (spectator, None),
+    ]
+    for recorder, seat in audiences:
+        detector = LeakDetector(seat)
+        for kind, payload in recorder.received:
+            detector.feed(kind, payload)
+        assert detector.checked > 10
+        versions = [event["version"] for event in recorder.events()]
+        # every audience gets every version, in order, each once
+        assert versions == list(range(versions[0], versions[0] + len(versions)))
+    ended = spectator.events("match_ended")[0]["data"]
+    assert ended["termination"] == "target"
+    # the log is durable: every version published is stored, and the record is complete
+    stored = await sync_to_async(
+        lambda: list(TableEvent.objects.filter(table_id=actor.id).values_list("version", flat=True))
+    )()
+    assert stored == list(range(1, actor.version + 1))
+    record = await sync_to_async(lambda: MatchRecord.objects.get(table_id=actor.id, number=1))()
+    assert record.termination == "target" and record.ended_at is not None
+    # handed to the archive once, under the table's own key
+    from amigos.web.archive.models import ArchivedMatch
+
+    archived = sync_to_async(lambda: MatchRecord.objects.filter(pk=record.pk, archived=True).exists())
+    await until_async(archived, "the archive to take the match (see the amigos.tables log)")
+    assert await sync_to_async(ArchivedMatch.objects.filter(source=f"table:{actor.id}:match:1").count)() == 1
+    hands = spectator.events("hand_ended")
+    assert len(record.record["hands"]) == len(hands)
+    # each hand's key matches the commitment published when it started
+    from amigos.engine import verify_commitment
+
+    published = {
+        event["data"]["id"]: event["data"]["commitment"] for event in spectator.events("hand_started")
+    }
+    first = spectator.received[0][1]["hand"]
+    published[first["id"]] = first["commitment"]
+    for ended_hand in hands:
+        data = ended_hand["data"]
+        assert verify_commitment(data["key"], data["id"], published[data["id"]])
+        assert data["commitment"] == published[data["id"]]
+    # the stored record is one `amigos replay` accepts, live extensions and all
+    assert replay_exit(record.record) == 0
+    await registry.stop_all()
+
+
+async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    stranger = await sync_to_async(make_player)("Extraño")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await until(lambda: my_turn(me, actor) is not None)
+    turn = my_turn(me, actor)
+    assert turn is not None
+    version, legal = turn
+    held = {entry["tile"] for entry in legal}
+    hand = actor.game.hand
+    assert hand is not None
+    mine = {str(tile) for tile in hand.hands[0]}
+    not_mine = next(str(tile) for tile in hand.hands[1])
+    attempts: list[tuple[int, int, Play, str]] = [
+        (stranger.pk, version, play_of(legal[0]), "not_seated"),
+        (user.pk, version - 1, play_of(legal[0]), "stale_version"),
+        (
+            user.pk,
+            version,
+            Play(Tile.parse(not_mine), None if hand.line.is_empty else Arm.UP),
+            "illegal_play",
+        ),
+    ]
+    unplayable = sorted(mine - held)
+    if unplayable and not hand.line.is_empty:
+        attempts.append((user.pk, version, Play(Tile.parse(unplayable[0]), Arm.UP), "illegal_play"))
+    for user_id, sent_version, action, code in attempts:
+        with pytest.raises(CommandError) as refused:
+            await actor.call(lambda u=user_id, v=sent_version, a=action: actor.play(u, v, a))
+        assert refused.value.code == code
+        assert actor.version == version
+    stored = await sync_to_async(TableEvent.objects.filter(table_id=actor.id).count)()
+    assert stored == version
+    with pytest.raises(CommandError) as spectating:
+        await actor.call(lambda: actor.join(Recorder(stranger.pk), True, None))
+    assert spectating.value.code == "not_seated"
+    await registry.stop_all()
+
+
+async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
+    make_player: Callable[..., User],
+) -> None:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    turn = await turn_in(me, actor, "single")
+    version = turn[0]
+    single = turn[1][0]["tile"]
+    clock.advance(5.5)
+    await actor.fire_deadline()
+    assert actor.version == version  # 5 s shown, but the system waits until 6 s
+    clock.advance(0.5)
+    await actor.fire_deadline()
+    played = [e for e in me.events("played") if e["version"] > version]
+    assert played[0]["data"]["tile"] == single and played[0]["data"]["system"] is True
+    cards = [e for e in me.events("card") if e["version"] > version]
+    assert [(c["data"]["colour"], c["data"]["reason"]) for c in cards] == [("yellow", "slow_single")]
+    assert await sync_to_async(Card.objects.filter(user=user, colour="yellow").count)() == 1
+    await registry.stop_all()
+
+
+async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
+    make_player: Callable[..., User],
+) -> None:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await turn_in(me, actor, "normal")
+    clock.advance(19.9)
+    await actor.fire_deadline()
+    assert not me.events("card")
+    clock.advance(0.1)
+    await actor.fire_deadline()
+    clock.advance(5)
+    await actor.fire_deadline()
+    clock.advance(4)
+    await actor.fire_deadline()
+    reasons = [e["data"]["reason"] for e in me.events("card")]
+    assert reasons == ["timeout", "every_5s"]
+    assert actor.game.to_move == 0  # nobody played for the player
+    await registry.stop_all()
+
+
+async def test_a_table_is_rebuilt_from_its_log(make_player: Callable[..., User]) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    turn = await turn_in(me, actor, "any")
+    await actor.call(lambda: actor.play(user.pk, turn[0], play_of(turn[1][0])))
+    await until(lambda: my_turn(me, actor) is not None or bool(me.events("hand_ended")))
+    await registry.stop_all()
+    again = await registry.get_actor(actor.id)
+    assert again is not None and again is not actor
+    # the same table, and the player in turn gets fresh time (a notice and a new clock)
+    assert again.version == actor.version + 2
+    added = await sync_to_async(
+        lambda: list(
+            TableEvent.objects.filter(table_id=actor.id, version__gt=actor.version).values_list(
+                "kind", flat=True
+            )
+        )
+    )()
+    assert added == ["notice", "clock"]
+    assert again.game.hand == actor.game.hand
+    assert again.game.match == actor.game.match
+    assert again.snapshot(0)["hand"] == actor.snapshot(0)["hand"]
+    await registry.stop_all()
+
+
+async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
+    make_player: Callable[..., User],
+) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await until(lambda: actor.game.to_move == 0 and actor.clock_info is not None)
+    seen = me.events()[-1]["version"] if me.events() else 0
+    late = Recorder(user.pk)
+    ack = await actor.call(lambda: actor.join(late, True, 2))
+    assert ack["mode"] == "events"
+    assert [e["version"] for e in late.events()] == list(range(3, ack["version"] + 1))
+    fresh = Recorder(user.pk)
+    ack = await actor.call(lambda: actor.join(fresh, True, None))
+    assert ack["mode"] == "snapshot" and fresh.received[0][0] == "table.snapshot"
+    assert seen <= ack["version"]
+    await registry.stop_all()
+
+
+async def test_bad_tables_are_refused_and_nothing_is_created(make_player: Callable[..., User]) -> None:
+    user = await sync_to_async(make_player)("Ana")
+    cases = [
+        ({"name": "", "variant": "amigos-100", "seats": {}}, "bad_name"),
+        ({"name": "x", "variant": "chess", "seats": {}}, "bad_variant"),
+        ({"name": "x", "variant": "all-fives-100", "players": 5, "seats": {}}, "bad_players"),
+        (
+            {"name": "x", "variant": "amigos-100", "seats": {1: services.SeatChoice(level="easy")}},
+            "bad_seats",
+        ),
+        (
+            {
+                "name": "x",
+                "variant": "cuban-1v1",
+                "seats": {1: services.SeatChoice(level="genius")},
+            },
+            "bad_level",
+        ),
+        (
+            {"name": "x", "variant": "cuban-1v1", "seats": {1: services.SeatChoice(user_id=user.pk)}},
+            "bad_seats",
+        ),
+    ]
+    for arguments, code in cases:
+        with pytest.raises(services.TableRefused) as refused:
+            await sync_to_async(services.create_table)(organizer=user, **arguments)
+        assert refused.value.code == code
+    assert await sync_to_async(Table.objects.count)() == 0

@@ -1,0 +1,98 @@
+"""The record the table server writes, the hand-over of a refused one, and the turn clock each
+audience is shown. No sockets and no clock: the game and the rendering are driven directly."""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from amigos.engine import find_variant, new_deal_key, parse_record, replay_record
+from amigos.web.archive.errors import ArchiveError
+from amigos.web.tables import handover, rendering
+from amigos.web.tables.game import Game, first_leader_needed
+
+
+def played_game(variant_name: str, players: int | None, moves: int) -> Game:
+    """A game of ``variant_name`` with ``moves`` moves made: every other one by the system."""
+    variant = find_variant(variant_name, players)
+    game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
+    game.start_match(0 if first_leader_needed(variant) else None)
+    game.deal(new_deal_key())
+    for index in range(moves):
+        if not game.in_hand:
+            break
+        seat = game.to_move
+        assert seat is not None and game.hand is not None
+        action = game.hand.legal_actions()[0]
+        game.act(seat, action, at=f"2026-11-23T00:00:{index:02d}.000Z", system=index % 2 == 1)
+    return game
+
+
+@pytest.mark.parametrize(("variant", "players"), [("amigos-100", None), ("draw-100", 2), ("cuban-1v1", None)])
+def test_the_server_writes_a_record_the_engine_accepts(variant: str, players: int | None) -> None:
+    """The live fields are the documented ones (hand_id, epoch times, one system mark per move):
+    a record with the server's old names and units was refused by replay and by the archive."""
+    record = played_game(variant, players, 6).record()
+    replay_record(parse_record(record))
+    hand = record["hands"][0]
+    assert set(hand) >= {"key", "hand_id", "commitment", "times", "system"} and "id" not in hand
+    assert len(hand["times"]) == len(hand["system"]) == len(hand["moves"])
+    assert all(isinstance(at, float) for at in hand["times"])
+    assert hand["system"][0] is None and hand["system"][1] in ("auto_pass", "single_tile")
+
+
+def test_a_computer_move_is_marked_as_one_in_the_record_even_after_a_restart() -> None:
+    variant = find_variant("amigos-100")
+    game = Game(table_id=7, variant=variant, names=("a", "b", "c", "d"))
+    log = game.start_match(0) + game.deal(new_deal_key())
+    seat = game.to_move
+    assert seat is not None and game.hand is not None
+    log += game.act(seat, game.hand.legal_actions()[0], at="2026-11-23T00:00:01.000Z", reason="computer")
+    assert game.record()["hands"][0]["system"] == ["computer"]
+    rebuilt = Game(table_id=7, variant=variant, names=("a", "b", "c", "d"))
+    rebuilt.replay(log)
+    assert rebuilt.record() == game.record()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_refused_hand_over_is_logged_with_its_code(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def refuse(*args: Any) -> None:
+        raise ArchiveError("record-invalid", "hand 1: times must be a list of times")
+
+    monkeypatch.setattr(handover, "_archive", refuse)
+    actor: Any = SimpleNamespace(id=3, seats=[], game=SimpleNamespace(match_number=2), name="t")
+    with caplog.at_level(logging.ERROR, logger="amigos.tables"):
+        await handover.hand_over(actor)
+    assert [record.levelno for record in caplog.records] == [logging.ERROR]
+    message = caplog.records[0].getMessage()
+    assert "record-invalid" in message and "match 2" in message
+
+
+def clock(situation: str, seconds: int) -> dict[str, Any]:
+    return {
+        "seat": 1,
+        "deadline": "2026-11-23T00:00:20.000Z",
+        "seconds": seconds,
+        "situation": situation,
+        "legal": [{"tile": "6-4", "arms": [], "lead_left": None}],
+    }
+
+
+@pytest.mark.parametrize(("situation", "seconds"), [("single", 5), ("blocking", 60), ("normal", 20)])
+def test_only_the_seat_in_turn_learns_how_long_its_turn_is(situation: str, seconds: int) -> None:
+    data = clock(situation, seconds)
+    assert rendering.render("clock", data, 1) == data
+    for audience in (0, 2, None):
+        shown = rendering.render("clock", data, audience)
+        assert shown == {"seat": 1, "deadline": None, "seconds": None, "situation": None, "legal": []}
+
+
+@pytest.mark.parametrize(("situation", "seconds"), [("cuban", 30), ("correspondence", 86400)])
+def test_a_clock_the_table_alone_decides_is_public(situation: str, seconds: int) -> None:
+    shown = rendering.render("clock", clock(situation, seconds), None)
+    assert (shown["situation"], shown["seconds"], shown["legal"]) == (situation, seconds, [])

@@ -1,0 +1,87 @@
+"""One player against three computer players, through the screen, to the end of a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.tables.screen_support import play_against_computer, play_hand, play_one, player, sign_in_as
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "how", "seats"),
+    [
+        ("amigos-100", 4, "keyboard", 4),
+        ("cuban-2v2", 4, "double-click", 4),
+        ("all-fives-100", 4, "keyboard", 4),
+    ],
+)
+def test_one_player_against_the_computer_to_the_end_of_a_hand(
+    open_page: Callable[..., Any], variant: str, players: int, how: str, seats: int
+) -> None:
+    player("Ana")
+    page = open_page()
+    sign_in_as(page, "Ana")
+    play_against_computer(page, variant, players)
+    expect(page.locator(".seat")).to_have_count(seats)
+    expect(page.locator("#my-hand .my-tile").first).to_be_visible()
+    play_hand(page, how)
+    # Every hand's tiles are shown, and the sheet has the hand's row.
+    expect(page.locator("#revealed .revealed__seat")).to_have_count(seats)
+    expect(page.locator("#sheet tbody tr")).to_have_count(2)
+    assert page.locator("#announcer p").count() > 0
+    # The deal's key is revealed: the browser checks it against the commitment and the tiles.
+    page.locator("[data-verify]").first.click()
+    expect(page.locator("#verify-result")).to_have_text(
+        "Verificado: la clave coincide con el compromiso y reparte exactamente estas fichas."
+    )
+
+
+def test_a_reload_in_the_middle_of_a_hand_replays_it_and_carries_on(open_page: Callable[..., Any]) -> None:
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    for _ in range(2):
+        page.locator("#my-hand .my-tile--playable").first.wait_for()
+        play_one(page, "keyboard")
+    on_table = page.locator("#line .domino").count()
+    held = page.locator("#my-hand .my-tile").count()
+    page.reload()
+    # The hand is laid again tile by tile, then the table is exactly as it was.
+    page.wait_for_selector("#table-page[data-replaying=true]")
+    page.wait_for_selector("#table-page[data-replaying=false]")
+    assert page.locator("#line .domino").count() >= on_table
+    assert page.locator("#my-hand .my-tile").count() == held
+    expect(page.locator("#announcer")).to_contain_text("Repitiendo la mano")
+    play_hand(page, "keyboard")
+    expect(page.locator("#revealed .revealed__seat")).to_have_count(4)
+
+
+def test_the_connection_banner_when_the_socket_drops_and_comes_back(open_page: Callable[..., Any]) -> None:
+    player("Ana")
+    page = open_page()
+    sockets: list[Any] = []
+
+    def through(route: Any) -> None:
+        # The page's socket passes through the test, which can cut it like a dropped network.
+        sockets.append(route)
+        route.connect_to_server()
+
+    page.route_web_socket("**/ws/", through)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-hands")
+    page.locator("#my-hand .my-tile--playable").first.wait_for()
+    sockets[-1].close(code=4000, reason="cut")
+    expect(page.locator("#connection-banner")).to_have_text("Se perdió la conexión; reintentando…")
+    expect(page.locator("#connection-banner")).to_have_text("Conectado de nuevo.")
+    # Back at the table: the game goes on to the end of the hand, and the sheet of "juegos
+    # ganados" shows either a hand won (20) or a "C" for a block.
+    play_hand(page, "keyboard")
+    sheet = page.locator("#sheet").inner_text()
+    assert "20" in sheet or "C" in page.locator(".sheet__marks").inner_text()

@@ -1,0 +1,213 @@
+"""Tables over a real WebSocket against uvicorn: invitations, whole matches, refusals, spectators."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from amigos.web.tables import services
+from amigos.web.tables.models import Table, TableEvent
+from tests.web.conftest import ServerThread, SignedIn
+from tests.web.tables.support import LeakDetector
+from tests.web.test_socket import Peer, connect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SAFETY = 120.0
+
+
+class Player:
+    """A socket that plays the first legal play offered whenever the table gives it the turn."""
+
+    def __init__(self, peer: Peer, seat: int | None) -> None:
+        self.peer = peer
+        self.seat = seat
+        self.version = 0
+        self.ended = asyncio.Event()
+        self.refusals: list[str] = []
+        self.last_play: dict[str, Any] | None = None
+
+    def table_messages(self) -> list[tuple[str, dict[str, Any]]]:
+        return [
+            (e["type"], e["payload"])
+            for e in self.peer.received
+            if e["type"] in ("table.event", "table.snapshot")
+        ]
+
+    async def run(self, table_id: int) -> None:
+        while True:
+            envelope = json.loads(await self.peer.connection.recv())
+            self.peer.received.append(envelope)
+            kind, payload = envelope["type"], envelope["payload"]
+            if kind == "error" and payload["code"] != "rate_limited":
+                self.refusals.append(payload["code"])
+            elif kind == "error" and self.last_play is not None:
+                # The computer players answer at once here, so this socket plays faster than
+                # any person could and meets the per-socket limit: back off and play again,
+                # as the browser does.
+                await asyncio.sleep(0.3)
+                await self.play(table_id, self.last_play)
+            if kind == "table.snapshot":
+                self.version = payload["version"]
+                turn = payload["turn"]
+                if turn is not None and turn["seat"] == self.seat and turn["legal"]:
+                    await self.play(table_id, turn["legal"][0])
+            elif kind == "table.event":
+                self.version = max(self.version, payload["version"])
+                data = payload["data"]
+                if payload["kind"] == "match_ended":
+                    self.ended.set()
+                    return
+                if (
+                    payload["kind"] == "clock"
+                    and data["seat"] == self.seat
+                    and payload["version"] == self.version
+                ):
+                    await self.play(table_id, data["legal"][0])
+
+    async def play(self, table_id: int, entry: dict[str, Any]) -> None:
+        self.last_play = entry
+        await self.peer.send(
+            "table.play",
+            {
+                "table_id": table_id,
+                "version": self.version,
+                "tile": entry["tile"],
+                "arm": entry["arms"][0] if entry["arms"] else None,
+                "lead_left": entry["lead_left"][0] if entry["lead_left"] else None,
+            },
+        )
+
+
+async def command(peer: Peer, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    ident = await peer.send(kind, payload)
+    return await peer.reply(ident)
+
+
+async def wait_online(peer: Peer, count: int) -> None:
+    """Wait until ``peer``'s online list (the full list, then the deltas) has ``count`` players.
+
+    The lobby sends the full list once and then only `presence.delta` messages, so a test that
+    waited for a later full `presence` list waited in vain."""
+    await peer.expect(lambda e: e["type"].startswith("presence") and len(peer.online) >= count)
+
+
+async def test_an_invited_partner_accepts_and_a_whole_match_is_played_over_sockets(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    ana, beto, carla = [await sync_to_async(sign_in)(name) for name in ("Ana", "Beto", "Carla")]
+    ana_peer = await connect(site_server, ana)
+    beto_peer = await connect(site_server, beto)
+    carla_peer = await connect(site_server, carla)
+    await wait_online(ana_peer, 3)
+    answer = await command(beto_peer, "tables.subscribe", {})
+    assert answer["type"] == "ack"
+    table = await sync_to_async(services.create_table)(
+        organizer=ana.user,
+        name="Los del parque",
+        variant="amigos-100",
+        seats={
+            1: services.SeatChoice(level="easy"),
+            2: services.SeatChoice(user_id=beto.user.pk),
+            3: services.SeatChoice(level="easy"),
+        },
+    )
+    invited = await beto_peer.expect(lambda e: e["type"] == "table.invited")
+    assert invited["payload"]["table_id"] == table.pk and invited["payload"]["position"] == "partner"
+    await beto_peer.expect(
+        lambda e: any(p["name"] == "Beto" and p["status"] == "invited" for p in beto_peer.online.values())
+    )
+    # only the invited player can answer
+    refused = await command(carla_peer, "table.invite.accept", {"table_id": table.pk})
+    assert refused["payload"]["code"] == "not_invited"
+    accepted = await command(beto_peer, "table.invite.accept", {"table_id": table.pk})
+    assert accepted["type"] == "ack" and accepted["payload"]["seat"] == 2
+
+    ana_player, beto_player, watcher = Player(ana_peer, 0), Player(beto_peer, 2), Player(carla_peer, None)
+    for peer, as_ in ((ana_peer, "seat"), (beto_peer, "seat"), (carla_peer, "spectator")):
+        await peer.send("table.join", {"table_id": table.pk, "since": None, "as": as_})
+    # a spectator who asks for a seat is refused
+    refused = await command(carla_peer, "table.join", {"table_id": table.pk, "since": None, "as": "seat"})
+    assert refused["payload"]["code"] == "not_seated"
+    tasks = [asyncio.create_task(player.run(table.pk)) for player in (ana_player, beto_player, watcher)]
+    await asyncio.wait_for(asyncio.gather(*tasks), SAFETY)
+
+    for player in (ana_player, beto_player, watcher):
+        detector = LeakDetector(player.seat)
+        for kind, payload in player.table_messages():
+            detector.feed(kind, payload)
+        assert detector.checked > 20
+        assert player.refusals in ([], ["stale_version"], ["stale_version", "stale_version"])
+    stored = await sync_to_async(TableEvent.objects.filter(table_id=table.pk).count)()
+    final = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert stored == final.version and final.status == "voting"
+    for peer in (ana_peer, beto_peer, carla_peer):
+        await peer.connection.close()
+
+
+async def test_forged_malformed_and_stale_commands_are_refused_and_change_nothing(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    ana, beto = [await sync_to_async(sign_in)(name) for name in ("Ana", "Beto")]
+    ana_peer = await connect(site_server, ana)
+    beto_peer = await connect(site_server, beto)
+    await wait_online(ana_peer, 2)
+    mine = await sync_to_async(services.play_against_computer)(
+        user=ana.user, variant="cuban-2v2", level="easy"
+    )
+    other = await sync_to_async(services.play_against_computer)(
+        user=beto.user, variant="cuban-2v2", level="easy"
+    )
+    await command(beto_peer, "table.join", {"table_id": other.pk, "since": None})
+    await ana_peer.send("table.join", {"table_id": mine.pk, "since": None})
+    # wait until it is Ana's turn, at a known version
+    turn: dict[str, Any] = {}
+
+    def my_turn(envelope: dict[str, Any]) -> bool:
+        payload = envelope["payload"]
+        if envelope["type"] == "table.snapshot" and payload["turn"] and payload["turn"]["seat"] == 0:
+            turn.update(version=payload["version"], legal=payload["turn"]["legal"])
+            return True
+        if envelope["type"] == "table.event" and payload["kind"] == "clock" and payload["data"]["seat"] == 0:
+            turn.update(version=payload["version"], legal=payload["data"]["legal"])
+            return True
+        return False
+
+    await ana_peer.expect(my_turn)
+    await asyncio.sleep(0.2)  # let any event already on its way arrive, so `turn` is the latest
+    latest = max(
+        e["payload"]["version"] for e in ana_peer.received if e["type"] in ("table.event", "table.snapshot")
+    )
+    assert latest == turn["version"]
+    entry = turn["legal"][0]
+    good = {
+        "table_id": mine.pk,
+        "version": turn["version"],
+        "tile": entry["tile"],
+        "arm": entry["arms"][0] if entry["arms"] else None,
+    }
+    cases = [
+        (ana_peer, {**good, "tile": "x-y"}, "bad_payload"),
+        (ana_peer, {**good, "arm": "north"}, "bad_payload"),
+        (ana_peer, {key: value for key, value in good.items() if key != "version"}, "bad_payload"),
+        (ana_peer, {**good, "table_id": "1"}, "bad_payload"),
+        (ana_peer, {**good, "version": turn["version"] - 1}, "stale_version"),
+        (ana_peer, {**good, "table_id": 999_999}, "table_not_found"),
+        (ana_peer, {**good, "table_id": other.pk}, "not_seated"),  # another table: Ana holds no seat there
+        (beto_peer, good, "not_seated"),  # another player speaking for Ana's table
+    ]
+    for peer, payload, code in cases:
+        answer = await command(peer, "table.play", payload)
+        assert answer["type"] == "error" and answer["payload"]["code"] == code, (payload, answer)
+    table = await sync_to_async(Table.objects.get)(pk=mine.pk)
+    assert table.version == turn["version"]
+    # the genuine play is accepted and numbered next
+    answer = await command(ana_peer, "table.play", good)
+    assert answer["type"] == "ack" and answer["payload"]["version"] > turn["version"]
+    for peer in (ana_peer, beto_peer):
+        await peer.connection.close()
