@@ -55,11 +55,13 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/lobby.py
 
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --quick
 	$(BIN)/python bench/bots.py --quick
+	$(BIN)/python bench/lobby.py --quick
 
 clean:
 	rm -rf $(VENV) $(BARE) .mypy_cache .ruff_cache .pytest_cache .hypothesis

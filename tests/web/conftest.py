@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from amigos.web.accounts.models import User
 
@@ -33,6 +34,8 @@ class ServerThread:
     def __init__(self) -> None:
         import uvicorn
 
+        from amigos.web.realtime.limits import uvicorn_websocket_options
+
         self.port = free_port()
         config = uvicorn.Config(
             "amigos.web.asgi:application",
@@ -40,6 +43,7 @@ class ServerThread:
             port=self.port,
             log_level="warning",
             lifespan="off",
+            **uvicorn_websocket_options(),
         )
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
@@ -120,8 +124,10 @@ def make_player(db: None) -> Callable[..., User]:
     counter = iter(range(1, 10_000))
 
     def make(name: str | None = None, **extra: Any) -> User:
+        """A player whose address is verified (pass email_verified_at=None for one that is not)."""
         label = name or f"Jugador {next(counter)}"
         email = f"{uuid.uuid4().hex[:10]}@example.org"
+        extra.setdefault("email_verified_at", timezone.now())
         return User.objects.create_user(email=email, display_name=label, password=PASSWORD, **extra)
 
     return make

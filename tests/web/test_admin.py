@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.utils import label_for_field
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from amigos.web.accounts.models import User
+from amigos.web.accounts.models import SignInAttempt, User
 from amigos.web.lobby import chat, notices
 from amigos.web.lobby.models import AdminMessage, ChatMessage, ChatReport, ReportStatus
 
@@ -115,3 +120,91 @@ def test_the_chat_list_narrows_to_reported_lines(staff: Client, reported: ChatRe
     assert "palabrota" in only_reported and "una línea sin reportes" not in only_reported
     not_reported = staff.get("/admin/lobby/chatmessage/?reported=no").content.decode()
     assert "palabrota" not in not_reported and "una línea sin reportes" in not_reported
+
+
+# --- The administration speaks the players' languages and wears the site's colours -------------
+
+ADMIN_APPS = ("accounts", "lobby")
+# Words that are the same in both languages, so an equal translation is not a missing one.
+SAME_IN_BOTH = {"ID"}
+
+
+def _labels() -> list[tuple[str, Any]]:
+    """Every name the admin can show for the accounts and lobby apps: models, fields, list columns."""
+    labels: list[tuple[str, Any]] = []
+    for label in ADMIN_APPS:
+        config = apps.get_app_config(label)
+        labels.append((label, config.verbose_name))
+        for model in config.get_models():
+            meta = model._meta
+            labels += [(meta.label, meta.verbose_name), (meta.label, meta.verbose_name_plural)]
+            labels += [
+                (f"{meta.label}.{field.name}", field.verbose_name)
+                for field in meta.get_fields()
+                if hasattr(field, "verbose_name")
+            ]
+            if model in admin.site._registry:
+                for column in admin.site._registry[model].list_display:
+                    name = label_for_field(column, model, admin.site._registry[model])
+                    labels.append((f"{meta.label} column {column}", name))
+    return labels
+
+
+def test_every_admin_name_of_accounts_and_lobby_has_spanish_and_english() -> None:
+    untranslated = []
+    for where, name in _labels():
+        with translation.override("es"):
+            spanish = str(name)
+        with translation.override("en"):
+            english = str(name)
+        if spanish == english and english not in SAME_IN_BOTH:
+            untranslated.append(f"{where}: {english!r}")
+    assert untranslated == []
+
+
+def test_the_admin_shows_model_and_column_names_in_spanish(staff: Client, reported: ChatReport) -> None:
+    index = staff.get("/admin/").content.decode()
+    assert "Jugadores" in index and "Mensajes del chat" in index and "Presencias" in index
+    assert "Users" not in index and "Presences" not in index
+    presences = staff.get("/admin/lobby/presence/").content.decode()
+    assert "Conexiones abiertas" in presences and "Jugador" in presences
+    assert "open sockets" not in presences.lower()
+
+
+def test_the_admin_shows_model_and_column_names_in_english(staff: Client, reported: ChatReport) -> None:
+    SignInAttempt.objects.create(identifier="ana@example.org", address="192.0.2.7")
+    staff.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    index = staff.get("/admin/").content.decode()
+    assert "Players" in index and "Chat messages" in index and "Jugadores" not in index
+    attempts = staff.get("/admin/accounts/signinattempt/").content.decode()
+    assert "Identifier (normalised)" in attempts and "IP address" in attempts
+
+
+def test_the_admin_wears_the_sites_look(staff: Client) -> None:
+    page = staff.get("/admin/").content.decode()
+    assert "amigos/admin.css" in page and "admin-brand__tile" in page
+    assert "Amigos por el Dominó: administración" in page
+    login = Client().get("/admin/login/").content.decode()
+    assert "amigos/admin.css" in login
+
+
+def test_a_suspension_date_is_one_labelled_input_and_saves(
+    staff: Client, make_player: Callable[..., User]
+) -> None:
+    ana = make_player("Ana")
+    url = f"/admin/accounts/user/{ana.pk}/change/"
+    page = staff.get(url).content.decode()
+    assert 'type="datetime-local"' in page and 'for="id_suspended_until"' in page
+    form = {
+        "email": ana.email,
+        "display_name": ana.display_name,
+        "is_active": "on",
+        "suspended_until": "2030-01-02T10:30",
+        "suspension_reason": "insultos",
+    }
+    response = staff.post(url, form)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    ana.refresh_from_db()
+    local = timezone.localtime(ana.suspended_until)
+    assert (local.year, local.month, local.day, local.hour, local.minute) == (2030, 1, 2, 10, 30)
+    assert ana.suspension_reason == "insultos" and ana.is_suspended()

@@ -102,7 +102,7 @@ def test_sign_up_lands_in_the_meeting_room(open_page: Callable[..., Any]) -> Non
     page.fill("#id_password2", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_selector("#connection-state[data-state=live]")
-    assert page.inner_text("h1") == "¡Bienvenido, Rosa!"
+    assert page.inner_text("h1") == "¡Hola, Rosa!"
     assert page.inner_text("#online-players").count("Rosa") == 1
 
 
@@ -167,6 +167,7 @@ def test_the_page_in_spanish_and_in_english(open_page: Callable[..., Any]) -> No
     sign_in_as(page, "Ana")
     assert page.get_attribute("html", "lang") == "es"
     assert "Jugadores en línea" in page.inner_text("main")
+    page.click("#site-menu > summary")  # on a phone the language switch is inside the menu
     page.click("button[name=language][value=en]")
     page.wait_for_selector("#connection-state[data-state=live]")
     assert page.get_attribute("html", "lang") == "en"
@@ -185,3 +186,104 @@ def test_presence_of_a_player_who_leaves_disappears(open_page: Callable[..., Any
     beto.wait_for_url("**/accounts/sign-in/")
     expect(ana.locator("#online-players .player")).to_have_count(1)
     assert ana.locator("#online-players .player__name").all_inner_texts() == ["Ana"]
+
+
+def test_the_lobby_on_a_phone_has_no_serious_accessibility_finding(open_page: Callable[..., Any]) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    player("Ana")
+    player("Beto")
+    beto = open_page()
+    sign_in_as(beto, "Beto")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    expect(page.locator("#online-players .player")).to_have_count(2)
+    assert page.locator("#online-players .player__name").all_inner_texts() == ["Ana", "Beto"]
+    page.fill("#player-search", "bet")
+    expect(page.locator("#online-players .player")).to_have_count(1)
+    page.fill("#player-search", "nadie así")
+    expect(page.locator("#online-players .players__empty")).to_have_count(1)
+    page.fill("#player-search", "")
+    expect(page.locator("#online-players .player")).to_have_count(2)
+    results = Axe().run(page)
+    serious = [
+        (v["id"], [node["target"] for node in v["nodes"]])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
+    page.screenshot(path=os.environ.get("AMIGOS_SCREENSHOT", "/tmp/amigos-lobby-phone.png"), full_page=True)
+
+
+def header_rows(page: Any) -> set[float]:
+    """The distinct vertical centres of what the header shows: one value means one row."""
+    shown = page.locator("#site-menu > summary:visible, #site-menu .menu__list > li:visible").all()
+    boxes = [page.locator(".brand").bounding_box(), *(item.bounding_box() for item in shown)]
+    return {round(box["y"] + box["height"] / 2) for box in boxes if box is not None and box["width"] > 0}
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_phone_menu_is_one_row_and_opens_by_keyboard(open_page: Callable[..., Any], width: int) -> None:
+    player("Ana")
+    page = open_page(width, 844)
+    sign_in_as(page, "Ana")
+    toggle = page.locator("#site-menu > summary")
+    links = page.locator("#site-menu .menu__list a")
+    assert toggle.is_visible() and not links.first.is_visible()
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= 72, header  # one row: the tile, the name and "Menú"
+    assert len(header_rows(page)) == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+    page.keyboard.press("Tab")  # the skip link
+    page.keyboard.press("Tab")  # the site's name
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+    page.keyboard.press("Enter")
+    expect(links.first).to_be_visible()
+    assert links.all_inner_texts()[:3] == ["Sala de Reunión", "Juegos recreativos", "Estadísticas"]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Sala de Reunión"
+    page.keyboard.press("Escape")
+    expect(links.first).to_be_hidden()
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+
+    page.keyboard.press("Enter")
+    expect(links.first).to_be_visible()
+    page.mouse.click(width / 2, 830)  # a tap on the page below the open menu closes it
+    expect(links.first).to_be_hidden()
+
+
+def test_the_desktop_menu_shows_every_link_in_the_header_row(open_page: Callable[..., Any]) -> None:
+    ana = player("Ana")  # staff with an unread message: the longest menu there is
+    ana.is_staff = True
+    ana.save()
+    notices.send("Aviso", "Hola.", recipient=ana)
+    page = open_page(1280, 800)
+    sign_in_as(page, "Ana")
+    assert not page.locator("#site-menu > summary").is_visible()
+    links = page.locator("#site-menu .menu__list a")
+    assert links.all_inner_texts() == [
+        "Sala de Reunión",
+        "Juegos recreativos",
+        "Estadísticas",
+        "Mensajes 1\nsin leer",  # the count is read out as "1 sin leer"
+        "Cambiar contraseña",
+        "Administración",
+    ]
+    assert all(link.is_visible() for link in links.all())
+    assert len(header_rows(page)) == 1
+    assert page.locator("button[name=language][value=en]").is_visible()
+
+
+def test_the_menu_works_without_javascript(chromium: Any, site_server: ServerThread) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_server.url}/accounts/sign-in/")
+        links = page.locator("#site-menu .menu__list a")
+        assert not links.first.is_visible()
+        page.click("#site-menu > summary")
+        assert links.all_inner_texts() == ["Ingresar", "Registrarse"] and links.first.is_visible()
+    finally:
+        context.close()

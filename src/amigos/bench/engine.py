@@ -61,7 +61,7 @@ def readable_hands(count: int, seed: int) -> None:
         hands = [tiles[seat * 7 : seat * 7 + 7] for seat in range(4)]
         state = HandState.start(variant, hands, rng.randrange(4))
         while not state.is_over:
-            state = state.apply(rng.choice(state.legal_actions()))
+            state = state.apply(rng.choice(state.legal_actions()), state.to_move)
 
 
 def readable_matches(count: int, seed: int) -> None:
@@ -75,7 +75,7 @@ def readable_matches(count: int, seed: int) -> None:
             deal = Deal(hands=tuple(tuple(tiles[seat * 7 : seat * 7 + 7]) for seat in range(4)), boneyard=())
             state = match.start_hand(deal)
             while not state.is_over:
-                state = state.apply(rng.choice(state.legal_actions()))
+                state = state.apply(rng.choice(state.legal_actions()), state.to_move)
             match = match.finish_hand(state)
 
 

@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# name -> module; the order is the order of `amigos --help`.
+# The subcommands' modules, in the order of `amigos --help`.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "amigos.cli.replay",
     "amigos.cli.simulate",
@@ -21,6 +21,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "amigos.cli.arena",
     "amigos.cli.recreo",
     "amigos.cli.serve",
+    "amigos.cli.rating",
+    "amigos.cli.archive",
 )
 
 
@@ -28,13 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="amigos", description="Amigos por el Dominó")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # the subcommand is not built yet
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

@@ -1,4 +1,4 @@
-"""`amigos bench engine|bots [--quick] [--json]`: run a benchmark and print its figures."""
+"""`amigos bench engine|bots|archive [--quick] [--json]`: run a benchmark and print its figures."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 BENCHMARKS = {
     "engine": "amigos.bench.engine",
     "bots": "amigos.bench.bots",
+    "archive": "amigos.bench.archive",
 }
 
 

@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import uvicorn
 
+    from amigos.web.realtime.limits import uvicorn_websocket_options
+
     print(f"Amigos por el Dominó: http://{args.host}:{args.port}/  (Ctrl+C stops)", flush=True)
     uvicorn.run(
         "amigos.web.asgi:application",
@@ -70,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level=args.log_level,
         proxy_headers=True,
-        lifespan="off",
+        lifespan="on",  # the tables resume at start-up (amigos.web.tables.startup)
+        **uvicorn_websocket_options(),
     )
     return 0
 

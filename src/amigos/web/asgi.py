@@ -12,13 +12,17 @@ django_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from amigos.web.realtime.routing import websocket_urlpatterns  # noqa: E402
+from amigos.web.security import SameOriginSocketValidator  # noqa: E402
+from amigos.web.tables.startup import ResumeTables  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# ResumeTables rebuilds every unfinished table when the process starts (see tables/startup.py).
+application = ResumeTables(
+    ProtocolTypeRouter(
+        {
+            "http": django_application,
+            "websocket": SameOriginSocketValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )

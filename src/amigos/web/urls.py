@@ -1,4 +1,4 @@
-"""Root URL configuration: language switcher, admin, accounts, the lobby."""
+"""Root URL configuration: language switcher, admin, accounts, events, tables, statistics, the lobby."""
 
 from __future__ import annotations
 
@@ -14,5 +14,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("amigos.web.accounts.urls")),
     path("events/", include("amigos.web.events.urls")),
+    path("mesas/", include("amigos.web.tables.urls")),
+    path("stats/", include("amigos.web.archive.urls")),
+    path("moderation/", include("amigos.web.moderation.urls")),
     path("", include("amigos.web.lobby.urls")),
 ]

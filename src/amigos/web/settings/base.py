@@ -55,6 +55,9 @@ INSTALLED_APPS = [
     "amigos.web.accounts",
     "amigos.web.lobby",
     "amigos.web.events",
+    "amigos.web.archive",
+    "amigos.web.tables",
+    "amigos.web.moderation",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -103,7 +106,13 @@ DATABASE_URL = os.environ.get("AMIGOS_DATABASE_URL", "")
 if not DATABASE_URL:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{DATA_DIR / 'amigos.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+# AMIGOS_DB_CONN_MAX_AGE keeps database connections open between socket commands (seconds; 0 opens
+# one per command, which PostgreSQL pays for with thousands of sockets online).
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("AMIGOS_DB_CONN_MAX_AGE", 0), conn_health_checks=True
+    )
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Pages, sockets and heartbeats write concurrently from several threads: let readers and the
     # writer overlap (WAL), take the write lock up front (no failing lock upgrades) and wait for it.
@@ -133,7 +142,11 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
 ]
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        # Our account has no username or first/last name: compare the password with what it does have.
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "OPTIONS": {"user_attributes": ("display_name", "email")},
+    },
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -148,17 +161,33 @@ CSRF_COOKIE_SAMESITE = "Lax"
 AMIGOS_IDLE_TIMEOUT_SECONDS = env_int("AMIGOS_IDLE_TIMEOUT_SECONDS", 600)
 # How often a socket re-reads its session to enforce the idle timeout and suspensions.
 AMIGOS_IDLE_CHECK_SECONDS = env_int("AMIGOS_IDLE_CHECK_SECONDS", 15)
+# How long lobby and table chat lines are kept for moderation (`amigos manage purge_chat`).
+AMIGOS_CHAT_RETENTION_DAYS = env_int("AMIGOS_CHAT_RETENTION_DAYS", 90)
 # The browser's heartbeat period; a player whose heartbeat is missing for 3 periods is absent.
 AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 20)
 # Sign-in throttle: failures allowed per account and per address within the window.
 AMIGOS_SIGN_IN_WINDOW_SECONDS = env_int("AMIGOS_SIGN_IN_WINDOW_SECONDS", 900)
 AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT", 5)
 AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS", 20)
+# Limits on what costs mail or accounts, within one window: sign-ups per client address, and account
+# e-mails (verification and password reset) per client address and per recipient address.
+AMIGOS_RATE_WINDOW_SECONDS = env_int("AMIGOS_RATE_WINDOW_SECONDS", 3600)
+AMIGOS_SIGN_UPS_PER_CLIENT = env_int("AMIGOS_SIGN_UPS_PER_CLIENT", 5)
+AMIGOS_MAILS_PER_CLIENT = env_int("AMIGOS_MAILS_PER_CLIENT", 10)
+AMIGOS_MAILS_PER_RECIPIENT = env_int("AMIGOS_MAILS_PER_RECIPIENT", 3)
+# How long the link that verifies an e-mail address stays valid.
+AMIGOS_VERIFICATION_MAX_AGE_SECONDS = env_int("AMIGOS_VERIFICATION_MAX_AGE_SECONDS", 3 * 24 * 3600)
 # Public chat: longest message, and at most N messages per window per player.
 AMIGOS_CHAT_MAX_LENGTH = env_int("AMIGOS_CHAT_MAX_LENGTH", 300)
 AMIGOS_CHAT_FLOOD_COUNT = env_int("AMIGOS_CHAT_FLOOD_COUNT", 5)
 AMIGOS_CHAT_FLOOD_WINDOW_SECONDS = env_int("AMIGOS_CHAT_FLOOD_WINDOW_SECONDS", 10)
 AMIGOS_CHAT_HISTORY = env_int("AMIGOS_CHAT_HISTORY", 50)
+# Socket limits: commands per second a socket may send (with a burst), sockets per player per process.
+AMIGOS_SOCKET_COMMANDS_PER_SECOND = env_int("AMIGOS_SOCKET_COMMANDS_PER_SECOND", 10)
+AMIGOS_SOCKET_COMMAND_BURST = env_int("AMIGOS_SOCKET_COMMAND_BURST", 30)
+AMIGOS_SOCKETS_PER_PLAYER = env_int("AMIGOS_SOCKETS_PER_PLAYER", 8)
+# Whether the CSP lets pages open sockets over TLS only (wss:); production says yes.
+AMIGOS_SECURE_SOCKETS_ONLY = False
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
@@ -204,5 +233,17 @@ LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"amigos": {"handlers": ["console"], "level": os.environ.get("AMIGOS_LOG_LEVEL", "INFO")}},
+    "loggers": {
+        "amigos": {"handlers": ["console"], "level": os.environ.get("AMIGOS_LOG_LEVEL", "INFO")},
+        # Every 500 with its traceback, in production too (Django's default prints it only with
+        # DEBUG on, and otherwise only mails the admins, which we do not configure).
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+    },
 }
+
+# Live tables (docs/protocol.md, "Tables"). Pauses are for people to see what happened; tests set 0.
+AMIGOS_TABLE_HAND_PAUSE_SECONDS = env_int("AMIGOS_TABLE_HAND_PAUSE_SECONDS", 5)
+AMIGOS_TABLE_BOT_DELAY_MS = env_int("AMIGOS_TABLE_BOT_DELAY_MS", 800)
+# Computer players think in this many worker processes (0: in a thread of the server, for tests).
+AMIGOS_BOT_PROCESSES = env_int("AMIGOS_BOT_PROCESSES", 2)

@@ -23,6 +23,7 @@ if not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS]
 
 SESSION_COOKIE_SECURE = True
+AMIGOS_SECURE_SOCKETS_ONLY = True  # the CSP's connect-src allows wss: only
 CSRF_COOKIE_SECURE = True
 SECURE_SSL_REDIRECT = os.environ.get("AMIGOS_SSL_REDIRECT", "1") == "1"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

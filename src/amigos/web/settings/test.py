@@ -26,3 +26,8 @@ AMIGOS_IDLE_CHECK_SECONDS = 0
 # Look static files up on each request: a long test run must not serve a stale size of a file that
 # changed after the first request (WhiteNoise otherwise indexes them once per process).
 WHITENOISE_AUTOREFRESH = True
+# Tables: no pauses for people to look, computer players answer at once and think in a thread
+# (tests/web/tables/test_thinking.py exercises the process pool itself).
+AMIGOS_TABLE_HAND_PAUSE_SECONDS = 0
+AMIGOS_TABLE_BOT_DELAY_MS = 0
+AMIGOS_BOT_PROCESSES = 0

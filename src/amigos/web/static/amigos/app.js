@@ -28,7 +28,12 @@ let signedOut = false;
 let reportTarget = null;
 const pending = new Map();
 
+// Other scripts of the page (the live table, the lobby's tables) share this one socket through
+// document events: "amigos:envelope" (each message received), "amigos:connection" (its state,
+// also kept in body's data-socket-state), and "amigos:send" ({type, payload, reply}) to send.
 function setConnection(state) {
+  body.dataset.socketState = state;
+  document.dispatchEvent(new CustomEvent("amigos:connection", { detail: { state } }));
   if (!connectionState || !labels) return;
   connectionState.dataset.state = state;
   connectionState.textContent =
@@ -50,22 +55,79 @@ function element(tag, className, text) {
   return node;
 }
 
-function renderPlayers(players) {
-  if (!playersList) return;
-  const items = players.map((player) => {
-    const item = element("li", "player");
-    item.dataset.userId = String(player.id);
-    item.append(element("span", "player__name", player.name));
-    const status = element("span", `status status--${player.status}`, labels.status[player.status] || player.status);
-    item.append(status);
-    const quintile = player.quintile ? labels.quintile.replace("%(q)s", String(player.quintile)) : labels.unrated;
-    item.append(element("span", "player__quintile", quintile));
-    return item;
-  });
-  if (items.length === 0) items.push(element("li", "players__empty", labels.nobody));
-  playersList.replaceChildren(...items);
-  if (playerCount) playerCount.textContent = String(players.length);
+// The online list as the server sends it: the whole list once ("presence"), then only what changed
+// ("presence.delta", at most one a second). With thousands online the page shows counts, the player
+// first, and at most SHOWN names, filtered by the search box.
+const SHOWN = 100;
+const STATUS_ORDER = ["available", "invited", "playing", "reconnecting"];
+const players = new Map();
+const playerSearch = document.getElementById("player-search");
+const playerSummary = document.getElementById("player-summary");
+let renderQueued = false;
+
+function fold(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 }
+
+function comparePlayers(a, b) {
+  if (me && (a.id === me.id) !== (b.id === me.id)) return a.id === me.id ? -1 : 1;
+  const byStatus = STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status);
+  if (byStatus !== 0) return byStatus;
+  if (a.signed_in_at !== b.signed_in_at) return a.signed_in_at < b.signed_in_at ? -1 : 1;
+  return a.id - b.id;
+}
+
+function playerItem(player) {
+  const item = element("li", "player");
+  item.dataset.userId = String(player.id);
+  item.append(element("span", "player__name", player.name));
+  if (me && player.id === me.id) item.classList.add("player--me");
+  item.append(element("span", `status status--${player.status}`, labels.status[player.status] || player.status));
+  const quintile = player.quintile ? labels.quintile.replace("%(q)s", String(player.quintile)) : labels.unrated;
+  item.append(element("span", "player__quintile", quintile));
+  return item;
+}
+
+function renderPlayers() {
+  renderQueued = false;
+  if (!playersList || !labels) return;
+  const query = playerSearch ? fold(playerSearch.value.trim()) : "";
+  const all = [...players.values()];
+  const matching = (query ? all.filter((p) => fold(p.name).includes(query)) : all).sort(comparePlayers);
+  const items = matching.slice(0, SHOWN).map(playerItem);
+  if (items.length === 0) items.push(element("li", "players__empty", query ? labels.no_match : labels.nobody));
+  if (matching.length > SHOWN) {
+    items.push(element("li", "players__more", labels.more.replace("%(n)s", String(matching.length - SHOWN))));
+  }
+  playersList.replaceChildren(...items);
+  if (playerCount) playerCount.textContent = String(players.size);
+  if (playerSummary) {
+    const counts = STATUS_ORDER.map((status) => [status, all.filter((p) => p.status === status).length]);
+    playerSummary.textContent = counts
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${labels.status[status]}: ${n}`)
+      .join(" · ");
+  }
+}
+
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  window.requestAnimationFrame(renderPlayers);
+}
+
+function applyPresence(type, payload) {
+  if (type === "presence") {
+    players.clear();
+    for (const player of payload.players) players.set(player.id, player);
+  } else {
+    for (const id of payload.removed) players.delete(id);
+    for (const player of [...payload.added, ...payload.changed]) players.set(player.id, player);
+  }
+  scheduleRender();
+}
+
+if (playerSearch) playerSearch.addEventListener("input", scheduleRender);
 
 function chatLine(message) {
   const item = element("li", "chat__line");
@@ -95,14 +157,18 @@ function appendChat(message) {
 
 function handle(envelope) {
   const { type, payload } = envelope;
+  document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: envelope }));
   if (type === "welcome") {
     me = payload.user;
     retryDelay = 1000;
     setConnection("live");
     clearInterval(heartbeatTimer);
     heartbeatTimer = setInterval(() => send("heartbeat"), payload.heartbeat_seconds * 1000);
-  } else if (type === "presence") {
-    if (labels) renderPlayers(payload.players);
+    // Page features (the event board, ...) subscribe once the socket is up, again after a reconnection.
+    body.dataset.socketState = "live";
+    document.dispatchEvent(new CustomEvent("amigos:ready"));
+  } else if (type === "presence" || type === "presence.delta") {
+    applyPresence(type, payload);
   } else if (type === "chat.history") {
     if (chatLog && labels) {
       chatLog.replaceChildren(...payload.messages.map(chatLine));
@@ -121,8 +187,19 @@ function handle(envelope) {
   } else if (type === "signed_out") {
     signedOut = true;
     window.location.assign(`${signInUrl}?ended=${encodeURIComponent(payload.reason)}`);
+  } else {
+    document.dispatchEvent(new CustomEvent("amigos:message", { detail: { type, payload } }));
   }
 }
+
+// Page features send their commands through this page's one socket.
+// The callback is `onReply` (the events board) or `reply` (the tables' lobby panel and table
+// screen); both are honoured — a merge once kept only `onReply`, so accepting an invitation never
+// led to the table. `sent` tells the sender whether the socket took the command.
+document.addEventListener("amigos:send", (event) => {
+  const { type, payload, onReply, reply } = event.detail;
+  event.detail.sent = send(type, payload, onReply || reply);
+});
 
 function connect() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
@@ -136,6 +213,7 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     clearInterval(heartbeatTimer);
+    delete body.dataset.socketState;
     if (signedOut || event.code === 4401) return;
     setConnection("lost");
     setTimeout(connect, retryDelay);
@@ -175,5 +253,10 @@ if (chatLog && reportDialog) {
     });
   });
 }
+
+document.addEventListener("amigos:send", (event) => {
+  const { type, payload, reply } = event.detail;
+  event.detail.sent = send(type, payload, reply);
+});
 
 if (socketPath) connect();
