@@ -56,12 +56,18 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/lobby.py
+	$(BIN)/python bench/load.py --tables 1000 --rate 1 --seconds 20 --json
+	$(BIN)/python bench/archive.py
+	$(BIN)/python bench/academy.py
 
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --quick
 	$(BIN)/python bench/bots.py --quick
 	$(BIN)/python bench/lobby.py --quick
+	$(BIN)/python bench/load.py --quick --json
+	$(BIN)/python bench/archive.py --quick
+	$(BIN)/python bench/academy.py --quick
 
 clean:
 	rm -rf $(VENV) $(BARE) .mypy_cache .ruff_cache .pytest_cache .hypothesis
