@@ -16,7 +16,12 @@ from .model import Conduct, Situation, TableConfig, TurnClock
 
 def situation_of(hand: HandState, config: TableConfig, computer: bool) -> Situation:
     """The clock situation of the seat to move in ``hand`` (which must have a legal tile)."""
-    conduct = config.conduct
+    return situation_for(hand, config.conduct, computer)
+
+
+def situation_for(hand: HandState, conduct: Conduct, computer: bool) -> Situation:
+    """:func:`situation_of` for a caller that knows the table's conduct but keeps no
+    :class:`TableConfig` (the web server's table actor)."""
     if computer:
         return Situation.COMPUTER
     if conduct is Conduct.CORRESPONDENCE:

@@ -125,7 +125,7 @@ class LeakDetector:
     def turn(self, data: dict[str, Any]) -> None:
         """The clock of another seat's turn must not say how long it is: its length tells whether
         that seat has a single legal tile (5 s) or a play that may block (60 s)."""
-        if data["seat"] == self.seat or data.get("situation") in ("cuban", "correspondence"):
+        if data["seat"] == self.seat or data.get("situation") in ("timed", "computer", "correspondence"):
             return
         shown = {name: data.get(name) for name in ("situation", "seconds", "deadline")}
         assert shown == dict.fromkeys(shown), f"audience {self.seat} sees seat {data['seat']}'s clock {shown}"

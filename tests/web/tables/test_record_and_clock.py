@@ -92,7 +92,9 @@ def test_only_the_seat_in_turn_learns_how_long_its_turn_is(situation: str, secon
         assert shown == {"seat": 1, "deadline": None, "seconds": None, "situation": None, "legal": []}
 
 
-@pytest.mark.parametrize(("situation", "seconds"), [("cuban", 30), ("correspondence", 86400)])
+@pytest.mark.parametrize(
+    ("situation", "seconds"), [("timed", 30), ("computer", 20), ("correspondence", 86400)]
+)
 def test_a_clock_the_table_alone_decides_is_public(situation: str, seconds: int) -> None:
     shown = rendering.render("clock", clock(situation, seconds), None)
     assert (shown["situation"], shown["seconds"], shown["legal"]) == (situation, seconds, [])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.axe import assert_accessible
 from tests.web.tables.screen_support import play_against_computer, play_hand, play_one, player, sign_in_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,6 +37,8 @@ def test_one_player_against_the_computer_to_the_end_of_a_hand(
     expect(page.locator("#revealed .revealed__seat")).to_have_count(seats)
     expect(page.locator("#sheet tbody tr")).to_have_count(2)
     assert page.locator("#announcer p").count() > 0
+    # Regression: each seat's revealed tiles carried a label on a bare span (aria-prohibited-attr).
+    assert_accessible(page)
     # The deal's key is revealed: the browser checks it against the commitment and the tiles.
     page.locator("[data-verify]").first.click()
     expect(page.locator("#verify-result")).to_have_text(
@@ -73,7 +77,8 @@ def test_the_connection_banner_when_the_socket_drops_and_comes_back(open_page: C
         sockets.append(route)
         route.connect_to_server()
 
-    page.route_web_socket("**/ws/", through)
+    # Any page's socket (a table page connects to /ws/?lobby=0).
+    page.route_web_socket(re.compile(r"/ws/(\?.*)?$"), through)
     sign_in_as(page, "Ana")
     play_against_computer(page, "amigos-hands")
     page.locator("#my-hand .my-tile--playable").first.wait_for()

@@ -3,12 +3,16 @@ there is no way to write to the players."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.axe import assert_accessible
 from tests.web.tables.screen_support import hands_ended, play_against_computer, play_hand, player, sign_in_as
 from tests.web.tables.test_screen_match import frames_of, hidden_tiles_seen, plays
 
@@ -41,3 +45,30 @@ def test_a_spectator_sees_every_play_and_no_hidden_tile(open_page: Callable[...,
     assert any(hidden_tiles_seen(envelope) for envelope in ana_frames)  # the check does see a hand
     # Once the hand is over everyone's tiles are public, on Eva's screen too.
     expect(eva.locator("#revealed .revealed__seat")).to_have_count(4)
+
+
+def test_when_a_player_leaves_the_table_shows_who_it_waits_for_and_until_when(
+    open_page: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Ana closes her page mid-hand: the others see that the game waits for her and the countdown
+    of her 5 minutes; when she opens the table again the game goes on."""
+    player("Ana")
+    player("Eva")
+    ana, eva = open_page(), open_page(390, 844)
+    sign_in_as(ana, "Ana")
+    sign_in_as(eva, "Eva")
+    table_id = play_against_computer(ana, "amigos-100")
+    eva.goto(f"/mesas/{table_id}/")
+    eva.wait_for_selector("#table-page[data-join-as=spectator]")
+    ana.goto("/")  # Ana leaves the table's page (its socket closes)
+    waiting = eva.locator(".seat__state--away")
+    expect(waiting).to_have_count(1, timeout=15_000)
+    expect(waiting).to_contain_text("Ana")
+    expect(waiting).to_contain_text(re.compile(r"[45]:[0-5][0-9]"))
+    folder = Path(os.environ.get("AMIGOS_SCREENSHOT_DIR", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    eva.screenshot(path=str(folder / "table-waiting-390x844.png"), full_page=True)
+    assert_accessible(eva)
+    ana.goto(f"/mesas/{table_id}/")
+    ana.wait_for_selector("#table-page[data-join-as=seat]")
+    expect(waiting).to_have_count(0, timeout=15_000)

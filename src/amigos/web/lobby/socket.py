@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
-from amigos.web.realtime.commands import CommandError, Connection, command, on_open
+from amigos.web.realtime.commands import CommandError, Connection, command, heard, on_open
 from amigos.web.realtime.hub import get_hub
 from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
 from amigos.web.realtime.lobby_feed import get_lobby_feed
@@ -136,7 +136,13 @@ db_history = database_sync_to_async(_history)
 
 @on_open
 async def lobby_opened(connection: Connection) -> None:
-    """Every signed-in page is in the lobby: the online list and the chat's latest lines."""
+    """A page that shows the meeting room gets the online list and the chat's latest lines, and
+    then their changes. Other pages (a table, an event) say so when they connect (`?lobby=0`): with
+    thousands of players at tables, sending each table page the whole online list and every change
+    of it was most of the server's traffic, for nothing it shows. Every page still counts for
+    presence through its heartbeats."""
+    if not connection.wants_lobby:
+        return
     await connection.join(LOBBY)
     connection.push("presence", await get_lobby_feed().current())
     connection.push("chat.history", {"messages": await db_history()})
@@ -147,6 +153,7 @@ async def heartbeat(connection: Connection, payload: dict[str, Any]) -> None:
     """Keeps the player in the online list; not an action on the idle clock."""
     connection.user_id  # noqa: B018  (refuses a socket that is not signed in)
     heartbeats_of_this_process().beat(connection)
+    await heard(connection)
 
 
 @command("chat.send")

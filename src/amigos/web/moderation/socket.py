@@ -85,20 +85,26 @@ async def watch(connection: Connection, payload: dict[str, Any]) -> dict[str, An
     and this also opens correspondence tables, which refuse ordinary spectators. Anyone not staff
     gets the same answer as for a table that does not exist, so the command reveals nothing.
     """
-    from amigos.web.tables import registry, rendering
+    from amigos.web.tables import forwarding
 
     table_id = _int(payload, "table_id", required=True)
     assert table_id is not None
     if not await _is_staff(connection.user_id):
         raise CommandError("table_not_found", "no such table")
-    actor = await registry.get_actor(table_id)
-    if actor is None:
-        raise CommandError("table_not_found", "no such table")
+    # run by the process that holds the table (forwarding.py), the topics joined here
+    return await forwarding.run("moderation.watch", table_id, connection, {})
 
-    async def join() -> dict[str, Any]:
-        await connection.join(rendering.watch_topic(table_id))
-        await connection.join(rendering.chat_topic(table_id))
+
+def _watch_operation() -> None:
+    from amigos.web.tables import forwarding, rendering
+    from amigos.web.tables.actor import TableActor
+
+    @forwarding.operation("moderation.watch")
+    async def join(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+        await connection.join(rendering.watch_topic(actor.id))
+        await connection.join(rendering.chat_topic(actor.id))
         connection.push("table.snapshot", actor.snapshot(None))
-        return {"table_id": table_id, "seat": None, "version": actor.version, "mode": "snapshot"}
+        return {"table_id": actor.id, "seat": None, "version": actor.version, "mode": "snapshot"}
 
-    return await actor.call(join)
+
+_watch_operation()

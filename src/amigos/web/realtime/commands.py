@@ -45,6 +45,11 @@ class Connection(Protocol):
 
     async def leave(self, topic: str) -> None: ...
 
+    @property
+    def wants_lobby(self) -> bool:
+        """Whether the page shows the meeting room (the online list and the public chat): False
+        when it connected with ``?lobby=0`` (docs/protocol.md)."""
+
     async def activity(self) -> bool:
         """Count a player's action on the idle clock; False when the session has lapsed (the socket
         is then signing out and the handler must stop). Call it after validating the payload and
@@ -54,6 +59,8 @@ class Connection(Protocol):
 
 Handler = Callable[[Connection, dict[str, Any]], Awaitable[dict[str, Any] | None]]
 OpenHook = Callable[[Connection], Awaitable[None]]
+#: Run when a socket closes (for any reason) or sends a heartbeat; same shape as an open hook.
+SocketHook = OpenHook
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,8 @@ class Command:
 
 _registry: dict[str, Command] = {}
 _open_hooks: list[OpenHook] = []
+_close_hooks: list[SocketHook] = []
+_heartbeat_hooks: list[SocketHook] = []
 
 
 def command(type_: str, *, activity: bool = True) -> Callable[[Handler], Handler]:
@@ -91,6 +100,33 @@ def on_open(hook: OpenHook) -> OpenHook:
 
 def open_hooks() -> list[OpenHook]:
     return list(_open_hooks)
+
+
+def on_close(hook: SocketHook) -> SocketHook:
+    """Register `hook(connection)`, run once when a signed-in socket closes, whatever the cause
+    (a live table learns this way that a seated player's page went away). A failing hook is
+    logged by the socket and never stops the clean-up."""
+    if hook not in _close_hooks:
+        _close_hooks.append(hook)
+    return hook
+
+
+def close_hooks() -> list[SocketHook]:
+    return list(_close_hooks)
+
+
+def on_heartbeat(hook: SocketHook) -> SocketHook:
+    """Register `hook(connection)`, run on every heartbeat of a signed-in socket (a live table
+    counts a seat present while its page beats)."""
+    if hook not in _heartbeat_hooks:
+        _heartbeat_hooks.append(hook)
+    return hook
+
+
+async def heard(connection: Connection) -> None:
+    """Run the heartbeat hooks for ``connection`` (called by the `heartbeat` command)."""
+    for hook in list(_heartbeat_hooks):
+        await hook(connection)
 
 
 def find(type_: str) -> Command | None:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -27,10 +29,11 @@ from django.utils import timezone
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
 from amigos.engine.deal import random_seat
+from amigos.table import Conduct
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
-from amigos.web.tables import rendering, store, thinking, timing
+from amigos.web.tables import attendance, rendering, store, thinking, timing
 from amigos.web.tables.game import Game, Refused, first_leader_needed, legal_plays
 from amigos.web.tables.rendering import iso
 
@@ -52,8 +55,11 @@ class SystemClock:
         return timezone.now()
 
 
-def position(seat: int, players: int) -> str:
-    return POSITIONS_4[seat] if players == 4 else POSITIONS_N[seat]
+def position(seat: int, players: int, organizer_seat: int = 0) -> str:
+    """Where ``seat`` sits as seen from the organizer's seat (after a rematch or a rotation the
+    organizer may sit elsewhere than seat 0)."""
+    relative = (seat - organizer_seat) % players
+    return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
 
 
 @dataclass
@@ -118,8 +124,33 @@ class TableActor:
         for _, kind, data in loaded.log:
             if kind == "clock":
                 self.clock_info = dict(data)
-            elif kind in ("hand_ended", "match_ended"):
+            elif kind in ("hand_ended", "match_ended", "disconnected"):
                 self.clock_info = None
+        # The rules of time this table follows, and the turn under way (docs/rules.md).
+        self.conduct = timing.conduct_of(self.variant, self.kind)
+        self.turn: timing.TurnClock | None = None
+        self.turn_started: datetime | None = None
+        self.turn_cards = 0
+        # Who is at the table: the sockets seated at each seat (this process), when each seat was
+        # last heard from, and since when an absent seat is away (docs/rules.md, "Connection and
+        # absence"). Every seat counts as present from the moment the actor is built.
+        now = self.clock.now()
+        self.sockets: dict[int, set[object]] = {}
+        self.last_seen: dict[int, datetime] = {seat.number: now for seat in self.seats}
+        self.away_since: dict[int, datetime] = {}
+        for _, kind, data in loaded.log:
+            seat_number = data.get("seat") if isinstance(data, dict) else None
+            if not isinstance(seat_number, int) or not 0 <= seat_number < len(self.seats):
+                continue
+            if kind == "disconnected":
+                self.away_since[seat_number] = _moment(data.get("since")) or now
+            elif kind == "reconnected":
+                self.away_since.pop(seat_number, None)
+                self.seats[seat_number].held_by_computer = False
+            elif kind == "computer_holds":
+                self.seats[seat_number].held_by_computer = True
+            elif kind == "seat_returned":
+                self.seats[seat_number].held_by_computer = False
         self.broken = False
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -188,7 +219,7 @@ class TableActor:
         if self.status == "inviting" and self._everyone_accepted():
             await self._commit(self._start_match())
             return
-        if self.status == "playing" and self.game.in_hand and self.kind == "live":
+        if self.status == "playing" and self.game.in_hand and self.kind == "live" and not self.paused:
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
@@ -206,6 +237,15 @@ class TableActor:
     def _names(self) -> tuple[str, ...]:
         return tuple(seat.label() for seat in self.seats)
 
+    @property
+    def organizer_seat(self) -> int:
+        """The organizer's seat: 0 when the table was created, wherever a rematch or rotation put
+        the organizer on a next table."""
+        for seat in self.seats:
+            if seat.user_id == self.organizer_id:
+                return seat.number
+        return 0
+
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
             if seat.user_id == user_id and seat.invitation == "accepted":
@@ -218,15 +258,15 @@ class TableActor:
     def seat_dict(self, seat: SeatState) -> dict[str, Any]:
         return {
             "seat": seat.number,
-            "position": position(seat.number, self.variant.players),
+            "position": position(seat.number, self.variant.players, self.organizer_seat),
             "user_id": seat.user_id,
             "name": seat.label(),
             "kind": "computer" if seat.is_computer else "human" if seat.user_id is not None else "empty",
             "level": seat.level or None,
-            "connected": seat.connected,
+            "connected": seat.number not in self.away_since,
             "held_by_computer": seat.held_by_computer,
             "invitation": seat.invitation,
-            "reconnect_deadline": None,
+            "reconnect_deadline": iso(self._window_end(seat.number)),
             "cards": dict(self.cards.get(seat.number, {"yellow": 0, "blue": 0, "red": 0})),
         }
 
@@ -277,7 +317,13 @@ class TableActor:
 
     # -- commands (each runs inside the actor through `call`) ----------------------------------------
 
-    async def join(self, connection: Connection, as_seat: bool, since: int | None) -> dict[str, Any]:
+    async def join(
+        self, connection: Connection, as_seat: bool, since: int | None, key: str | None = None
+    ) -> dict[str, Any]:
+        """Subscribe ``connection`` to the table as its player's seat or as a spectator, and send
+        it what it missed since version ``since`` (or a snapshot). ``key`` names the socket for
+        presence (`attendance.key_of`); it differs from the connection when the join was
+        forwarded from another process."""
         user_id = connection.user_id
         audience: int | None = None
         if as_seat:
@@ -304,6 +350,8 @@ class TableActor:
                 )
         if mode == "snapshot":
             connection.push("table.snapshot", self.snapshot(audience))
+        if audience is not None:
+            await self.attach(key or attendance.key_of(connection), audience)
         return {"table_id": self.id, "seat": audience, "version": self.version, "mode": mode}
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
@@ -312,6 +360,8 @@ class TableActor:
             raise CommandError("not_playing", "the table is not in play")
         if self.seats[seat].held_by_computer:
             raise CommandError("held_by_computer", "a computer player holds your seat")
+        if self.paused:
+            raise CommandError("table_paused", "the table waits for an absent player")
         await self._commit(self._act(seat, action, system=False))
         return {"version": self.version}
 
@@ -354,13 +404,15 @@ class TableActor:
         pending = Pending(events=[("vote", {"seat": seat, "choice": choice})])
         humans = [s.number for s in self.seats if not s.is_computer]
         if all(number in self.votes for number in humans):
-            pending.events += self._close_votes()
+            pending.events += await self._close_votes()
         pending.write = store.Write(events=[], at=self.clock.now())
         if self.status != "voting":
             pending.write.status = self.status
             pending.write.ended_at = self.clock.now()
             pending.write.deadline = (None, "")
+            pending.write.next_table_id = self.next_table_id
         await self._commit(pending)
+        await self._wake_next_table()
         return {"version": self.version}
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
@@ -467,7 +519,10 @@ class TableActor:
         if "match_ended" in kinds:
             self._after_match(pending)
             return
-        if "hand_ended" in kinds or "hand_started" in kinds or "played" in kinds or "passed" in kinds:
+        if "hand_ended" in kinds or "hand_started" in kinds:
+            # The record is rewritten whole, so only when a hand starts or ends (building it on
+            # every play cost a fifth of a play's time); the moves in between are durable in the
+            # log, which is what rebuilds the table, and an unfinished match's end writes it too.
             write.record = self.game.record()
         if self.game.in_hand:
             self._set_clock(pending)
@@ -477,25 +532,40 @@ class TableActor:
             write.deadline = (now + pause, "deal")
 
     def _set_clock(self, pending: Pending) -> None:
-        """Start the turn clock of the seat in turn (its legal plays go to that seat only)."""
+        """Start the turn clock of the seat in turn (its legal plays go to that seat only).
+
+        While the table waits for an absent player no clock runs (docs/rules.md, "Connection and
+        absence"): the clock starts afresh when the player is back."""
         assert pending.write is not None
         write = pending.write
         now = self.clock.now()
         seat = self.game.to_move
         assert seat is not None and self.game.hand is not None
-        clock = timing.turn_clock(self.variant, self.kind, self.game.single_play() is not None)
-        deadline = now + clock.act_after
-        shown = now + timedelta(seconds=clock.seconds)
+        if self.paused:
+            self.clock_info = None
+            self.turn = self.turn_started = None
+            write.deadline = (None, "")
+            return
+        state = self.seats[seat]
+        computer = state.is_computer or state.held_by_computer
+        clock = timing.turn_clock(self.game.hand, self.conduct, computer)
+        self.turn, self.turn_started, self.turn_cards = clock, now, 0
         data = {
             "seat": seat,
-            "deadline": iso(shown),
+            "deadline": iso(now + timedelta(seconds=clock.seconds)),
             "seconds": clock.seconds,
             "situation": clock.situation,
             "legal": legal_plays(self.game.hand, seat),
         }
         pending.events.append(("clock", data))
         self.clock_info = data
-        write.deadline = (deadline, clock.on_expiry)
+        if clock.card_after is not None:
+            write.deadline = (now + timedelta(seconds=clock.card_after), "card")
+        elif clock.system_after is not None:
+            write.deadline = (now + timedelta(seconds=clock.system_after), "system_play")
+        else:
+            assert clock.abandon_after is not None
+            write.deadline = (now + timedelta(seconds=clock.abandon_after), "abandon")
 
     def _after_match(self, pending: Pending) -> None:
         assert pending.write is not None
@@ -514,20 +584,63 @@ class TableActor:
             if kind == "match_ended":
                 data["votes_deadline"] = iso(deadline)
 
-    def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
+    async def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
+        """Close the vote: the same rematch or rotate from every human seat creates the next table
+        (stored before anyone is told, so `votes_closed` names it); anything else is "communicate"."""
         humans = [s.number for s in self.seats if not s.is_computer]
         chosen = {self.votes.get(number) for number in humans}
         result = chosen.pop() if len(chosen) == 1 else "communicate"
         if result is None:
             result = "communicate"
+        if result in ("rematch", "rotate"):
+            from amigos.web.tables import services
+
+            try:
+                self.next_table_id = await database_sync_to_async(services.create_next_table)(
+                    self.id, result, self.clock.now()
+                )
+            except Exception:
+                log.exception("table %s: could not create the next table; back to the lobby", self.id)
+                result, self.next_table_id = "communicate", None
         self.status = "finished"
-        return [("votes_closed", {"result": result, "next_table_id": None})]
+        return [("votes_closed", {"result": result, "next_table_id": self.next_table_id})]
+
+    async def _wake_next_table(self) -> None:
+        """Start the table the vote created (its seats all accepted: the match starts at once)."""
+        if self.next_table_id is None or self.status != "finished":
+            return
+        from amigos.web.tables import registry
+
+        try:
+            await registry.wake(self.next_table_id)
+        except Exception:
+            # its players' pages load it anyway (joining a table wakes it)
+            log.exception("table %s: could not start the next table %s", self.id, self.next_table_id)
 
     async def _on_deadline(self) -> None:
-        now = self.clock.now()
-        if self.deadline_at is None or now < self.deadline_at:
+        """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
+        then the table's own deadline (invitation, deal, vote, turn clock)."""
+        while not self.broken:
+            now = self.clock.now()
+            due = [item for item in self._presence_deadlines() if item[0] <= now]
+            table_due = self.deadline_at is not None and now >= self.deadline_at
+            # Ties go to the table's deadline: a card or a system move that fell due with a lapsed
+            # heartbeat was earned before the seat was found away.
+            if due and (not table_due or self.deadline_at is None or due[0][0] < self.deadline_at):
+                at, kind, seat = due[0]
+                await self._presence_lapsed(kind, seat, at)
+                continue
+            if not table_due:
+                break
+            if not await self._table_deadline(now):
+                # Nothing to do for it any more (the turn it timed moved on): forget it, so the
+                # timer does not spin on a moment already past.
+                self.deadline_at = None
+        if not self.broken:
             self._arm()
-            return
+
+    async def _table_deadline(self, now: datetime) -> bool:
+        """Act on the table's stored deadline; False when it no longer applies."""
         kind = self.deadline_kind
         if kind == "invitation":
             for state in self.seats:
@@ -540,40 +653,74 @@ class TableActor:
                     await self._commit(self._free_seat(state, "expired"))
                     if user_id is not None:
                         await self._tell_invitee(user_id, "expired")
-            return
+            return True
         if kind == "deal" and self.status == "playing" and not self.game.in_hand:
-            events = self.game.deal(new_deal_key())
-            pending = Pending(events=events, write=store.Write(events=[], at=now))
-            self._continue(pending)
-            await self._commit(pending)
-            return
+            if self.paused:
+                # Nobody deals while the table waits for an absent player; the deal follows the return.
+                await self._commit(Pending(write=store.Write(events=[], at=now, deadline=(None, ""))))
+                return True
+            await self._commit(self._deal_next())
+            return True
         if kind == "votes" and self.status == "voting":
-            events = self._close_votes()
+            events = await self._close_votes()
             write = store.Write(events=[], at=now, status=self.status, ended_at=now, deadline=(None, ""))
+            write.next_table_id = self.next_table_id
             await self._commit(Pending(events=events, write=write))
-            return
+            await self._wake_next_table()
+            return True
         seat = self.game.to_move
-        if seat is None or self.game.hand is None:
-            return
-        if kind == "system_play":
-            single = self.game.single_play()
-            assert single is not None
-            pending = self._act(seat, single, system=True)
-            self._give_card(pending, seat, "yellow", "slow_single")
-            await self._commit(pending)
-        elif kind == "default_move":
-            await self._commit(
-                self._act(seat, self.game.hand.default_action(), system=True, reason="timeout")
-            )
-        elif kind == "overdue":
-            assert self.clock_info is not None
-            reason = "timeout" if self.clock_info.get("overdue") is None else "every_5s"
-            self.clock_info["overdue"] = True
-            pending = Pending(events=[], write=store.Write(events=[], at=now))
-            self._give_card(pending, seat, "yellow", reason)
-            assert pending.write is not None
-            pending.write.deadline = (now + timedelta(seconds=timing.OVERDUE_EVERY_SECONDS), "overdue")
-            await self._commit(pending)
+        hand = self.game.hand
+        if seat is None or hand is None or self.status != "playing" or self.paused:
+            return False
+        if kind in ("card", "overdue"):
+            await self._commit(self._clock_card(seat, now))
+        elif kind == "system_play":
+            await self._commit(self._system_play(seat))
+        elif kind in ("abandon", "default_move"):
+            # A correspondence turn whose day ran out: the seat to move abandons the match.
+            await self._commit(self._end_unfinished("abandonment", seat))
+        else:
+            return False
+        return True
+
+    def _clock_card(self, seat: int, now: datetime) -> Pending:
+        """The turn's time ran out (or 5 s more passed): a yellow card; the player is told there
+        was no blocking situation when a 20-second clock runs out the first time."""
+        pending = Pending(write=store.Write(events=[], at=now))
+        assert pending.write is not None
+        clock = self.turn
+        first = self.turn_cards == 0
+        if clock is not None and clock.situation == "normal" and first:
+            pending.events.append(("notice", {"code": "no_blocking", "seat": seat}))
+        single = clock is not None and clock.single
+        reason = "slow_single" if single else "timeout" if first else "every_5s"
+        self._give_card(pending, seat, "yellow", reason)
+        self.turn_cards += 1
+        started = self.turn_started or now
+        if clock is not None and clock.single and clock.system_after is not None:
+            pending.write.deadline = (started + timedelta(seconds=clock.system_after), "system_play")
+        else:
+            every = clock.card_every if clock is not None else timing.TIMING.card_every
+            base = self.deadline_at if self.deadline_at is not None else now
+            pending.write.deadline = (base + timedelta(seconds=every), "card")
+        return pending
+
+    def _system_play(self, seat: int) -> Pending:
+        """The system moves for the seat: its single tile at 6 s, the default move when a timed
+        turn ran out, or for a computer player that did not answer in time."""
+        hand = self.game.hand
+        assert hand is not None
+        clock = self.turn
+        situation = clock.situation if clock is not None else "timed"
+        reason = {"single": "single_tile", "computer": "computer_late"}.get(situation, "timeout")
+        return self._act(seat, hand.default_action(), system=True, reason=reason)
+
+    def _deal_next(self) -> Pending:
+        now = self.clock.now()
+        events = self.game.deal(new_deal_key())
+        pending = Pending(events=events, write=store.Write(events=[], at=now))
+        self._continue(pending)
+        return pending
 
     def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None:
         state = self.seats[seat]
@@ -605,6 +752,177 @@ class TableActor:
             }
         )
 
+    # -- who is at the table ------------------------------------------------------------------------
+
+    @property
+    def tracking(self) -> bool:
+        """Whether absence counts now: during a live match (correspondence has no heartbeat)."""
+        return self.status == "playing" and self.conduct is not Conduct.CORRESPONDENCE
+
+    @property
+    def paused(self) -> bool:
+        """Whether the match waits for an absent player (no clock runs meanwhile)."""
+        return self.tracking and any(
+            seat in self.away_since and not self.seats[seat].held_by_computer for seat in self.away_since
+        )
+
+    def _window(self) -> float:
+        """How long an absent player has: 5 minutes at an Amigos table; 2 minutes elsewhere,
+        after which a computer player holds the seat."""
+        return timing.TIMING.reconnect if self.conduct is Conduct.AMIGOS else timing.TIMING.grace
+
+    def _window_end(self, seat: int) -> datetime | None:
+        since = self.away_since.get(seat)
+        if since is None or self.seats[seat].held_by_computer or not self.tracking:
+            return None
+        return since + timedelta(seconds=self._window())
+
+    def _presence_deadlines(self) -> list[tuple[datetime, str, int]]:
+        """When each seat's silence or absence next matters, earliest first: a seat unheard for
+        30 s is away; an away seat's window lapses (blue card, or a computer player holds it)."""
+        if not self.tracking:
+            return []
+        found: list[tuple[datetime, str, int]] = []
+        silence = timedelta(seconds=timing.TIMING.heartbeat_timeout)
+        for seat in self.seats:
+            if seat.is_computer or seat.user_id is None or seat.held_by_computer:
+                continue
+            number = seat.number
+            if number in self.away_since:
+                window_end = self._window_end(number)
+                if window_end is not None:
+                    found.append((window_end, "window", number))
+            else:
+                found.append((self.last_seen.get(number, self.clock.now()) + silence, "silent", number))
+        return sorted(found)
+
+    async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None:
+        if kind == "silent":
+            await self._commit(self._away(seat, at))
+        elif self.conduct is Conduct.AMIGOS:
+            # Not back within 5 minutes: a blue card, and the match ends by abandonment.
+            pending = Pending(write=store.Write(events=[], at=self.clock.now()))
+            self._give_card(pending, seat, "blue", "no_reconnection")
+            await self._commit(self._end_unfinished("abandonment", seat, pending))
+        else:
+            # Two minutes away at a timed table: a computer player holds the seat until the return.
+            self.seats[seat].held_by_computer = True
+            pending = Pending(
+                events=[("computer_holds", {"seat": seat, "level": "normal"})],
+                write=store.Write(events=[], at=self.clock.now()),
+            )
+            self._resume_clock(pending)
+            await self._commit(pending)
+
+    def _away(self, seat: int, at: datetime) -> Pending:
+        """The seat is found absent from ``at``. A player who goes while the table already waits
+        for someone else is marked "Abandono" (``abandon``) and has their own window."""
+        waiting = self.paused
+        self.away_since[seat] = at
+        pending = Pending(
+            events=[
+                (
+                    "disconnected",
+                    {
+                        "seat": seat,
+                        "since": iso(at),
+                        "reconnect_deadline": iso(at + timedelta(seconds=self._window())),
+                        "abandon": waiting,
+                    },
+                )
+            ],
+            write=store.Write(events=[], at=self.clock.now()),
+        )
+        if self.paused and self.clock_info is not None:
+            # The game waits: the clock of the seat in turn stops; it starts afresh on the return.
+            self.clock_info = None
+            self.turn = self.turn_started = None
+            assert pending.write is not None
+            pending.write.deadline = (None, "")
+        return pending
+
+    def _resume_clock(self, pending: Pending) -> None:
+        """Nothing keeps the table waiting any more: the seat in turn gets a fresh clock, or the
+        next hand is dealt if the table stopped between hands."""
+        if self.status != "playing" or self.paused:
+            return
+        if self.game.in_hand:
+            if self.clock_info is None:
+                self._set_clock(pending)
+        elif self.deadline_kind != "deal" or self.deadline_at is None:
+            dealt = self._deal_next()
+            pending.events += dealt.events
+            assert pending.write is not None and dealt.write is not None
+            pending.write.record = dealt.write.record
+            pending.write.deadline = dealt.write.deadline
+
+    def _present(self, seat: int) -> Pending | None:
+        """The seat was heard from: an absent player is back (a computer player gives the seat back
+        at once; a waiting table goes on with fresh time). None: nothing to store."""
+        self.last_seen[seat] = self.clock.now()
+        if seat not in self.away_since:
+            return None
+        self.away_since.pop(seat)
+        state = self.seats[seat]
+        pending = Pending(
+            events=[("reconnected", {"seat": seat})], write=store.Write(events=[], at=self.clock.now())
+        )
+        if not self.tracking:
+            state.held_by_computer = False
+            return pending
+        if state.held_by_computer:
+            state.held_by_computer = False
+            pending.events.append(("seat_returned", {"seat": seat}))
+            if self.game.to_move == seat and not self.paused:
+                self._set_clock(pending)  # the player takes the move back, with a fresh clock
+                return pending
+        self._resume_clock(pending)
+        return pending
+
+    async def attach(self, key: object, seat: int) -> None:
+        """A socket of the seat's player joined the table (inside the actor)."""
+        self.sockets.setdefault(seat, set()).add(key)
+        await self.heard(seat)
+
+    async def heard(self, seat: int) -> None:
+        """A heartbeat (or a join) from the seat's player (inside the actor)."""
+        if self.seats[seat].is_computer:
+            return
+        pending = self._present(seat)
+        if pending is not None:
+            await self._commit(pending)
+        else:
+            self._arm()
+
+    async def detach(self, key: object, seat: int) -> None:
+        """A socket of the seat's player closed or left the table (inside the actor): with no socket
+        left the seat is away at once."""
+        keys = self.sockets.get(seat)
+        if keys is None or key not in keys:
+            return
+        keys.discard(key)
+        if keys or not self.tracking or seat in self.away_since or self.seats[seat].is_computer:
+            return
+        await self._commit(self._away(seat, self.clock.now()))
+
+    def post(self, job: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a
+        busy table); a failure is logged."""
+        if self.broken:
+            return
+
+        async def run() -> None:
+            try:
+                await self.call(job)
+            except CommandError:
+                pass
+            except Exception:
+                log.exception("table %s: a presence job failed", self.id)
+
+        task = asyncio.get_running_loop().create_task(run())
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
     # -- storing, then telling ----------------------------------------------------------------------
 
     async def _commit(self, pending: Pending) -> None:
@@ -612,7 +930,7 @@ class TableActor:
         write = pending.write
         write.events = pending.events
         try:
-            version = await database_sync_to_async(store.append)(self.id, self.version, write)
+            version = await store_append(self.id, self.version, write)
         except Exception:
             self.broken = True
             log.exception("table %s: could not store its events; it will be rebuilt", self.id)
@@ -624,10 +942,22 @@ class TableActor:
         now = iso(self.clock.now()) or ""
         for offset, (kind, data) in enumerate(pending.events):
             await self._publish(first + offset, kind, data, now)
-        if write.status is not None or any(
-            kind in ("hand_ended", "seat_changed") for kind, _ in pending.events
+        seats_changed = any(kind == "seat_changed" for kind, _ in pending.events)
+        if (
+            write.status is not None
+            or seats_changed
+            or any(kind == "hand_ended" for kind, _ in pending.events)
         ):
-            await self._status_changed()
+            await self._status_changed(statuses=write.status is not None or seats_changed)
+        presence = [
+            (int(data["seat"]), kind == "disconnected")
+            for kind, data in pending.events
+            if kind in ("disconnected", "reconnected")
+        ]
+        if presence and self.status == "playing":
+            from amigos.web.tables import lobby
+
+            await lobby.seat_presence(self, presence)
         if write.record_ended:
             await self._archive()
         if (
@@ -635,22 +965,35 @@ class TableActor:
             and self.status == "playing"
             and any(seat.user_id in write.suspended for seat in self.seats)
         ):
-            await self._commit(self._end_for_suspension())
+            offender = next(seat.number for seat in self.seats if seat.user_id in write.suspended)
+            await self._commit(self._end_for_suspension(offender))
             return
         self._arm()
 
-    def _end_for_suspension(self) -> Pending:
+    def _end_for_suspension(self, offender: int) -> Pending:
         """A seated player's account was just suspended: the match ends unfinished, the table closes
         (everyone goes back to the lobby; the offender's sockets are signed out by the session check)."""
+        return self._end_unfinished("suspension", offender)
+
+    def _end_unfinished(self, termination: str, seat: int | None, pending: Pending | None = None) -> Pending:
+        """End the match before its target (abandonment, suspension): the record is kept as it
+        stands and everyone goes back to the meeting room; there is no vote."""
         now = self.clock.now()
-        events = self.game.end_match("suspension")
+        if pending is None:
+            pending = Pending(write=store.Write(events=[], at=now))
+        pending.events += self.game.end_match(termination, seat)
         self.status = "finished"
         self.clock_info = None
-        write = store.Write(events=[], at=now, status="finished", ended_at=now, deadline=(None, ""))
+        self.turn = self.turn_started = None
+        write = pending.write
+        assert write is not None
+        write.status = "finished"
+        write.ended_at = now
+        write.deadline = (None, "")
         write.record = self.game.record()
         write.record_ended = True
-        write.termination = "suspension"
-        return Pending(events=events, write=write)
+        write.termination = termination
+        return pending
 
     async def _publish(self, version: int, kind: str, data: dict[str, Any], now: str) -> None:
         for seat in range(self.variant.players):
@@ -665,10 +1008,10 @@ class TableActor:
             rendering.envelope(self.id, version, kind, data, None, now),
         )
 
-    async def _status_changed(self) -> None:
+    async def _status_changed(self, *, statuses: bool = True) -> None:
         from amigos.web.tables import lobby
 
-        await lobby.table_changed(self)
+        await lobby.table_changed(self, statuses=statuses)
 
     async def _tell_invitee(self, user_id: int, reason: str) -> None:
         await self.hub.publish(
@@ -691,12 +1034,16 @@ class TableActor:
             self._timer.cancel()
             self._timer = None
         loop = asyncio.get_running_loop()
+        moments = [at for at, _, _ in self._presence_deadlines()[:1]]
         if self.deadline_at is not None and self.status in ("inviting", "playing", "voting"):
-            self._timer = loop.create_task(self._wait_deadline(self.deadline_at))
+            moments.append(self.deadline_at)
+        if moments:
+            self._timer = loop.create_task(self._wait_deadline(min(moments)))
         seat = self.game.to_move
         if (
             seat is not None
             and self.status == "playing"
+            and not self.paused
             and (self.seats[seat].is_computer or self.seats[seat].held_by_computer)
             and (self._thinking is None or self._thinking.done())
         ):
@@ -739,6 +1086,45 @@ class TableActor:
 
     async def _rearm(self) -> None:
         self._arm()
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+@functools.cache
+def _storing_threads() -> bool:
+    """Whether tables store their plays on several threads (connections) at once: with
+    PostgreSQL, yes, so one table's write never waits behind another's (each table still awaits
+    its own writes in order); SQLite takes one writer at a time, so it keeps the one thread."""
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+#: The threads (each with its own database connection) that store plays when PostgreSQL is used.
+STORE_THREADS = 4
+_store_pool: ThreadPoolExecutor | None = None
+
+
+async def store_append(table_id: int, expected: int, write: store.Write) -> int:
+    """`store.append` off the event loop, on the shared database thread or (PostgreSQL) a pool."""
+    global _store_pool
+    if not _storing_threads():
+        return int(await database_sync_to_async(store.append)(table_id, expected, write))
+    if _store_pool is None:
+        _store_pool = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="amigos-store")
+    storing = database_sync_to_async(store.append, thread_sensitive=False, executor=_store_pool)
+    return int(await storing(table_id, expected, write))
+
+
+def _moment(text: object) -> datetime | None:
+    """A protocol time (ISO 8601 with a Z) read back from the log."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def parse_action(tile: object, arm: object, lead_left: object) -> Play:

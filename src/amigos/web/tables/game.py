@@ -134,6 +134,8 @@ class Game:
     hand: HandState | None = None
     hands: list[HandLog] = field(default_factory=list)
     termination: str = ""
+    #: The seat whose doing ended the match unfinished (abandonment, suspension); None otherwise.
+    offender: int | None = None
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -173,6 +175,7 @@ class Game:
         self.hand = None
         self.hands = []
         self.termination = ""
+        self.offender = None
         return [
             (
                 "started",
@@ -282,10 +285,14 @@ class Game:
         tiles = {play.tile for play in plays}
         return plays[0] if len(tiles) == 1 and len(plays) >= 1 else None
 
-    def end_match(self, termination: str) -> list[Event]:
-        """End the match early (abandonment, suspension): no winner by target."""
+    def end_match(self, termination: str, offender: int | None = None) -> list[Event]:
+        """End the match early (abandonment, suspension) by ``offender``'s doing: no winner by
+        target. The record names the offender (RECORD-FORMAT's live extension requires it)."""
         self.termination = termination
-        return [("match_ended", self._match_ended_data(termination))]
+        self.offender = offender
+        data = self._match_ended_data(termination)
+        data["seat"] = offender
+        return [("match_ended", data)]
 
     def _end_hand(self) -> list[Event]:
         assert self.match is not None and self.hand is not None and self.hand.outcome is not None
@@ -351,6 +358,8 @@ class Game:
                 self._replay_action(Pass(), data)
             elif kind == "match_ended":
                 self.termination = str(data["termination"])
+                seat = data.get("seat")
+                self.offender = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
     def _replay_action(self, action: Action, data: dict[str, Any]) -> None:
         assert self.hand is not None and self.match is not None
@@ -407,6 +416,7 @@ class Game:
         match = MatchTrail(
             table=f"table:{self.table_id}:match:{self.match_number}",
             termination=Termination(self.termination) if self.termination else None,
+            offender=self.offender if self.termination not in ("", "target") else None,
         )
         extra = match_trail_json(match)
         if cards is not None:

@@ -14,10 +14,11 @@ from typing import Any
 #: Fields of the log that never leave the server as they are.
 _SECRET = ("key", "hands", "at")
 
-#: Turn situations that follow from the table alone (its variant or kind), so anyone may see them.
-#: The others ("single": one legal tile, 5 s; "blocking": 60 s; "normal": 20 s) follow from the
-#: tiles of the seat in turn, and so does the clock's length: they go to that seat only.
-PUBLIC_SITUATIONS = frozenset({"cuban", "correspondence"})
+#: Turn situations that follow from the table alone (its variant, its kind, a computer player in
+#: the seat), so anyone may see them. The others ("single": one legal tile, 5 s; "blocking": 60 s;
+#: "normal": 20 s) follow from the tiles of the seat in turn, and so does the clock's length: they
+#: go to that seat only.
+PUBLIC_SITUATIONS = frozenset({"timed", "computer", "correspondence"})
 
 
 def turn_for(data: dict[str, Any], audience: int | None) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import JSONField, OuterRef, Q, Subquery
 
 from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
 
@@ -15,36 +15,42 @@ def _positions(players: int) -> tuple[str, ...]:
 
 def _seat_entries(table: Table) -> list[dict[str, Any]]:
     names = _positions(table.players)
+    seats = list(table.seats.all())
+    # After a rematch or rotation the organizer may sit elsewhere than seat 0.
+    organizer = next((seat.number for seat in seats if seat.user_id == table.organizer_id), 0)
     entries = []
-    for seat in table.seats.all():
+    for seat in seats:
         if seat.user is not None:
             name, kind = seat.user.display_name, "human"
         elif seat.level:
             name, kind = f"Computadora ({seat.level})", "computer"
         else:
             name, kind = "", "empty"
-        entries.append({"seat": seat.number, "position": names[seat.number], "name": name, "kind": kind})
+        place = names[(seat.number - organizer) % table.players]
+        entries.append({"seat": seat.number, "position": place, "name": name, "kind": kind})
     return entries
 
 
-def _last_sheet(table: Table) -> dict[str, Any] | None:
-    event = TableEvent.objects.filter(table=table, kind="hand_ended").order_by("-version").first()
-    if event is None:
-        return None
-    sheet = event.data.get("sheet")
+def _last_sheet(data: object) -> dict[str, Any] | None:
+    """The score sheet in a `hand_ended` event's data (None before the first hand ends)."""
+    sheet = data.get("sheet") if isinstance(data, dict) else None
     return sheet if isinstance(sheet, dict) else None
 
 
 def live_tables() -> list[dict[str, Any]]:
     """Live tables a spectator may open: inviting or playing, newest first."""
+    # The score comes with each table in the same query (its last `hand_ended` event), not one
+    # query per table: the list is rebuilt every second while hands end.
+    last_hand = TableEvent.objects.filter(table=OuterRef("pk"), kind="hand_ended").order_by("-version")
     tables = (
         Table.objects.filter(kind=Kind.LIVE, status__in=[Status.INVITING, Status.PLAYING])
+        .annotate(last_hand=Subquery(last_hand.values("data")[:1], output_field=JSONField()))
         .prefetch_related("seats__user")
         .order_by("-created_at")[:100]
     )
     listed = []
     for table in tables:
-        sheet = _last_sheet(table) if table.status == Status.PLAYING else None
+        sheet = _last_sheet(table.last_hand) if table.status == Status.PLAYING else None
         listed.append(
             {
                 "table_id": table.pk,

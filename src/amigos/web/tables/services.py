@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
+from amigos.table import VoteChoice, reseat
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
 from amigos.web.tables import registry, timing
@@ -153,3 +154,58 @@ def play_against_computer(
         seats=seats,
         now=now,
     )
+
+
+def create_next_table(table_id: int, choice: str, now: datetime | None = None) -> int:
+    """The table after ``table_id``'s match, everyone having voted ``choice`` ("rematch" or
+    "rotate"); its id.
+
+    Same name, variant, seat count, target and kind; the seats are moved by `amigos.table.reseat`
+    (computer seats move with their level), every seat is already accepted (the players agreed by
+    voting), and the organizer is the player now at the organizer's seat. The old table's
+    `next_table` points at it. All in one transaction; asking again for the same finished table
+    gives the table already made instead of a second one.
+    """
+    vote = VoteChoice(choice)
+    if vote is VoteChoice.LOBBY:
+        raise TableRefused("bad_choice", "only a rematch or a rotation makes a next table")
+    now = now or timezone.now()
+    with transaction.atomic():
+        old = Table.objects.select_for_update().get(pk=table_id)
+        if old.next_table_id is not None:
+            return old.next_table_id
+        rows = list(Seat.objects.filter(table_id=table_id).order_by("number"))
+        if [row.number for row in rows] != list(range(old.players)):
+            raise TableRefused("bad_seats", "the finished table does not have every seat")
+        organizer_seat = next(
+            (row.number for row in rows if row.user_id == old.organizer_id and row.user_id is not None), 0
+        )
+        # reseat moves seat numbers; each new seat takes the whole row (player or computer level)
+        by_key = {str(row.number): row for row in rows}
+        moved, new_organizer_seat = reseat(tuple(by_key), organizer_seat, vote)
+        seated = [by_key[key] for key in moved if key is not None]
+        organizer_id = seated[new_organizer_seat].user_id
+        if organizer_id is None:
+            raise TableRefused("bad_seats", "the organizer's seat holds no player")
+        table = Table.objects.create(
+            name=old.name,
+            variant=old.variant,
+            players=old.players,
+            target=old.target,
+            kind=old.kind,
+            organizer_id=organizer_id,
+            created_at=now,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                number=number,
+                user_id=row.user_id,
+                level="" if row.user_id is not None else row.level,
+                invitation=Invitation.ACCEPTED,
+            )
+            for number, row in enumerate(seated)
+        )
+        old.next_table = table
+        old.save(update_fields=["next_table"])
+    return table.pk

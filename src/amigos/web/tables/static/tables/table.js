@@ -186,6 +186,7 @@ function renderSeats() {
 }
 
 // The waiting players' countdown while someone is away (5 minutes to come back).
+setInterval(() => renderAway(), 1000);
 function renderAway() {
   for (const node of document.querySelectorAll(".seat__state--away")) {
     const left = Math.max(0, Date.parse(node.dataset.deadline) - serverNow());
@@ -563,10 +564,17 @@ function applyEvent(event) {
       handEnded(data);
       break;
     case "match_ended":
-      state.table.status = "voting";
       state.sheet = data.sheet;
       state.turn = null;
-      state.votes = { deadline: data.votes_deadline, choices: {} };
+      if (data.completed) {
+        state.table.status = "voting";
+        state.votes = { deadline: data.votes_deadline, choices: {} };
+      } else {
+        // Abandonment or suspension: no vote; everyone goes back to the meeting room.
+        state.table.status = "finished";
+        state.votes = null;
+        if (!replaying) window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 6000);
+      }
       matchEnded(data);
       break;
     case "vote":
@@ -579,7 +587,12 @@ function applyEvent(event) {
         announce(labels.votes_communicate);
         window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 1500);
       } else {
-        window.location.assign(page.dataset.tableUrl.replace(/0\/$/, `${data.next_table_id}/`));
+        // data-table-url is the server's URL of table 0: the next table's is the same with its id
+        const next = page.dataset.tableUrl.replace(/\/0\/$/, `/${data.next_table_id}/`);
+        const text = format(labels.votes_next, { choice: labels.choices[data.result] || data.result });
+        announce(text);
+        feedback(text);
+        window.setTimeout(() => window.location.assign(next), 1500);
       }
       break;
     case "disconnected":
@@ -593,7 +606,10 @@ function applyEvent(event) {
         if (event.kind === "computer_holds") entry.held_by_computer = true;
         if (event.kind === "seat_returned") entry.held_by_computer = false;
       }
-      announce(format(labels[event.kind], { name: seatName(data.seat) }));
+      // While someone is away the game waits: no clock runs until a new one arrives.
+      if (event.kind === "disconnected") state.turn = null;
+      const template = event.kind === "disconnected" && data.abandon ? labels.abandon : labels[event.kind];
+      announce(format(template, { name: seatName(data.seat) }));
       break;
     }
     case "cancelled":
@@ -631,6 +647,8 @@ function handEnded(data) {
     const item = element("li", "revealed__seat");
     item.append(element("span", "revealed__name", seatName(seat)));
     const row = element("span", "revealed__tiles");
+    // A label on a bare span is not allowed by ARIA; as an image it reads as one list of tiles.
+    row.setAttribute("role", "img");
     row.setAttribute("aria-label", tiles.map(tileName).join(", ") || "—");
     for (const tile of tiles) {
       const [high, low] = tile.split("-").map(Number);
@@ -654,10 +672,14 @@ function handEnded(data) {
 
 function matchEnded(data) {
   $("hand-end").hidden = true;
-  const text =
-    data.completed && data.winner !== null && data.winner !== undefined
-      ? format(labels.match_ended, { side: sideNames(data.winner) })
-      : labels.match_ended_unfinished;
+  let text = labels.match_ended_unfinished;
+  if (data.completed && data.winner !== null && data.winner !== undefined) {
+    text = format(labels.match_ended, { side: sideNames(data.winner) });
+  } else if (data.termination === "abandonment" && data.seat !== null && data.seat !== undefined) {
+    text = `${format(labels.ended_abandonment, { name: seatName(data.seat) })} ${labels.back_to_lobby}`;
+  } else if (data.termination === "suspension") {
+    text = `${labels.ended_suspension} ${labels.back_to_lobby}`;
+  }
   $("votes-summary").textContent = text;
   announce(text);
 }

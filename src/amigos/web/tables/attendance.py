@@ -1,0 +1,93 @@
+"""Which sockets sit at which seats, so that a table hears its players' heartbeats and learns at
+once when a seated player's last page goes away (docs/rules.md, "Connection and absence").
+
+The realtime tier knows nothing of tables: it runs the hooks registered here on every heartbeat
+and when a socket closes, for any reason. Each hook only queues work and returns, so a closing
+socket never waits on a busy table. A table run by another process (several processes share the
+tables) gets the news through `forwarding`, like any table command; sockets are named by a key
+that is the same in every process (`key_of`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from weakref import WeakKeyDictionary
+
+from amigos.web.realtime.commands import CommandError, Connection, on_close, on_heartbeat
+
+log = logging.getLogger("amigos.tables")
+
+#: This process's part of every socket key.
+_PROCESS = secrets.token_hex(6)
+
+#: Each socket's seats in this process: (table id, seat number). Weak keys: a socket that is gone
+#: takes its entry with it even if its close hook never ran.
+_seats: WeakKeyDictionary[Connection, set[tuple[int, int]]] = WeakKeyDictionary()
+_tasks: set[asyncio.Task[None]] = set()
+
+
+def key_of(connection: Connection) -> str:
+    """The socket's name for the tables, unique across processes."""
+    return f"{_PROCESS}:{id(connection)}"
+
+
+def seated(connection: Connection, table_id: int, seat: int) -> None:
+    """The socket joined the table as ``seat``."""
+    _seats.setdefault(connection, set()).add((table_id, seat))
+
+
+def seats_of(connection: Connection) -> set[tuple[int, int]]:
+    return set(_seats.get(connection, ()))
+
+
+async def left(connection: Connection, table_id: int) -> None:
+    """The socket left the table's page (`table.leave`): for the table it is as if it closed."""
+    held = _seats.get(connection)
+    if not held:
+        return
+    for entry in [entry for entry in held if entry[0] == table_id]:
+        held.discard(entry)
+        _tell(entry[0], entry[1], connection, closed=True)
+
+
+@on_heartbeat
+async def beat(connection: Connection) -> None:
+    for table_id, seat in seats_of(connection):
+        _tell(table_id, seat, connection, closed=False)
+
+
+@on_close
+async def closed(connection: Connection) -> None:
+    for table_id, seat in _seats.pop(connection, set()):
+        _tell(table_id, seat, connection, closed=True)
+
+
+def _tell(table_id: int, seat: int, connection: Connection, *, closed: bool) -> None:
+    from amigos.web.tables import registry
+
+    key = key_of(connection)
+    actor = registry.local_actor(table_id)
+    if actor is not None and not actor.broken:
+        if closed:
+            actor.post(lambda: actor.detach(key, seat))
+        else:
+            actor.post(lambda: actor.heard(seat))
+        return
+    # The table runs elsewhere (or is not loaded here): tell it through its owner.
+    task = asyncio.get_running_loop().create_task(_forward(table_id, seat, connection.user_id, key, closed))
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def _forward(table_id: int, seat: int, user_id: int, key: str, closed: bool) -> None:
+    from amigos.web.tables import forwarding
+
+    payload = {"table_id": table_id, "seat": seat, "socket_key": key, "closed": closed}
+    try:
+        await forwarding.run("table.presence", table_id, forwarding.Remote(user_id), payload)
+    except CommandError as refusal:
+        log.info("table %s: presence of seat %s not told (%s)", table_id, seat, refusal.code)
+    except Exception:
+        log.exception("table %s: presence of seat %s not told", table_id, seat)

@@ -1,0 +1,340 @@
+"""The live table follows the documented rules of time (docs/rules.md, "The turn clock" and
+"Connection and absence"), driven by a fake clock: which clock a turn gets, what happens when it
+runs out, a seat that goes away and comes back, the 5-minute window and its blue card, the timed
+tables' computer player that holds an absent seat, "Abandono", and a correspondence turn whose
+day runs out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from amigos.table import Conduct
+from amigos.web.accounts.models import User
+from amigos.web.realtime.commands import CommandError
+from amigos.web.tables import attendance, registry, services, timing
+from amigos.web.tables.actor import TableActor
+from amigos.web.tables.models import Card, MatchRecord, Table
+from tests.table.helpers import BLOCKING, OPEN, SINGLE
+from tests.web.tables.support import FakeClock, Recorder
+from tests.web.tables.test_actor import against_computers, play_of, turn_in, until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+async def fake_clock() -> Any:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    yield clock
+    await registry.stop_all()
+    registry.use_clock(None)
+
+
+def kinds(recorder: Recorder, after: int = 0) -> list[str]:
+    return [event["kind"] for event in recorder.events() if event["version"] > after]
+
+
+async def humans_table(
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    variant: str,
+    kind: str = "live",
+) -> tuple[User, User, TableActor]:
+    """A started table: the organizer in seat 0, a second person opposite, computers elsewhere."""
+    ana = await sync_to_async(make_player)("Ana")
+    beto = await sync_to_async(make_player)("Beto")
+    monkeypatch.setattr(services, "_online_ids", lambda now: {ana.pk, beto.pk})
+    players = 4 if variant != "cuban-1v1" else 2
+    partner = 2 if players == 4 else 1
+    seats = {
+        number: services.SeatChoice(user_id=beto.pk)
+        if number == partner
+        else services.SeatChoice(level="easy")
+        for number in range(1, players)
+    }
+    table = await sync_to_async(services.create_table)(
+        organizer=ana, name="Mesa", variant=variant, players=players, kind=kind, seats=seats
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    await actor.call(lambda: actor.accept(beto.pk))
+    assert actor.status == "playing"
+    return ana, beto, actor
+
+
+# -- which clock a turn gets -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "situation", "seconds", "card_after", "system_after"),
+    [
+        (BLOCKING, "blocking", 60, 60.0, None),
+        (SINGLE, "single", 5, 5.0, 6.0),
+        (OPEN, "normal", 20, 20.0, None),
+    ],
+)
+def test_an_amigos_turn_gets_the_clock_its_tiles_call_for(
+    hand: Any, situation: str, seconds: int, card_after: float, system_after: float | None
+) -> None:
+    clock = timing.turn_clock(hand, Conduct.AMIGOS, computer=False)
+    assert (clock.situation, clock.seconds, clock.card_after, clock.system_after) == (
+        situation,
+        seconds,
+        card_after,
+        system_after,
+    )
+    assert clock.abandon_after is None
+
+
+@pytest.mark.parametrize("hand", [BLOCKING, SINGLE, OPEN])
+def test_timed_computer_and_correspondence_turns_never_give_cards(hand: Any) -> None:
+    timed = timing.turn_clock(hand, Conduct.TIMED, computer=False)
+    assert (timed.situation, timed.seconds, timed.card_after, timed.system_after) == ("timed", 30, None, 30.0)
+    computer = timing.turn_clock(hand, Conduct.AMIGOS, computer=True)
+    assert (computer.situation, computer.card_after, computer.system_after) == ("computer", None, 20.0)
+    day = timing.turn_clock(hand, Conduct.CORRESPONDENCE, computer=False)
+    assert (day.situation, day.seconds, day.card_after, day.system_after, day.abandon_after) == (
+        "correspondence",
+        86_400,
+        None,
+        None,
+        86_400.0,
+    )
+
+
+# -- when the clock runs out -------------------------------------------------------------------------
+
+
+async def test_a_twenty_second_turn_says_there_was_no_blocking_situation_before_its_card(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, _ = await turn_in(me, actor, "normal")
+    fake_clock.advance(20)
+    await actor.fire_deadline()
+    assert kinds(me, version) == ["notice", "card"]
+    notice = me.events("notice")[-1]["data"]
+    assert notice == {"code": "no_blocking", "seat": 0}
+    fake_clock.advance(5)
+    await actor.fire_deadline()
+    assert kinds(me, version) == ["notice", "card", "card"]  # the notice is said once
+    assert [e["data"]["reason"] for e in me.events("card")] == ["timeout", "every_5s"]
+
+
+@pytest.mark.parametrize(("variant", "players"), [("cuban-1v1", None), ("all-fives-100", 2), ("draw-100", 2)])
+async def test_a_timed_turn_is_played_by_the_system_after_thirty_seconds_without_a_card(
+    make_player: Callable[..., User], fake_clock: FakeClock, variant: str, players: int | None
+) -> None:
+    user, actor = await against_computers(make_player, variant, players)
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, _ = await turn_in(me, actor, "timed")
+    fake_clock.advance(29.9)
+    await actor.fire_deadline()
+    assert actor.version == version
+    fake_clock.advance(0.1)
+    await actor.fire_deadline()
+    mine = [e for e in me.events() if e["version"] > version and e["data"].get("seat") == 0]
+    assert mine[0]["kind"] in ("played", "passed")
+    assert mine[0]["data"]["reason"] == "timeout"
+    assert not me.events("card")
+    assert await sync_to_async(Card.objects.filter(user=user).count)() == 0
+
+
+async def test_the_turn_clock_is_public_only_when_the_table_alone_decides_it(
+    make_player: Callable[..., User],
+) -> None:
+    """Everyone sees a timed table's 30 s; at an Amigos table the others never learn the length."""
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    watcher = await sync_to_async(make_player)("Eva")
+    spectator = Recorder(watcher.pk)
+    await actor.call(lambda: actor.join(spectator, False, None))
+    await turn_in(me, actor, "timed")
+    turns = [e["data"] for e in spectator.events("clock")]
+    turns += [
+        payload["turn"]
+        for kind, payload in spectator.received
+        if kind == "table.snapshot" and payload["turn"]
+    ]
+    seen = [turn for turn in turns if turn["seat"] == 0]
+    assert seen and all(d["situation"] == "timed" and d["seconds"] == 30 for d in seen)
+    assert all(d["legal"] == [] for d in seen)
+
+
+# -- away and back -----------------------------------------------------------------------------------
+
+
+async def test_an_absent_amigos_player_stops_the_clock_and_gets_a_fresh_one_on_return(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    _version, legal = await turn_in(me, actor, "any")
+    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    away = me.events("disconnected")[-1]
+    assert away["data"]["seat"] == 0 and away["data"]["abandon"] is False
+    assert away["data"]["reconnect_deadline"] == "2026-11-22T20:05:00.000Z"
+    assert actor.paused and actor.deadline_at is None
+    with pytest.raises(CommandError) as refused:
+        await actor.call(lambda: actor.play(user.pk, actor.version, play_of(legal[0])))
+    assert refused.value.code == "table_paused"
+    fake_clock.advance(299)
+    await actor.fire_deadline()
+    assert not me.events("card") and actor.status == "playing"  # no clock ran while away
+    back = Recorder(user.pk)
+    await actor.call(lambda: actor.join(back, True, None))
+    assert kinds(back)[:2] == ["reconnected", "clock"]
+    clock = back.events("clock")[-1]["data"]
+    assert clock["seat"] == 0 and clock["deadline"] is not None
+    assert not actor.paused and actor.deadline_at is not None
+    assert actor.deadline_at == fake_clock.now() + timing_delta(clock["seconds"])
+
+
+def timing_delta(seconds: int) -> Any:
+    from datetime import timedelta
+
+    return timedelta(seconds=seconds)
+
+
+async def test_not_back_in_five_minutes_gives_a_blue_card_and_ends_the_match_by_abandonment(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await turn_in(me, actor, "any")
+    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    watcher = Recorder(-1)
+    await actor.call(lambda: actor.join(watcher, False, None))
+    fake_clock.advance(300)
+    await actor.fire_deadline()
+    card = watcher.events("card")[-1]["data"]
+    assert (card["seat"], card["colour"], card["reason"]) == (0, "blue", "no_reconnection")
+    ended = watcher.events("match_ended")[-1]["data"]
+    assert (ended["termination"], ended["seat"], ended["completed"]) == ("abandonment", 0, False)
+    assert actor.status == "finished"
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished"
+    record = await sync_to_async(MatchRecord.objects.get)(table_id=actor.id)
+    assert record.termination == "abandonment"
+    assert record.record["offender"] == 0
+    assert record.archived  # the archive accepted the unfinished match (it names its offender)
+    assert await sync_to_async(Card.objects.filter(user=user, colour="blue").count)() == 1
+    assert await sync_to_async(Card.objects.filter(user=user, colour="yellow").count)() == 0
+
+
+async def test_a_seat_unheard_for_thirty_seconds_is_away(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    fake_clock.advance(29)
+    await actor.call(lambda: actor.heard(0))
+    await actor.fire_deadline()
+    assert not me.events("disconnected")
+    fake_clock.advance(29.9)
+    await actor.fire_deadline()
+    assert not me.events("disconnected")
+    fake_clock.advance(0.1)
+    await actor.fire_deadline()
+    away = me.events("disconnected")
+    assert len(away) == 1 and away[0]["data"]["since"] == "2026-11-22T20:00:59.000Z"
+
+
+async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_until_the_return(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await turn_in(me, actor, "timed")
+    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    fake_clock.advance(119)
+    await actor.fire_deadline()
+    assert not me.events("computer_holds") and actor.paused
+    fake_clock.advance(1)
+    await actor.fire_deadline()
+    holds = me.events("computer_holds")[-1]["data"]
+    assert holds == {"seat": 0, "level": "normal"}
+    assert not actor.paused
+    # The computer player plays the absent player's turn (no card: nobody is punished).
+    await until(
+        lambda: any(e["data"].get("reason") == "computer" and e["data"]["seat"] == 0 for e in me.events())
+    )
+    assert not me.events("card")
+    back = Recorder(user.pk)
+    await actor.call(lambda: actor.join(back, True, None))
+    assert kinds(back)[:2] == ["reconnected", "seat_returned"]
+    assert not actor.seats[0].held_by_computer
+    if actor.status == "playing" and actor.game.to_move == 0:
+        await until(lambda: actor.clock_info is not None)
+        assert actor.clock_info is not None and actor.clock_info["situation"] == "timed"
+
+
+async def test_a_player_who_leaves_while_the_table_waits_is_marked_abandono(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    ana, beto, actor = await humans_table(make_player, monkeypatch, "amigos-100")
+    first, second = Recorder(ana.pk), Recorder(beto.pk)
+    await actor.call(lambda: actor.join(first, True, None))
+    await actor.call(lambda: actor.join(second, True, None))
+    await actor.call(lambda: actor.detach(attendance.key_of(first), 0))
+    fake_clock.advance(60)
+    await actor.call(lambda: actor.detach(attendance.key_of(second), 2))
+    marks = [(e["data"]["seat"], e["data"]["abandon"]) for e in second.events("disconnected")]
+    assert marks == [(0, False), (2, True)]
+    # Ana's window lapses first: the match ends by her abandonment, with her blue card only.
+    fake_clock.advance(240)
+    await actor.fire_deadline()
+    ended = second.events("match_ended")[-1]["data"]
+    assert (ended["termination"], ended["seat"]) == ("abandonment", 0)
+    assert await sync_to_async(Card.objects.filter(colour="blue").count)() == 1
+    assert await sync_to_async(Card.objects.filter(user=ana, colour="blue").count)() == 1
+
+
+async def test_a_correspondence_turn_whose_day_runs_out_ends_the_match_by_abandonment(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    ana, _beto, actor = await humans_table(make_player, monkeypatch, "amigos-100", kind="correspondence")
+    watcher = Recorder(ana.pk)
+    await actor.call(lambda: actor.join(watcher, True, None))
+    await actor.call(lambda: actor.detach(attendance.key_of(watcher), 0))
+    assert not watcher.events("disconnected")  # a day per move is the whole rule: no absence
+    await until(lambda: actor.game.to_move in (0, 2))
+    to_move = actor.game.to_move
+    fake_clock.advance(86_399)
+    await actor.fire_deadline()
+    assert actor.status == "playing"
+    fake_clock.advance(1)
+    await actor.fire_deadline()
+    ended = [e["data"] for e in watcher.events("match_ended")]
+    assert [(d["termination"], d["seat"]) for d in ended] == [("abandonment", to_move)]
+    assert actor.status == "finished"
+    assert await sync_to_async(Card.objects.count)() == 0
+
+
+async def test_presence_survives_a_rebuild_from_the_log(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await turn_in(me, actor, "any")
+    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    since = actor.away_since[0]
+    await registry.stop_all()
+    fake_clock.advance(10)
+    rebuilt = await registry.get_actor(actor.id)
+    assert rebuilt is not None and rebuilt is not actor
+    assert rebuilt.away_since == {0: since} and rebuilt.paused
+    assert rebuilt.snapshot(None)["seats"][0]["reconnect_deadline"] == "2026-11-22T20:05:00.000Z"

@@ -1,0 +1,391 @@
+"""After the match: the vote (rematch, rotate, communicate) and the next table it creates.
+
+Every match here is played for real through the actor (the test plays the first legal tile for each
+human seat; computer seats think for themselves), so the vote opens the way it does on the site.
+Time is a fake clock: the vote's 60 s pass only when a test says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from amigos.engine import Play, Tile
+from amigos.engine.actions import Arm
+from amigos.web.accounts.models import User
+from amigos.web.lobby import presence
+from amigos.web.realtime.commands import CommandError
+from amigos.web.tables import registry, services
+from amigos.web.tables.actor import TableActor
+from amigos.web.tables.models import Seat, Table, TableEvent
+from tests.web.tables.support import FakeClock, Recorder
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SAFETY = 180.0
+
+
+@pytest.fixture(autouse=True)
+async def fresh_registry() -> Any:
+    registry.use_clock(None)
+    yield
+    await registry.stop_all()
+    registry.use_clock(None)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    return clock
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    try:
+        await asyncio.wait_for(wait(), SAFETY)
+    except TimeoutError:
+        pytest.fail(f"gave up after {SAFETY} s waiting for {what}")
+
+
+def play_of(entry: dict[str, Any]) -> Play:
+    arm = Arm(entry["arms"][0]) if entry["arms"] else None
+    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
+    return Play(Tile.parse(entry["tile"]), arm, lead_left)
+
+
+async def players(make_player: Callable[..., User], *names: str) -> list[User]:
+    """Players signed in (online), so a live table may invite them."""
+    users = []
+    for name in names:
+        user = await sync_to_async(make_player)(name)
+        await sync_to_async(presence.sign_in)(user, timezone.now())
+        users.append(user)
+    return users
+
+
+async def seated_table(
+    organizer: User, variant: str, seats: dict[int, services.SeatChoice]
+) -> tuple[TableActor, Recorder]:
+    """A live table whose invited players all accept (so its match starts), and a spectator."""
+    table = await sync_to_async(services.create_table)(
+        organizer=organizer, name="Los de siempre", variant=variant, seats=seats
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    for choice in seats.values():
+        if choice.user_id is not None:
+            await actor.call(lambda user_id=choice.user_id: actor.accept(user_id))
+    assert actor.status == "playing"
+    watcher = Recorder(-1)
+    await actor.call(lambda: actor.join(watcher, False, None))
+    return actor, watcher
+
+
+async def play_out(actor: TableActor) -> None:
+    """Play the match to its end: the first legal tile whenever a human seat is in turn."""
+    while actor.status == "playing":
+
+        def human_turn() -> bool:
+            info = actor.clock_info
+            return actor.status != "playing" or (
+                info is not None
+                and info["seat"] == actor.game.to_move
+                and actor.seats[info["seat"]].user_id is not None
+            )
+
+        await until(human_turn, "a human seat's turn or the end of the match")
+        if actor.status != "playing":
+            break
+        info = actor.clock_info
+        assert info is not None
+        user_id = actor.seats[info["seat"]].user_id
+        assert user_id is not None
+        try:
+            await actor.call(
+                lambda u=user_id, legal=info["legal"]: actor.play(u, actor.version, play_of(legal[0]))
+            )
+        except CommandError as refusal:
+            if refusal.code not in ("stale_version", "not_your_turn"):
+                raise
+    assert actor.status == "voting", actor.status
+
+
+async def vote(actor: TableActor, user: User, choice: str) -> None:
+    await actor.call(lambda: actor.vote(user.pk, actor.version, choice))
+
+
+def closed(watcher: Recorder) -> list[dict[str, Any]]:
+    return [event["data"] for event in watcher.events("votes_closed")]
+
+
+def seating(table_id: int) -> list[tuple[int | None, str, str]]:
+    """(user id, computer level, invitation) of each seat, in seat order."""
+    return [
+        (row.user_id, row.level, row.invitation)
+        for row in Seat.objects.filter(table_id=table_id).order_by("number")
+    ]
+
+
+async def next_table_started(old: TableActor, new_id: int) -> TableActor:
+    """The new table's actor runs and has started its match without anyone pressing anything."""
+    table = await sync_to_async(Table.objects.get)(pk=old.id)
+    assert table.next_table_id == new_id and table.status == "finished"
+    new = registry.local_actor(new_id)
+    assert new is not None, "the next table was not woken"
+    assert new.status == "playing" and new.game.match_number == 1 and new.game.in_hand
+    stored = await sync_to_async(Table.objects.get)(pk=new_id)
+    assert stored.status == "playing" and stored.started_at is not None
+    assert (stored.name, stored.variant, stored.players, stored.target, stored.kind) == (
+        table.name,
+        table.variant,
+        table.players,
+        table.target,
+        table.kind,
+    )
+    kinds = await sync_to_async(
+        lambda: list(TableEvent.objects.filter(table_id=new_id).values_list("kind", flat=True)[:2])
+    )()
+    assert kinds == ["started", "hand_started"]
+    return new
+
+
+async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
+    seats = {1: beto, 2: carla, 3: dani}
+    actor, watcher = await seated_table(
+        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
+    )
+    await play_out(actor)
+    tables_before = await sync_to_async(Table.objects.count)()
+    for user in (ana, beto, carla):
+        await vote(actor, user, "rematch")
+    assert actor.status == "voting" and not closed(watcher)  # Dani has not chosen yet
+    assert await sync_to_async(Table.objects.count)() == tables_before
+    await vote(actor, dani, "rematch")
+    [result] = closed(watcher)
+    assert result["result"] == "rematch" and isinstance(result["next_table_id"], int)
+    new_id = result["next_table_id"]
+    assert await sync_to_async(Table.objects.count)() == tables_before + 1
+    await next_table_started(actor, new_id)
+    # the organizer (Ana, seat 0) and her partner (Carla, seat 2) swap; right and left stay
+    assert await sync_to_async(seating)(new_id) == [
+        (carla.pk, "", "accepted"),
+        (beto.pk, "", "accepted"),
+        (ana.pk, "", "accepted"),
+        (dani.pk, "", "accepted"),
+    ]
+    stored = await sync_to_async(Table.objects.get)(pk=new_id)
+    assert stored.organizer_id == ana.pk  # the player now at the organizer's seat (seat 2)
+    # positions are told from the organizer's new seat: Carla, in seat 0, is her partner now
+    following = await registry.get_actor(new_id)
+    assert following is not None
+    places = {entry["user_id"]: entry["position"] for entry in following.snapshot(None)["seats"]}
+    assert places == {ana.pk: "organizer", dani.pk: "right", carla.pk: "partner", beto.pk: "left"}
+    # the vote's result is in the old table's log, next table and all
+    logged = await sync_to_async(
+        lambda: TableEvent.objects.filter(table_id=actor.id, kind="votes_closed").get().data
+    )()
+    assert logged == {"result": "rematch", "next_table_id": new_id}
+
+
+async def test_a_unanimous_rotation_moves_partner_left_left_right_and_right_across(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
+    seats = {1: beto, 2: carla, 3: dani}  # Beto right, Carla partner, Dani left
+    actor, watcher = await seated_table(
+        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
+    )
+    await play_out(actor)
+    for user in (dani, carla, beto, ana):
+        await vote(actor, user, "rotate")
+    [result] = closed(watcher)
+    assert result["result"] == "rotate"
+    await next_table_started(actor, result["next_table_id"])
+    # Ana keeps her seat; Dani (left) goes right, Beto (right) becomes partner, Carla (partner) left
+    assert await sync_to_async(seating)(result["next_table_id"]) == [
+        (ana.pk, "", "accepted"),
+        (dani.pk, "", "accepted"),
+        (beto.pk, "", "accepted"),
+        (carla.pk, "", "accepted"),
+    ]
+    stored = await sync_to_async(Table.objects.get)(pk=result["next_table_id"])
+    assert stored.organizer_id == ana.pk
+
+
+@pytest.mark.parametrize(
+    ("choice", "expected"),
+    [("rotate", ("beto", "ana")), ("rematch", ("ana", "beto"))],
+)
+async def test_two_seats_rotate_moves_everyone_one_seat_on_and_rematch_keeps_them(
+    make_player: Callable[..., User], clock: FakeClock, choice: str, expected: tuple[str, str]
+) -> None:
+    ana, beto = await players(make_player, "Ana", "Beto")
+    actor, watcher = await seated_table(ana, "cuban-1v1", {1: services.SeatChoice(user_id=beto.pk)})
+    await play_out(actor)
+    await vote(actor, beto, choice)
+    await vote(actor, ana, choice)
+    [result] = closed(watcher)
+    assert result["result"] == choice
+    await next_table_started(actor, result["next_table_id"])
+    ids = {"ana": ana.pk, "beto": beto.pk}
+    assert await sync_to_async(seating)(result["next_table_id"]) == [
+        (ids[name], "", "accepted") for name in expected
+    ]
+    stored = await sync_to_async(Table.objects.get)(pk=result["next_table_id"])
+    assert stored.organizer_id == ana.pk
+
+
+async def test_only_humans_vote_and_computer_seats_move_with_their_level(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto = await players(make_player, "Ana", "Beto")
+    actor, watcher = await seated_table(
+        ana,
+        "amigos-100",
+        {
+            1: services.SeatChoice(user_id=beto.pk),
+            2: services.SeatChoice(level="hard"),
+            3: services.SeatChoice(level="easy"),
+        },
+    )
+    await play_out(actor)
+    await vote(actor, beto, "rotate")
+    assert not closed(watcher)
+    await vote(actor, ana, "rotate")  # the two humans are everyone who votes
+    [result] = closed(watcher)
+    assert result["result"] == "rotate"
+    new = await next_table_started(actor, result["next_table_id"])
+    # rotation: the left (easy) goes right, Beto (right) becomes partner, the partner (hard) left
+    assert await sync_to_async(seating)(result["next_table_id"]) == [
+        (ana.pk, "", "accepted"),
+        (None, "easy", "accepted"),
+        (beto.pk, "", "accepted"),
+        (None, "hard", "accepted"),
+    ]
+    assert [seat.level for seat in new.seats] == ["", "easy", "", "hard"]
+    # the computer seats play the new match by themselves (a human's turn is left unplayed)
+    eyes = Recorder(-2)
+    await new.call(lambda: new.join(eyes, False, None))
+    await play_out_until_a_computer_moved(new, eyes)
+
+
+async def play_out_until_a_computer_moved(actor: TableActor, eyes: Recorder) -> None:
+    def computer_moved() -> bool:
+        return any(
+            event["data"]["seat"] in (1, 3) and event["data"].get("system") is not True
+            for kind in ("played", "passed")
+            for event in eyes.events(kind)
+        )
+
+    async def keep_playing() -> None:
+        while not computer_moved():
+            info = actor.clock_info
+            if info is not None and actor.seats[info["seat"]].user_id is not None:
+                user_id = actor.seats[info["seat"]].user_id
+                with contextlib.suppress(CommandError):
+                    await actor.call(
+                        lambda u=user_id, legal=info["legal"]: actor.play(u, actor.version, play_of(legal[0]))
+                    )
+            await asyncio.sleep(0.005)
+
+    try:
+        await asyncio.wait_for(keep_playing(), SAFETY)
+    except TimeoutError:
+        pytest.fail("no computer seat moved at the next table")
+
+
+async def test_split_votes_send_everyone_back_and_create_nothing(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
+    seats = {1: beto, 2: carla, 3: dani}
+    actor, watcher = await seated_table(
+        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
+    )
+    await play_out(actor)
+    tables_before = await sync_to_async(Table.objects.count)()
+    for user, choice in ((ana, "rematch"), (beto, "rematch"), (carla, "rotate"), (dani, "rematch")):
+        await vote(actor, user, choice)
+    assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
+    assert actor.status == "finished"
+    assert await sync_to_async(Table.objects.count)() == tables_before
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished" and table.next_table_id is None
+
+
+async def test_when_the_60_seconds_pass_nobody_plays_again(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
+    seats = {1: beto, 2: carla, 3: dani}
+    actor, watcher = await seated_table(
+        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
+    )
+    await play_out(actor)
+    tables_before = await sync_to_async(Table.objects.count)()
+    for user in (ana, beto, carla):
+        await vote(actor, user, "rematch")
+    clock.advance(59.9)
+    await actor.fire_deadline()
+    assert actor.status == "voting" and not closed(watcher)
+    clock.advance(0.1)
+    await actor.fire_deadline()
+    assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
+    assert await sync_to_async(Table.objects.count)() == tables_before
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished" and table.next_table_id is None
+    # Dani's rematch comes too late
+    with pytest.raises(CommandError) as refused:
+        await vote(actor, dani, "rematch")
+    assert refused.value.code == "not_voting"
+    assert await sync_to_async(Table.objects.count)() == tables_before
+
+
+async def test_a_vote_after_the_table_finished_is_refused_and_changes_nothing(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto = await players(make_player, "Ana", "Beto")
+    actor, watcher = await seated_table(ana, "cuban-1v1", {1: services.SeatChoice(user_id=beto.pk)})
+    await play_out(actor)
+    await vote(actor, ana, "rotate")
+    await vote(actor, beto, "rotate")
+    [result] = closed(watcher)
+    version = actor.version
+    tables = await sync_to_async(Table.objects.count)()
+    for user, choice in ((ana, "rematch"), (beto, "rotate"), (ana, "communicate")):
+        with pytest.raises(CommandError) as refused:
+            await vote(actor, user, choice)
+        assert refused.value.code == "not_voting"
+    assert actor.version == version
+    assert await sync_to_async(TableEvent.objects.filter(table_id=actor.id).count)() == version
+    assert await sync_to_async(Table.objects.count)() == tables
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.next_table_id == result["next_table_id"] and table.status == "finished"
+    assert len(closed(watcher)) == 1
+
+
+def test_the_next_table_is_made_once(make_player: Callable[..., User]) -> None:
+    """Asked twice for the same finished table (a retry after a failed write), the service gives
+    the table it already made."""
+    ana = make_player("Ana")
+    table = services.play_against_computer(user=ana, variant="cuban-1v1", level="hard")
+    first = services.create_next_table(table.pk, "rotate")
+    assert services.create_next_table(table.pk, "rematch") == first
+    assert Table.objects.count() == 2
+    assert seating(first) == [(None, "hard", "accepted"), (ana.pk, "", "accepted")]
+    assert Table.objects.get(pk=first).organizer_id == ana.pk
+    with pytest.raises(services.TableRefused):
+        services.create_next_table(table.pk, "lobby")
