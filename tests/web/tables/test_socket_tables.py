@@ -211,3 +211,35 @@ async def test_forged_malformed_and_stale_commands_are_refused_and_change_nothin
     assert answer["type"] == "ack" and answer["payload"]["version"] > turn["version"]
     for peer in (ana_peer, beto_peer):
         await peer.connection.close()
+
+
+async def test_a_seated_player_whose_socket_closes_is_away_and_back_on_rejoining(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    """The table learns from the socket tier itself (its close hook) that a seated page went away,
+    and the rules of absence follow: everyone is told, and the player's return is told too."""
+    ana, carla = [await sync_to_async(sign_in)(name) for name in ("Ana", "Carla")]
+    table = await sync_to_async(services.play_against_computer)(
+        user=ana.user, variant="amigos-100", level="easy"
+    )
+    watcher = await connect(site_server, carla)
+    joined = await command(watcher, "table.join", {"table_id": table.pk, "since": None, "as": "spectator"})
+    assert joined["type"] == "ack"
+    seated = await connect(site_server, ana)
+    joined = await command(seated, "table.join", {"table_id": table.pk, "since": None, "as": "seat"})
+    assert joined["type"] == "ack" and joined["payload"]["seat"] == 0
+    await seated.connection.close()
+
+    def seat_event(kind: str) -> Callable[[dict[str, Any]], bool]:
+        return lambda e: (
+            e["type"] == "table.event" and e["payload"]["kind"] == kind and e["payload"]["data"]["seat"] == 0
+        )
+
+    away = await watcher.expect(seat_event("disconnected"))
+    assert away["payload"]["data"]["reconnect_deadline"] is not None
+    again = await connect(site_server, ana)
+    joined = await command(again, "table.join", {"table_id": table.pk, "since": None, "as": "seat"})
+    assert joined["type"] == "ack"
+    await watcher.expect(seat_event("reconnected"))
+    for peer in (watcher, again):
+        await peer.connection.close()

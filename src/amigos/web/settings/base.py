@@ -247,3 +247,9 @@ AMIGOS_TABLE_HAND_PAUSE_SECONDS = env_int("AMIGOS_TABLE_HAND_PAUSE_SECONDS", 5)
 AMIGOS_TABLE_BOT_DELAY_MS = env_int("AMIGOS_TABLE_BOT_DELAY_MS", 800)
 # Computer players think in this many worker processes (0: in a thread of the server, for tests).
 AMIGOS_BOT_PROCESSES = env_int("AMIGOS_BOT_PROCESSES", 2)
+# Several processes (a Redis bus): each table is run by the process holding its lease (docs/deploy.md,
+# "Several processes"). The lease lasts this long, is renewed this often (unheld tables are adopted
+# on the same beat), and a command forwarded to the owning process waits this long for its answer.
+AMIGOS_TABLE_LEASE_SECONDS = env_int("AMIGOS_TABLE_LEASE_SECONDS", 15)
+AMIGOS_TABLE_LEASE_RENEW_SECONDS = env_int("AMIGOS_TABLE_LEASE_RENEW_SECONDS", 5)
+AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS = env_int("AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS", 5)

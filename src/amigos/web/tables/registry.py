@@ -5,18 +5,26 @@ process (as in the tests) keep theirs apart. Code that runs outside the loop (a 
 worker thread, a test) reaches it with `wake_soon`, which hands the work to the last server loop
 seen, thread-safely. On start-up (`resume_all`) every unfinished table is rebuilt from its log and
 stored deadlines.
+
+When several processes share the tables (a Redis bus), a process builds a table's actor only while
+it holds the table's lease (`lease.py`); `locate` says where another live process runs it, and
+`forwarding.py` sends the command there. A background task renews the leases and adopts the tables
+whose owner died.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
+from dataclasses import dataclass
+from typing import Any
 
 from channels.db import database_sync_to_async
 
 from amigos.web.realtime.hub import get_hub
-from amigos.web.tables import store
+from amigos.web.tables import lease, store
 from amigos.web.tables.actor import Clock, TableActor
 
 log = logging.getLogger("amigos.tables")
@@ -30,6 +38,20 @@ class Actors:
     def __init__(self) -> None:
         self.actors: dict[int, TableActor] = {}
         self.locks: dict[int, asyncio.Lock] = {}
+        # Several processes (docs/architecture.md, "Several processes"): this loop's leases, the
+        # forwarded commands waiting for their owner's answer, and the task renewing and adopting.
+        self.leases = lease.Leases()
+        self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.listening = False
+        self.keeper: asyncio.Task[None] | None = None
+        self.sharing = asyncio.Lock()
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """The table is run by another live process: send its commands there (`forwarding`)."""
+
+    owner: str
 
 
 def _actors() -> Actors:
@@ -39,6 +61,31 @@ def _actors() -> Actors:
         found = Actors()
         hub.features[FEATURE] = found
     return found
+
+
+def sharing() -> Actors:
+    """This loop's registry (its lease identity and forwarded requests)."""
+    return _actors()
+
+
+async def _share(registry: Actors) -> bool:
+    """With a bus across processes: listen on this process's topic and keep the leases (once)."""
+    hub = get_hub()
+    if not lease.shared(hub):
+        return False
+    if registry.listening and registry.keeper is not None and not registry.keeper.done():
+        return True
+    async with registry.sharing:
+        if not registry.listening:
+            from amigos.web.tables import forwarding
+
+            await hub.observe(forwarding.process_topic(registry.leases.identity), forwarding.on_message)
+            registry.listening = True
+        if registry.keeper is None or registry.keeper.done():
+            registry.keeper = asyncio.get_running_loop().create_task(
+                _keep_leases(registry), name="amigos-table-leases"
+            )
+    return True
 
 
 def remember_loop() -> None:
@@ -53,16 +100,32 @@ def use_clock(clock: Clock | None) -> None:
     _clock = clock
 
 
-async def get_actor(table_id: int) -> TableActor | None:
-    """The table's actor, rebuilt from the database if this loop has none yet (None: no table)."""
+async def locate(table_id: int) -> TableActor | Elsewhere | None:
+    """The table's actor here (rebuilt from the database if needed, taking the table's lease when
+    processes share the tables), where it runs if another live process holds it, or None (no table)."""
     remember_loop()
     registry = _actors()
+    shared = await _share(registry)
+
+    def usable(actor: TableActor | None) -> bool:
+        return actor is not None and not actor.broken and (not shared or registry.leases.holds(table_id))
+
     actor = registry.actors.get(table_id)
-    if actor is not None and not actor.broken:
+    if usable(actor):
         return actor
     lock = registry.locks.setdefault(table_id, asyncio.Lock())
     async with lock:
         actor = registry.actors.get(table_id)
+        if usable(actor):
+            return actor
+        if shared:
+            holder = await registry.leases.acquire(table_id)
+            if holder != registry.leases.identity:
+                if actor is not None:
+                    log.warning("table %s: its lease went to %s; its actor here stops", table_id, holder)
+                    registry.actors.pop(table_id, None)
+                    await actor.stop()
+                return None if holder is None else Elsewhere(holder)
         if actor is not None and actor.broken:
             await actor.stop()
             registry.actors.pop(table_id, None)
@@ -79,13 +142,18 @@ async def get_actor(table_id: int) -> TableActor | None:
         return actor
 
 
-async def wake(table_id: int) -> None:
-    """A table was created outside its actor: load it, send its invitations or start it."""
-    actor = await get_actor(table_id)
-    if actor is not None:
-        from amigos.web.tables import lobby
+async def get_actor(table_id: int) -> TableActor | None:
+    """The table's actor in this process (None: no such table, or another process runs it)."""
+    found = await locate(table_id)
+    return found if isinstance(found, TableActor) else None
 
-        await lobby.send_invitations(actor)
+
+async def wake(table_id: int) -> None:
+    """A table was created outside its actor: load it, send its invitations or start it (in the
+    process that runs it)."""
+    from amigos.web.tables import forwarding
+
+    await forwarding.run("tables.wake", table_id, forwarding.Remote(0), {})
 
 
 def wake_soon(table_id: int) -> None:
@@ -124,24 +192,68 @@ async def _logged_wake(table_id: int) -> None:
 
 
 async def resume_all() -> None:
-    """Process start: rebuild every unfinished table from its log and carry on."""
+    """Process start: rebuild every unfinished table from its log and carry on (sharing the tables
+    with other processes: only those nobody else holds)."""
     remember_loop()
-    for table_id in await database_sync_to_async(store.open_table_ids)():
+    registry = _actors()
+    if await _share(registry):
+        table_ids = await registry.leases.adoptable()
+    else:
+        table_ids = await database_sync_to_async(store.open_table_ids)()
+    for table_id in table_ids:
         try:
-            await get_actor(table_id)
+            await locate(table_id)
         except Exception:
             log.exception("table %s could not be resumed", table_id)
 
 
+async def _keep_leases(registry: Actors) -> None:
+    """Renew this process's leases, stop the actors whose lease went elsewhere, rebuild broken
+    ones, and adopt the tables nobody holds any more (their owner died)."""
+    while True:
+        await asyncio.sleep(lease.renew_seconds())
+        try:
+            lost = await registry.leases.renew(list(registry.actors))
+            for table_id in lost:
+                actor = registry.actors.pop(table_id, None)
+                if actor is not None:
+                    log.warning("table %s: another process holds its lease; its actor here stops", table_id)
+                    await actor.stop()
+            for table_id, actor in list(registry.actors.items()):
+                if actor.broken:
+                    await locate(table_id)
+            for table_id in await registry.leases.adoptable():
+                if table_id not in registry.actors:
+                    found = await locate(table_id)
+                    if isinstance(found, TableActor):
+                        log.info("table %s adopted by %s", table_id, registry.leases.identity)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the table leases could not be renewed; trying again")
+
+
 async def stop_all() -> None:
-    # Wake-ups under way first (they read and write the database), then every actor.
+    # Wake-ups under way first (they read and write the database), then every actor; the leases
+    # are released last, so another process adopts the tables at once.
     pending = [task for task in _tasks if task.get_loop() is asyncio.get_running_loop()]
     if pending:
         await asyncio.wait(pending, timeout=30)
     registry = _actors()
+    keeper, registry.keeper = registry.keeper, None
+    if keeper is not None:
+        keeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await keeper
+    held = list(registry.actors)
     for actor in list(registry.actors.values()):
         await actor.stop()
     registry.actors.clear()
+    if registry.listening and held:
+        try:
+            await registry.leases.release(held)
+        except Exception:
+            log.exception("the table leases could not be released; they will expire")
 
 
 def local_actor(table_id: int) -> TableActor | None:

@@ -1,7 +1,9 @@
 """The tables' socket commands (docs/protocol.md, "Tables"): parse, find the actor, let it decide.
 
 Every handler is thin: it checks the payload's shape, finds the table's actor and hands it the
-signed-in player's id. The seat is never taken from the payload, so a socket can only ever speak for
+signed-in player's id, here or in the process that runs the table (`forwarding`: the operation
+below each command runs inside the table's actor, wherever it lives). The seat is never taken from
+the payload, so a socket can only ever speak for
 its own player's seat; the actor checks the rest (seat, turn, version) against the engine.
 """
 
@@ -12,8 +14,11 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from amigos.web.realtime.commands import CommandError, Connection, command
-from amigos.web.tables import registry, rendering, selectors
+from amigos.web.tables import attendance, forwarding, registry, rendering, selectors
 from amigos.web.tables.actor import TableActor, parse_action
+
+# The most seats a table has (leaving a table leaves each seat's topic).
+MAX_SEATS = 4
 
 
 def _int(payload: dict[str, Any], name: str, *, optional: bool = False) -> int | None:
@@ -31,12 +36,9 @@ def _required(payload: dict[str, Any], name: str) -> int:
     return value
 
 
-async def _actor(payload: dict[str, Any]) -> TableActor:
-    table_id = _required(payload, "table_id")
-    actor = await registry.get_actor(table_id)
-    if actor is None:
-        raise CommandError("table_not_found", "no such table")
-    return actor
+async def _run(name: str, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Run the table operation here or in the process that runs the table (`forwarding`)."""
+    return await forwarding.run(name, _required(payload, "table_id"), connection, payload)
 
 
 @command("tables.subscribe", activity=False)
@@ -60,9 +62,39 @@ async def join(connection: Connection, payload: dict[str, Any]) -> dict[str, Any
     as_ = payload.get("as", "seat")
     if as_ not in ("seat", "spectator"):
         raise CommandError("bad_payload", '"as" must be "seat" or "spectator"')
+    _int(payload, "since", optional=True)
+    # The socket's own key (never the client's): the table tells this socket's seat present or
+    # away by it, wherever the table runs.
+    payload = {**payload, "socket_key": attendance.key_of(connection)}
+    answer = await _run("table.join", connection, payload)
+    seat = answer.get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        attendance.seated(connection, _required(payload, "table_id"), seat)
+    return answer
+
+
+@forwarding.operation("table.join")
+async def _join(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     since = _int(payload, "since", optional=True)
-    actor = await _actor(payload)
-    return await actor.call(lambda: actor.join(connection, as_ == "seat", since))
+    key = payload.get("socket_key")
+    return await actor.join(
+        connection, payload.get("as", "seat") == "seat", since, key if isinstance(key, str) else None
+    )
+
+
+@forwarding.operation("table.presence")
+async def _presence(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """A seated socket's heartbeat or departure, from whichever process holds the socket."""
+    seat, key = payload.get("seat"), payload.get("socket_key")
+    if not isinstance(seat, int) or isinstance(seat, bool) or actor.seat_of(connection.user_id) != seat:
+        raise CommandError("not_seated", "you hold no seat at this table")
+    if not isinstance(key, str):
+        raise CommandError("bad_payload", '"socket_key" must be text')
+    if payload.get("closed") is True:
+        await actor.detach(key, seat)
+    else:
+        await actor.heard(seat)
+    return {}
 
 
 @command("table.leave", activity=False)
@@ -70,53 +102,70 @@ async def leave(connection: Connection, payload: dict[str, Any]) -> None:
     table_id = _required(payload, "table_id")
     await connection.leave(rendering.watch_topic(table_id))
     await connection.leave(rendering.chat_topic(table_id))
-    actor = registry.local_actor(table_id)
-    if actor is not None:
-        for seat in range(actor.variant.players):
-            await connection.leave(rendering.seat_topic(table_id, seat))
+    await attendance.left(connection, table_id)
+    # the table may run in another process: leave every seat's topic this socket could hold
+    for seat in range(MAX_SEATS):
+        await connection.leave(rendering.seat_topic(table_id, seat))
 
 
 @command("table.play")
 async def play(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    _required(payload, "version")
+    parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
+    return await _run("table.play", connection, payload)
+
+
+@forwarding.operation("table.play")
+async def _play(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     version = _required(payload, "version")
     action = parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
-    actor = await _actor(payload)
-    user_id = connection.user_id
-    return await actor.call(lambda: actor.play(user_id, version, action))
+    return await actor.play(connection.user_id, version, action)
 
 
 @command("table.invite.accept")
 async def accept(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    actor = await _actor(payload)
-    user_id = connection.user_id
-    return await actor.call(lambda: actor.accept(user_id))
+    return await _run("table.invite.accept", connection, payload)
+
+
+@forwarding.operation("table.invite.accept")
+async def _accept(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await actor.accept(connection.user_id)
 
 
 @command("table.invite.refuse")
 async def refuse(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    actor = await _actor(payload)
-    user_id = connection.user_id
-    return await actor.call(lambda: actor.refuse(user_id))
+    return await _run("table.invite.refuse", connection, payload)
+
+
+@forwarding.operation("table.invite.refuse")
+async def _refuse(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await actor.refuse(connection.user_id)
 
 
 @command("table.vote")
 async def vote(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    version = _required(payload, "version")
-    choice = payload.get("choice")
-    if not isinstance(choice, str):
+    _required(payload, "version")
+    if not isinstance(payload.get("choice"), str):
         raise CommandError("bad_payload", '"choice" must be text')
-    actor = await _actor(payload)
-    user_id = connection.user_id
-    return await actor.call(lambda: actor.vote(user_id, version, choice))
+    return await _run("table.vote", connection, payload)
+
+
+@forwarding.operation("table.vote")
+async def _vote(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    version = _required(payload, "version")
+    return await actor.vote(connection.user_id, version, str(payload["choice"]))
 
 
 @command("table.chat")
 async def chat(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    text = payload.get("text")
-    if not isinstance(text, str):
+    if not isinstance(payload.get("text"), str):
         raise CommandError("bad_payload", '"text" must be a string')
-    actor = await _actor(payload)
+    return await _run("table.chat", connection, payload)
+
+
+@forwarding.operation("table.chat")
+async def _chat(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     user_id = connection.user_id
     if actor.kind == "correspondence" and not actor.is_member(user_id):
         raise CommandError("table_not_found", "no such table")
-    return await actor.call(lambda: actor.post_chat(user_id, text))
+    return await actor.post_chat(user_id, str(payload["text"]))

@@ -1,0 +1,262 @@
+"""A table's commands reach the process that runs it, wherever the player's socket is.
+
+Each table command is an *operation*: ``op(actor, connection, payload) -> ack fields``, run inside
+the actor. `run` finds the table (`registry.locate`): run here, it is an ordinary call; run by another
+live process, the request goes to that process's topic on the bus (``tables.process.<identity>``)
+with a request id and this process's identity, the owner runs the operation for a stand-in
+connection (`Remote`) with the requesting socket's player id (never one from the payload), and its
+answer comes back on our own process topic: the ack fields or the refusal, plus what the operation
+pushed to the socket and the topics it joined. No answer in `AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS`:
+``busy``, and the client tries again.
+
+Topics are joined here, on the socket's own process (events published by the owner reach it
+through Redis). Between the owner's answer and our subscription the table may move on, so `_replay`
+first listens with a buffer, pushes the owner's snapshot or missed events, then reads the events
+stored since from the database (the actor stores before it publishes), then what the buffer heard,
+each version once, and only then hands the topic to the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from amigos.web.realtime.commands import CommandError, Connection
+from amigos.web.realtime.hub import get_hub
+from amigos.web.tables import lease, registry, rendering, store
+from amigos.web.tables.actor import TableActor
+
+log = logging.getLogger("amigos.tables")
+
+REQUEST = "_tables.request"
+REPLY = "_tables.reply"
+# Hops before giving up when the lease moves while a request is on its way.
+HOPS = 3
+
+Operation = Callable[[TableActor, Connection, dict[str, Any]], Awaitable[dict[str, Any]]]
+_operations: dict[str, Operation] = {}
+
+
+def operation(name: str) -> Callable[[Operation], Operation]:
+    """Register a table operation under ``name`` (the same code runs on every process)."""
+
+    def register(op: Operation) -> Operation:
+        _operations[name] = op
+        return op
+
+    return register
+
+
+def process_topic(identity: str) -> str:
+    return f"tables.process.{identity}"
+
+
+class Remote:
+    """The connection an operation sees on the owning process: it records instead of sending."""
+
+    def __init__(self, user_id: int, display_name: str = "") -> None:
+        self._user_id = user_id
+        self._display_name = display_name
+        self.pushes: list[list[Any]] = []
+        self.topics: list[str] = []
+
+    @property
+    def user_id(self) -> int:
+        return self._user_id
+
+    @property
+    def display_name(self) -> str:
+        return self._display_name
+
+    def push(self, kind: str, payload: dict[str, Any]) -> None:
+        self.pushes.append([kind, payload])
+
+    async def join(self, topic: str) -> None:
+        if topic not in self.topics:
+            self.topics.append(topic)
+
+    async def leave(self, topic: str) -> None:
+        if topic in self.topics:
+            self.topics.remove(topic)
+
+    async def activity(self) -> bool:
+        return True
+
+    @property
+    def wants_lobby(self) -> bool:
+        return False
+
+
+class _Moved(Exception):
+    """The process asked no longer holds the table: look it up again."""
+
+
+async def run(name: str, table_id: int, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Run operation ``name`` on the table, here or in the process that runs it."""
+    op = _operations[name]
+    for _ in range(HOPS):
+        found = await registry.locate(table_id)
+        if found is None:
+            raise CommandError("table_not_found", "no such table")
+        if isinstance(found, TableActor):
+            return await _here(found, op, connection, payload)
+        try:
+            reply = await _ask(found.owner, name, table_id, connection.user_id, payload)
+        except _Moved:
+            continue
+        await _replay(connection, table_id, reply)
+        result = reply.get("result")
+        return result if isinstance(result, dict) else {}
+    raise CommandError("busy", "the table is changing hands; try again")
+
+
+async def _here(
+    actor: TableActor, op: Operation, connection: Connection, payload: dict[str, Any]
+) -> dict[str, Any]:
+    return await actor.call(lambda: op(actor, connection, payload))
+
+
+async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+    state = registry.sharing()
+    request_id = secrets.token_hex(8)
+    answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    state.replies[request_id] = answer
+    try:
+        await get_hub().publish(
+            process_topic(owner),
+            REQUEST,
+            {
+                "id": request_id,
+                "reply_to": state.leases.identity,
+                "op": name,
+                "table_id": table_id,
+                "user_id": user_id,
+                "payload": payload,
+            },
+        )
+        reply = await asyncio.wait_for(answer, lease.forward_timeout())
+    except TimeoutError:
+        raise CommandError("busy", "the table's process did not answer; try again") from None
+    finally:
+        state.replies.pop(request_id, None)
+    error = reply.get("error")
+    if isinstance(error, dict):
+        if error.get("code") == "_moved":
+            raise _Moved()
+        raise CommandError(str(error.get("code")), str(error.get("message", "")))
+    return reply
+
+
+def on_message(kind: str, payload: dict[str, Any]) -> None:
+    """The observer of this process's topic: requests to serve, answers to our own requests."""
+    if kind == REQUEST:
+        registry._keep(asyncio.get_running_loop().create_task(_serve(payload)))
+    elif kind == REPLY:
+        waiting = registry.sharing().replies.get(str(payload.get("id")))
+        if waiting is not None and not waiting.done():
+            waiting.set_result(payload)
+
+
+async def _serve(request: dict[str, Any]) -> None:
+    reply: dict[str, Any] = {"id": request.get("id")}
+    try:
+        op = _operations.get(str(request.get("op")))
+        table_id, user_id = request.get("table_id"), request.get("user_id")
+        if op is None or not isinstance(table_id, int) or not isinstance(user_id, int):
+            raise CommandError("bad_payload", "unknown forwarded operation")
+        found = await registry.locate(table_id)
+        if found is None:
+            raise CommandError("table_not_found", "no such table")
+        if not isinstance(found, TableActor):
+            raise CommandError("_moved", found.owner)
+        actor = found
+        remote = Remote(user_id)
+        payload = request.get("payload") or {}
+        reply["result"] = await actor.call(lambda: op(actor, remote, payload))
+        reply["pushes"] = remote.pushes
+        reply["topics"] = remote.topics
+    except CommandError as error:
+        reply["error"] = {"code": error.code, "message": error.message}
+    except Exception:
+        log.exception("a forwarded table command failed")
+        reply["error"] = {"code": "busy", "message": "the table could not answer; try again"}
+    await get_hub().publish(process_topic(str(request.get("reply_to"))), REPLY, reply)
+
+
+class _Buffer:
+    """Listens to a topic for a socket until the socket takes the topic over."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, dict[str, Any]]] = []
+        self.open = True
+
+    def push(self, kind: str, payload: dict[str, Any]) -> None:
+        if self.open:
+            self.heard.append((kind, payload))
+
+
+def _audience(table_id: int, topics: list[str]) -> tuple[bool, int | None]:
+    """Whether the topics carry the table's events, and for which seat (None: spectators)."""
+    for topic in topics:
+        if topic == rendering.watch_topic(table_id):
+            return True, None
+        prefix = rendering.seat_topic(table_id, 0)[:-1]
+        if topic.startswith(prefix) and topic[len(prefix) :].isdigit():
+            return True, int(topic[len(prefix) :])
+    return False, None
+
+
+async def _replay(connection: Connection, table_id: int, reply: dict[str, Any]) -> None:
+    """Push what the owner pushed, then join its topics here, with no event lost or doubled."""
+    pushes = [(str(kind), payload) for kind, payload in reply.get("pushes") or []]
+    topics = [str(topic) for topic in reply.get("topics") or []]
+    if not topics:
+        for kind, payload in pushes:
+            connection.push(kind, payload)
+        return
+    hub = get_hub()
+    buffers = {topic: _Buffer() for topic in topics}
+    for topic, buffer in buffers.items():
+        await hub.join(topic, buffer)
+    try:
+        result = reply.get("result") or {}
+        last = int(result.get("version") or 0)
+        for kind, payload in pushes:
+            connection.push(kind, payload)
+            if kind in ("table.event", "table.snapshot"):
+                last = max(last, int(payload.get("version") or 0))
+        events, audience = _audience(table_id, topics)
+        if events:
+            stored = await database_sync_to_async(store.events_between)(table_id, last, 2**62)
+            now = rendering.iso(timezone.now()) or ""
+            for version, kind, data in stored:
+                rendered = rendering.envelope(table_id, version, kind, data, audience, now)
+                connection.push("table.event", rendered)
+                last = version
+        for topic, buffer in buffers.items():
+            # No await between closing the buffer and the socket's join adding it to the topic.
+            buffer.open = False
+            for kind, payload in buffer.heard:
+                if kind == "table.event":
+                    if int(payload.get("version") or 0) <= last:
+                        continue
+                    last = int(payload["version"])
+                connection.push(kind, payload)
+            await connection.join(topic)
+    finally:
+        for topic, buffer in buffers.items():
+            await hub.leave(topic, buffer)
+
+
+@operation("tables.wake")
+async def _wake(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    from amigos.web.tables import lobby
+
+    await lobby.send_invitations(actor)
+    return {}
