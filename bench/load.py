@@ -119,6 +119,13 @@ def resident_kb(pid: int) -> int:
     return 0
 
 
+#: The longest the sockets may take to open and join before the run goes on without the rest.
+JOIN_GUARD_SECONDS = 600.0
+
+#: How often each seat's socket sends a heartbeat (the browser's default period is 20 s).
+HEARTBEAT_SECONDS = 15.0
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -126,6 +133,8 @@ class Stats:
         self.errors: list[str] = []
         # when each play was sent, by (table, tile): a tile is laid once per hand
         self.pending: dict[tuple[int, str], float] = {}
+        # sockets that have their table's snapshot (measuring starts once every socket has it)
+        self.joined = 0
 
 
 async def seat_client(
@@ -135,7 +144,8 @@ async def seat_client(
 
     origin = f"http://127.0.0.1:{port}"
     async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/", additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"}
+        f"ws://127.0.0.1:{port}/ws/?lobby=0",
+        additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"},
     ) as connection:
         ident = 0
         version = 0
@@ -161,8 +171,17 @@ async def seat_client(
                 },
             )
 
+        async def beat() -> None:
+            # A seat whose page stops beating for 30 s is away and its table waits (docs/rules.md):
+            # the clients beat as the browser does.
+            while not stop.is_set():
+                await asyncio.sleep(HEARTBEAT_SECONDS)
+                await send("heartbeat", {})
+
         await send("table.join", {"table_id": table, "since": None})
         tasks: set[asyncio.Task[None]] = set()
+        beating = asyncio.create_task(beat())
+        tasks.add(beating)
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(connection.recv(), 0.5)
@@ -172,6 +191,8 @@ async def seat_client(
             kind, payload = envelope["type"], envelope["payload"]
             turn = None
             if kind == "table.snapshot":
+                if version == 0:
+                    stats.joined += 1
                 version = payload["version"]
                 turn = payload["turn"]
             elif kind == "table.event":
@@ -191,6 +212,7 @@ async def seat_client(
                 task = asyncio.create_task(play(turn, version))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
+        beating.cancel()
 
 
 async def drive(
@@ -215,7 +237,14 @@ async def drive(
             )
         if number % 50 == 49:
             await asyncio.sleep(0.05)
-    await asyncio.sleep(0.5)  # the sockets open and join (each table already started with the server)
+    # Every socket opens and joins its table (each table already started with the server) before
+    # anything is measured: at a thousand tables that alone takes a while, and counting it would
+    # measure the joins, not the play.
+    opened = time.perf_counter()
+    while stats.joined < len(clients) and time.perf_counter() - opened < JOIN_GUARD_SECONDS:
+        await asyncio.sleep(0.1)
+    join_seconds = time.perf_counter() - opened
+    await asyncio.sleep(1.0)
     memory = resident_kb(pid) - before
     start_plays, start = stats.plays, time.perf_counter()
     stats.latencies.clear()
@@ -233,6 +262,9 @@ async def drive(
         "p50_ms": round(lobby_bench.percentile(stats.latencies, 0.50) * 1000, 2),
         "p99_ms": round(lobby_bench.percentile(stats.latencies, 0.99) * 1000, 2),
         "memory_per_table_kb": round(max(memory, 0) / max(len(made), 1), 1),
+        "sockets": len(clients),
+        "sockets_joined": stats.joined,
+        "join_seconds": round(join_seconds, 1),
         "errors": len(stats.errors),
         "error_codes": sorted(set(stats.errors)),
     }

@@ -51,4 +51,4 @@ def test_refuses_nonsense() -> None:
 
 
 def test_the_server_refuses_frames_over_the_protocol_limit() -> None:
-    assert uvicorn_websocket_options() == {"ws_max_size": MAX_FRAME_BYTES}
+    assert uvicorn_websocket_options() == {"ws_max_size": MAX_FRAME_BYTES, "ws_per_message_deflate": False}

@@ -37,5 +37,8 @@ class TokenBucket:
 
 def uvicorn_websocket_options() -> dict[str, Any]:
     """What every uvicorn serving the site must be given (`amigos serve` and the test server): the
-    protocol's frame limit, so a larger frame is refused (close 1009) before it is buffered."""
-    return {"ws_max_size": MAX_FRAME_BYTES}
+    protocol's frame limit, so a larger frame is refused (close 1009) before it is buffered, and no
+    per-message compression. Compressing every outgoing envelope was the largest single cost of a
+    live table's play in bench/load.py (a third of the event loop's time), for envelopes of a few
+    hundred bytes; without it a small compressed frame can neither inflate past the size limit."""
+    return {"ws_max_size": MAX_FRAME_BYTES, "ws_per_message_deflate": False}

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
 from amigos.web.lobby import presence
 from amigos.web.lobby.models import Status as PresenceStatus
+from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.lobby_feed import get_lobby_feed
 from amigos.web.tables import rendering, selectors
 from amigos.web.tables.models import Seat
 
 if TYPE_CHECKING:
     from amigos.web.tables.actor import TableActor
+
+log = logging.getLogger("amigos.tables")
 
 
 def _set_statuses(changes: list[tuple[int, str]]) -> None:
@@ -54,9 +59,12 @@ async def invitation_answered(actor: TableActor, user_id: int, reason: str) -> N
         await _statuses(actor, [(user_id, PresenceStatus.AVAILABLE)])
 
 
-async def table_changed(actor: TableActor) -> None:
-    """The table's status or score changed: the lobby's list, and the players' statuses."""
-    if actor.kind == "live":
+async def table_changed(actor: TableActor, *, statuses: bool = True) -> None:
+    """The table's status, seats or score changed: the lobby's list of live tables, and (when the
+    table's status or seats changed: ``statuses``) the players' presence statuses."""
+    if actor.kind != "live":
+        return
+    if statuses:
         humans = [
             seat.user_id for seat in actor.seats if seat.user_id is not None and seat.invitation == "accepted"
         ]
@@ -64,5 +72,59 @@ async def table_changed(actor: TableActor) -> None:
             await _statuses(actor, [(user_id, PresenceStatus.PLAYING) for user_id in humans])
         elif actor.status in ("finished", "cancelled"):
             await _statuses(actor, [(user_id, PresenceStatus.AVAILABLE) for user_id in humans])
-        tables = await database_sync_to_async(selectors.live_tables)()
-        await actor.hub.publish(rendering.LOBBY_TOPIC, "tables.list", {"tables": tables})
+    list_feed(actor.hub).changed()
+
+
+#: The lobby's list of live tables goes out at most this often (seconds).
+LIST_EVERY = 1.0
+
+
+class ListFeed:
+    """The lobby's list of live tables, sent at once after a change and then at most once a
+    second: every hand that ends changes a score on it, and building and sending the whole list
+    for each (a query per table) had become most of the database's work under load."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.task: asyncio.Task[None] | None = None
+        self.again = False
+
+    def changed(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.again = True
+            return
+        self.again = False
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="amigos-tables-list")
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                tables = await database_sync_to_async(selectors.live_tables)()
+                await self.hub.publish(rendering.LOBBY_TOPIC, "tables.list", {"tables": tables})
+            except Exception:
+                log.exception("the lobby's list of tables could not be sent")
+            await asyncio.sleep(LIST_EVERY)
+            if not self.again:
+                return
+            self.again = False
+
+
+def list_feed(hub: Hub) -> ListFeed:
+    found = hub.features.get("tables.list")
+    if not isinstance(found, ListFeed):
+        found = ListFeed(hub)
+        hub.features["tables.list"] = found
+    return found
+
+
+async def seat_presence(actor: TableActor, seats: list[tuple[int, bool]]) -> None:
+    """Seated players who went away show as "reconnecting" in the online list while the table
+    waits for them, and as "playing" again once back (``seats``: (seat number, away))."""
+    if actor.kind != "live":
+        return
+    changes: list[tuple[int, str]] = []
+    for number, away in seats:
+        user_id = actor.seats[number].user_id
+        if user_id is not None:
+            changes.append((user_id, PresenceStatus.RECONNECTING if away else PresenceStatus.PLAYING))
+    await _statuses(actor, changes)

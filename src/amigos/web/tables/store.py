@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Field, Q
 
 from amigos.web.moderation import services as moderation
 from amigos.web.tables.models import (
@@ -153,38 +154,31 @@ def load(table_id: int) -> Loaded | None:
 
 
 def append(table_id: int, expected_version: int, write: Write) -> int:
-    """Store ``write`` if the table is still at ``expected_version``; the new version."""
+    """Store ``write`` if the table is still at ``expected_version``; the new version.
+
+    One conditional UPDATE both checks the version and locks the table's row until the commit (a
+    second writer finds the version moved and gets `LostWrite`), then one INSERT adds the events:
+    two statements for a play, the path every move takes."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
-        if table.version != expected_version:
-            raise LostWrite(f"table {table_id} is at version {table.version}, not {expected_version}")
-        version = table.version
-        rows = []
-        for kind, data in write.events:
-            version += 1
-            rows.append(TableEvent(table_id=table_id, version=version, kind=kind, data=data, at=write.at))
-        TableEvent.objects.bulk_create(rows)
-        table.version = version
-        fields = ["version"]
+        version = expected_version + len(write.events)
+        changes: dict[str, Any] = {"version": version}
         if write.status is not None:
-            table.status = write.status
-            fields.append("status")
+            changes["status"] = write.status
         if write.started_at is not None:
-            table.started_at = write.started_at
-            fields.append("started_at")
+            changes["started_at"] = write.started_at
         if write.ended_at is not None:
-            table.ended_at = write.ended_at
-            fields.append("ended_at")
+            changes["ended_at"] = write.ended_at
         if write.deadline is not None:
-            table.deadline_at, table.deadline_kind = write.deadline
-            fields += ["deadline_at", "deadline_kind"]
+            changes["deadline_at"], changes["deadline_kind"] = write.deadline
         if write.match_number is not None:
-            table.match_number = write.match_number
-            fields.append("match_number")
+            changes["match_number"] = write.match_number
         if write.next_table_id is not None:
-            table.next_table_id = write.next_table_id
-            fields.append("next_table")
-        table.save(update_fields=fields)
+            changes["next_table_id"] = write.next_table_id
+        if not _update_table(table_id, expected_version, changes):
+            found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+            raise LostWrite(f"table {table_id} is at version {found}, not {expected_version}")
+        if write.events:
+            _insert_events(table_id, expected_version + 1, write.events, write.at)
         if write.cards:
             stored = [
                 Card.objects.create(table_id=table_id, given_at=write.at, **card) for card in write.cards
@@ -194,7 +188,9 @@ def append(table_id: int, expected_version: int, write: Write) -> int:
             number = change.pop("number")
             Seat.objects.filter(table_id=table_id, number=number).update(**change)
         if write.record is not None:
-            match = write.match_number or table.match_number
+            match = write.match_number or Table.objects.values_list("match_number", flat=True).get(
+                pk=table_id
+            )
             record, _ = MatchRecord.objects.get_or_create(
                 table_id=table_id,
                 number=match,
@@ -208,6 +204,49 @@ def append(table_id: int, expected_version: int, write: Write) -> int:
     return version
 
 
+def _update_table(table_id: int, expected_version: int, changes: dict[str, Any]) -> bool:
+    """``UPDATE table SET … WHERE id = … AND version = …``; whether the row was at that version.
+
+    Written as one SQL statement rather than through the ORM, because it runs for every play and
+    the ORM's query building was the largest single cost of a play under load; the values still
+    go through each field's own conversion, so SQLite and PostgreSQL get what the ORM would send."""
+    meta = Table._meta
+    quote = connection.ops.quote_name
+    assignments, params = [], []
+    for name, value in changes.items():
+        field = meta.get_field("next_table" if name == "next_table_id" else name)
+        assert isinstance(field, Field)
+        assignments.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    version = quote(Table._meta.get_field("version").column)
+    key = quote(Table._meta.pk.column if Table._meta.pk is not None else "id")
+    # Identifiers come from the models' metadata, quoted; every value is a parameter.
+    sql = f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} WHERE {key} = %s AND {version} = %s"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, table_id, expected_version])
+        return bool(cursor.rowcount == 1)
+
+
+def _insert_events(table_id: int, first: int, events: list[tuple[str, dict[str, Any]]], at: datetime) -> None:
+    """One INSERT for the events of a write, numbered from ``first`` (see `_update_table` for why
+    it is plain SQL)."""
+    meta = TableEvent._meta
+    quote = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in ("table", "version", "kind", "data", "at")]
+    assert all(isinstance(field, Field) for field in fields)
+    columns = ", ".join(quote(field.column) for field in fields if isinstance(field, Field))
+    data_field, at_field = fields[3], fields[4]
+    assert isinstance(data_field, Field) and isinstance(at_field, Field)
+    stamp = at_field.get_db_prep_save(at, connection)
+    params: list[Any] = []
+    for offset, (kind, data) in enumerate(events):
+        params += [table_id, first + offset, kind, data_field.get_db_prep_save(data, connection), stamp]
+    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+    with connection.cursor() as cursor:
+        # Identifiers come from the models' metadata, quoted; every value is a parameter.
+        cursor.execute(f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {rows}", params)  # noqa: S608
+
+
 def events_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
     rows = TableEvent.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by(
         "version"
@@ -217,6 +256,58 @@ def events_between(table_id: int, since: int, until: int) -> list[tuple[int, str
 
 def open_table_ids() -> list[int]:
     return list(Table.objects.filter(status__in=OPEN_STATUSES).values_list("pk", flat=True))
+
+
+# -- the ownership lease (amigos.web.tables.lease): which process runs a table's actor ----------------
+
+
+def _takeable(owner: str, now: datetime) -> Q:
+    return Q(owner="") | Q(owner=owner) | Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+
+
+def acquire_lease(table_id: int, owner: str, now: datetime, until: datetime) -> str | None:
+    """Take the table's lease if it is free, expired or already ``owner``'s, in one conditional
+    UPDATE (two processes racing for it: exactly one wins). Returns who holds it afterwards
+    (``owner`` when taken), or None when there is no such table."""
+    holder: str | None = None
+    for _ in range(3):
+        taken = (
+            Table.objects.filter(pk=table_id)
+            .filter(_takeable(owner, now))
+            .update(owner=owner, lease_until=until)
+        )
+        if taken:
+            return owner
+        holder = Table.objects.filter(pk=table_id).values_list("owner", flat=True).first()
+        if holder != "":
+            return holder  # None: no such table; else another live holder
+        # released between the two statements: try again
+    return holder
+
+
+def renew_leases(table_ids: list[int], owner: str, until: datetime) -> set[int]:
+    """Extend ``owner``'s leases on ``table_ids``; the ids it still holds (the others were taken)."""
+    if not table_ids:
+        return set()
+    Table.objects.filter(pk__in=table_ids, owner=owner).update(lease_until=until)
+    return set(Table.objects.filter(pk__in=table_ids, owner=owner).values_list("pk", flat=True))
+
+
+def release_leases(table_ids: list[int], owner: str) -> None:
+    """A clean stop: ``owner``'s tables are free at once for the other processes to adopt."""
+    if table_ids:
+        Table.objects.filter(pk__in=table_ids, owner=owner).update(owner="", lease_until=None)
+
+
+def adoptable_table_ids(owner: str, now: datetime) -> list[int]:
+    """Unfinished tables ``owner`` may take: never taken, released, whose owner stopped renewing
+    (it died), or ``owner``'s own (the caller skips those it runs)."""
+    return list(
+        Table.objects.filter(status__in=OPEN_STATUSES)
+        .filter(_takeable(owner, now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 def mark_archived(table_id: int, match: int) -> None:
