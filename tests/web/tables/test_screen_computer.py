@@ -90,3 +90,27 @@ def test_the_connection_banner_when_the_socket_drops_and_comes_back(open_page: C
     play_hand(page, "keyboard")
     sheet = page.locator("#sheet").inner_text()
     assert "20" in sheet or "C" in page.locator(".sheet__marks").inner_text()
+
+
+def test_after_a_hand_the_player_sees_what_their_plays_cost(open_page: Callable[..., Any]) -> None:
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    play_hand(page, "keyboard")
+    pattern = re.compile(r"^/mesas/\d+/partida/1/mano/1/repaso/$")
+    # The hand's end offers the review; the score sheet keeps a link for every hand that ended.
+    expect(page.locator("#hand-review")).to_have_attribute("href", pattern)
+    link = page.locator("#sheet a.sheet__review").first
+    expect(link).to_have_attribute("href", pattern)
+    expect(link).to_contain_text("cuánto me costaron mis jugadas en la mano 1")
+    with page.context.expect_page() as opened:
+        link.click()
+    review = opened.value  # a new tab: the table goes on in the first one
+    expect(review.locator("h1")).to_have_text("¿Cuánto me costaron mis jugadas?")
+    review.get_by_role("button", name="Revisar mis jugadas").click()
+    # The solver values every turn with a choice in the background; the page follows its progress.
+    done = review.locator("table.grid, p:has-text('ninguna decisión')").first
+    expect(done).to_be_visible(timeout=90_000)
+    assert_accessible(review)
+    expect(page.locator("#table-page")).to_be_visible()

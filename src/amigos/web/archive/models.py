@@ -8,7 +8,7 @@ kept whole (with whatever extensions the live table added) for the replay portal
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -158,9 +158,10 @@ class RatingLedger(models.Model):
         return f"{self.matches_rated} rated matches"
 
 
-class HandReview(models.Model):
-    """A player's request to see what their plays in one hand cost, and its result once computed
-    (off the web process's event loop; see services/review.py)."""
+class ReviewOfHand(models.Model):
+    """What a review of one seat's plays in one hand keeps, wherever the hand's record lives: an
+    archived match (:class:`HandReview`) or a match still going on at a live table (the tables
+    app's ``LiveHandReview``). One background runner (services/review.py) fills either."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting")
@@ -168,10 +169,8 @@ class HandReview(models.Model):
         DONE = "done", _("ready")
         FAILED = "failed", _("failed")
 
-    match = models.ForeignKey(ArchivedMatch, on_delete=models.CASCADE, related_name="reviews")
     hand = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_reviews")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     done_turns = models.PositiveSmallIntegerField(default=0)
     total_turns = models.PositiveSmallIntegerField(default=0)
@@ -180,11 +179,30 @@ class HandReview(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        abstract = True
+
+    def source_record(self) -> dict[str, Any]:
+        """The record (RECORD-FORMAT) whose hand ``self.hand`` is reviewed."""
+        raise NotImplementedError
+
+
+class HandReview(ReviewOfHand):
+    """A player's request to see what their plays in one hand of an archived match cost, and its
+    result once computed (off the web process's event loop; see services/review.py)."""
+
+    match = models.ForeignKey(ArchivedMatch, on_delete=models.CASCADE, related_name="reviews")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_reviews")
+
+    class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(
                 fields=["match", "hand", "seat"], name="archive_one_review_per_hand_seat"
             ),
         ]
+
+    def source_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = self.match.record
+        return record
 
     def __str__(self) -> str:
         return f"review {self.match_id}/{self.hand}/{self.seat}: {self.status}"

@@ -156,7 +156,10 @@ def review(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
         request,
         "archive/review.html",
         {
-            "match": match,
+            "table_name": match.table_name,
+            "variant": match.variant,
+            "back_url": reverse("archive:mine"),
+            "back_text": _("Back to your statistics"),
             "hand": hand,
             "review": existing,
             "busy": existing is not None and existing.status in ("pending", "running"),

@@ -124,6 +124,7 @@ def table_labels() -> dict[str, object]:
         "verify_deal_bad": _("The key matches the commitment but not the tiles played."),
         "verify": _("Verify hand %(number)s"),
         "hand_column": _("Hand"),
+        "review_hand": _("what my plays in hand %(number)s cost (opens in a new tab)"),
         "no_score_row": _("No score"),
         "total": _("Total"),
         "play_points": _("Points during play"),

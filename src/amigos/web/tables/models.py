@@ -8,9 +8,13 @@ seat or a spectator receives is rendered from it by `rendering.render`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from amigos.web.archive.models import ReviewOfHand
 
 
 class Kind(models.TextChoices):
@@ -154,3 +158,27 @@ class TableChatLine(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.CharField(max_length=500)
     sent_at = models.DateTimeField()
+
+
+class LiveHandReview(ReviewOfHand):
+    """A seated player's review of their own plays in a hand that ended at a live table.
+
+    Beyond the spec: the match is not archived until it ends, so the review reads the table's
+    live record (:class:`MatchRecord`, rewritten at every hand's end) instead of the archive's."""
+
+    record = models.ForeignKey(MatchRecord, on_delete=models.CASCADE, related_name="reviews")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["record", "hand", "seat"], name="tables_one_review_per_hand_seat"
+            ),
+        )
+
+    def source_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = self.record.record
+        return record
+
+    def __str__(self) -> str:
+        return f"live review {self.record_id}/{self.hand}/{self.seat}: {self.status}"

@@ -11,4 +11,9 @@ urlpatterns = [
     path("computadora/", views.computer_game, name="computer"),
     path("mis-partidas/", views.my_games, name="my_games"),
     path("<int:table_id>/", views.table_page, name="table"),
+    path(
+        "<int:table_id>/partida/<int:match>/mano/<int:hand>/repaso/",
+        views.review_hand,
+        name="review_hand",
+    ),
 ]

@@ -8,18 +8,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from amigos.web.accounts.models import User
+from amigos.web.archive.services import review as review_runner
 from amigos.web.lobby import presence
-from amigos.web.tables import selectors
+from amigos.web.tables import hand_review, selectors
 from amigos.web.tables.forms import FIXED_PLAYERS, ComputerGameForm, CreateTableForm, variant_names
 from amigos.web.tables.labels import table_labels
-from amigos.web.tables.models import Invitation, Kind, Table
+from amigos.web.tables.models import Invitation, Kind, LiveHandReview, Table
 from amigos.web.tables.services import TableRefused, create_table, play_against_computer
 
 
@@ -40,6 +42,9 @@ def refusal_text(code: str) -> str:
         "bad_level": _("Choose easy, normal or hard for the computer players."),
         "unknown_player": _("One of the chosen players does not exist any more."),
         "not_online": _("Only players who are online can be invited to a live table."),
+        "not_seated": _("Only the table's players can review its hands."),
+        "hand_unknown": _("That match has no such hand."),
+        "hand_unfinished": _("That hand is still being played: it can be reviewed once it ends."),
     }
     return texts.get(code, _("The table could not be created."))
 
@@ -134,3 +139,44 @@ def my_games(request: HttpRequest) -> HttpResponse:
         game["variant_label"] = variant_label(game["variant"])
         game["opponents"] = [seat["name"] for seat in game["seats"] if seat["seat"] != game["seat"]]
     return render(request, "tables/my_games.html", {"games": games})
+
+
+@login_required
+def review_hand(request: HttpRequest, table_id: int, match: int, hand: int) -> HttpResponse:
+    """A seated player's review of their own plays in a hand that ended at this table: POST asks
+    for it (the solver runs in the background), GET shows its progress or its result."""
+    user = _player(request)
+    table = get_object_or_404(Table, pk=table_id)
+    seat = hand_review.seat_of(user_id=user.pk, table_id=table_id)
+    if seat is None:
+        raise Http404  # other players' plays are not even acknowledged
+    here = reverse("tables:review_hand", args=(table_id, match, hand))
+    if request.method == "POST":
+        try:
+            found, created = hand_review.request_live_review(
+                user_id=user.pk, table_id=table_id, match=match, hand=hand
+            )
+        except TableRefused as exc:
+            messages.error(request, refusal_text(exc.code))
+            return redirect("tables:table", table_id=table_id)
+        if created or found.status in (LiveHandReview.Status.PENDING, LiveHandReview.Status.FAILED):
+            review_runner.start_review(found.pk, model=LiveHandReview)
+        return redirect(here)
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    existing = hand_review.live_review(table_id=table_id, match=match, hand=hand, seat=seat)
+    if existing is None and not hand_review.reviewable(table_id=table_id, match=match, hand=hand, seat=seat):
+        raise Http404
+    return render(
+        request,
+        "archive/review.html",
+        {
+            "table_name": table.name,
+            "variant": table.variant,
+            "back_url": reverse("tables:table", args=(table_id,)),
+            "back_text": _("Back to the table"),
+            "hand": hand,
+            "review": existing,
+            "busy": existing is not None and existing.status in ("pending", "running"),
+        },
+    )

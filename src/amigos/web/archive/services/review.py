@@ -17,7 +17,7 @@ from typing import Any
 from django.db import close_old_connections, transaction
 
 from amigos.web.archive.errors import ArchiveError
-from amigos.web.archive.models import ArchivedMatch, HandReview, MatchSeat
+from amigos.web.archive.models import ArchivedMatch, HandReview, MatchSeat, ReviewOfHand
 from amigos.web.archive.review import review_turn, turns_to_review
 
 TurnSolver = Callable[[Mapping[str, Any], int, int], dict[str, Any]]
@@ -44,16 +44,22 @@ def request_review(*, user_id: int, match_id: int, hand: int) -> tuple[HandRevie
         )
 
 
-def run_review(*, review_id: int, solve: TurnSolver = review_turn) -> None:
-    """Compute a review turn by turn, saving the progress after each; a failure is recorded."""
-    review = HandReview.objects.select_related("match").get(pk=review_id)
-    if review.status == HandReview.Status.DONE:
+def run_review(
+    *, review_id: int, solve: TurnSolver = review_turn, model: type[ReviewOfHand] = HandReview
+) -> None:
+    """Compute a review turn by turn, saving the progress after each; a failure is recorded.
+
+    ``model`` says where the review (and through it the record) lives: an archived match's
+    :class:`HandReview` or a live table's review of a hand that just ended."""
+    review = model._default_manager.get(pk=review_id)
+    if review.status == ReviewOfHand.Status.DONE:
         return
-    record = review.match.record
+    rows = model._default_manager.filter(pk=review.pk)
     try:
+        record = review.source_record()
         turns = turns_to_review(record, review.hand, review.seat)
         review.status, review.total_turns, review.done_turns, review.turns = (
-            HandReview.Status.RUNNING,
+            ReviewOfHand.Status.RUNNING,
             len(turns),
             0,
             [],
@@ -62,11 +68,11 @@ def run_review(*, review_id: int, solve: TurnSolver = review_turn) -> None:
         results = []
         for move in turns:
             results.append(solve(record, review.hand, move))
-            HandReview.objects.filter(pk=review.pk).update(done_turns=len(results))
-        review.turns, review.done_turns, review.status = results, len(results), HandReview.Status.DONE
+            rows.update(done_turns=len(results))
+        review.turns, review.done_turns, review.status = results, len(results), ReviewOfHand.Status.DONE
         review.save()
     except Exception:
-        HandReview.objects.filter(pk=review.pk).update(status=HandReview.Status.FAILED)
+        rows.update(status=ReviewOfHand.Status.FAILED)
         raise
 
 
@@ -79,14 +85,14 @@ def _solve_in_process(record: Mapping[str, Any], hand: int, move: int) -> dict[s
     return pool.submit(review_turn, dict(record), hand, move).result()
 
 
-def _background(review_id: int) -> None:
+def _background(review_id: int, model: type[ReviewOfHand]) -> None:
     try:
-        run_review(review_id=review_id, solve=_solve_in_process)
+        run_review(review_id=review_id, solve=_solve_in_process, model=model)
     finally:
         close_old_connections()
 
 
-def start_review(review_id: int) -> None:
+def start_review(review_id: int, model: type[ReviewOfHand] = HandReview) -> None:
     """Queue the computation after the current transaction commits (one review at a time)."""
     global _threads
     with _lock:
@@ -95,6 +101,6 @@ def start_review(review_id: int) -> None:
         threads = _threads
 
     def submit() -> None:
-        threads.submit(_background, review_id)
+        threads.submit(_background, review_id, model)
 
     transaction.on_commit(submit)

@@ -326,6 +326,20 @@ function renderStatus() {
   }
 }
 
+function reviewUrl(hand) {
+  // data-review-url is the review page of match 0, hand 0: another hand's is the same with its numbers
+  return page.dataset.reviewUrl.replace(/\/0\/mano\/0\//, `/${state.table.match}/mano/${hand}/`);
+}
+
+function reviewLink(hand) {
+  if (joinAs !== "seat" || !page.dataset.reviewUrl || typeof hand !== "number" || !state.table.match) return null;
+  const link = element("a", "sheet__review");
+  link.href = reviewUrl(hand);
+  link.target = "_blank";
+  link.rel = "noopener";
+  return link;
+}
+
 function renderSheet() {
   const holder = $("sheet");
   const sheet = state.sheet;
@@ -357,6 +371,13 @@ function renderSheet() {
     const tr = element("tr");
     const th = element("th", null, String(row.hand));
     th.scope = "row";
+    const review = reviewLink(row.hand);
+    if (review) {
+      // A seated player can review their own plays in any hand of the match that ended.
+      review.textContent = String(row.hand);
+      review.append(element("span", "visually-hidden", ` — ${format(labels.review_hand, { number: row.hand })}`));
+      th.replaceChildren(review);
+    }
     tr.append(th);
     row.cells.forEach((cell) => tr.append(element("td", null, cell || (row.mark ? row.mark : ""))));
     bodyRows.append(tr);
@@ -664,6 +685,8 @@ function handEnded(data) {
     return item;
   });
   $("revealed").replaceChildren(...items);
+  const review = document.getElementById("hand-review");
+  if (review) review.href = reviewUrl(data.number);
   $("hand-end").hidden = false;
   handEndShownAt = performance.now();
   page.dataset.handsEnded = String(Number(page.dataset.handsEnded || "0") + 1);
