@@ -67,3 +67,59 @@ async def test_a_red_card_signs_the_player_out_on_every_device_and_keeps_them_ou
     assert "suspend" in page.lower()
     for peer in peers:
         await peer.connection.close()
+
+
+async def test_a_block_from_the_desk_ends_the_players_live_match_at_once(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    """Regression: only a card given by the table itself used to end its match; a block decided at
+    the desk left the match waiting five minutes for the signed-out player, then gave a blue card."""
+    from amigos.web.moderation import services as moderation
+    from amigos.web.moderation.models import Action
+    from amigos.web.tables import services as tables
+    from amigos.web.tables.models import Card, Table
+    from tests.web.tables.test_socket_tables import command
+
+    ana, carla = [await sync_to_async(sign_in)(name) for name in ("Ana", "Carla")]
+    table = await sync_to_async(tables.play_against_computer)(
+        user=ana.user, variant="amigos-100", level="easy"
+    )
+    watcher = await connect(site_server, carla)
+    assert (await command(watcher, "table.join", {"table_id": table.pk, "since": None, "as": "spectator"}))[
+        "type"
+    ] == "ack"
+    seated = await connect(site_server, ana)
+    assert (await command(seated, "table.join", {"table_id": table.pk, "since": None, "as": "seat"}))[
+        "type"
+    ] == "ack"
+
+    def block() -> Suspension:
+        admin = type(ana.user).objects.create_superuser(
+            email="admin@example.com", password=PASSWORD, display_name="Admin"
+        )
+        report = moderation.report(
+            reporter=carla.user,
+            reported_id=ana.user.pk,
+            comment="insultos",
+            now=timezone.now(),
+            table_id=table.pk,
+        )
+        moderation.decide(report=report, action=Action.BLOCK, by=admin, now=timezone.now())
+        return Suspension.objects.get(user=ana.user)
+
+    suspension = await sync_to_async(block)()
+    signed_out = await seated.expect(of_type("signed_out"))
+    assert signed_out["payload"]["suspended_until"] == suspension.ends.isoformat()
+    ended = await watcher.expect(
+        lambda e: e["type"] == "table.event" and e["payload"]["kind"] == "match_ended"
+    )
+    assert ended["payload"]["data"]["termination"] == "suspension"
+    assert ended["payload"]["data"]["completed"] is False
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).status == "finished"
+    # The red card is the desk's; the table gave no blue card for the "absence".
+    colours = await sync_to_async(
+        lambda: sorted(Card.objects.filter(user=ana.user).values_list("colour", flat=True))
+    )()
+    assert colours == ["red"]
+    for peer in (watcher, seated):
+        await peer.connection.close()

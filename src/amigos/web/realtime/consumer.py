@@ -100,6 +100,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         self.seq = 0
         self._close_code = 1000
         self._closed = False
+        self._hooks_run = False
         self._closing = False
         self._failing: asyncio.Task[None] | None = None
         self._counted = False
@@ -196,12 +197,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         while not self.inbox.empty():  # a closed socket's queued commands are dropped, never run
             self.inbox.get_nowait()
         hub = self.hub
-        if self.user is not None:
-            for hook in commands.close_hooks():
-                try:
-                    await hook(self)
-                except Exception:
-                    log.exception("a close hook failed for a socket of player %s", self.user.pk)
+        await self._run_close_hooks()
         if hub is not None:
             session_watch(hub).discard(self)
             for topic in list(self.topics):
@@ -296,10 +292,24 @@ class SiteSocket(AsyncWebsocketConsumer):
         if self.user is not None:
             await self._sign_out(verdict, self.user.pk)
 
+    async def _run_close_hooks(self) -> None:
+        """Tell the apps the socket's player is gone from it (a seated table counts the seat away),
+        while the socket still says whose it was; once per socket."""
+        if self.user is None or self._hooks_run:
+            return
+        self._hooks_run = True
+        for hook in commands.close_hooks():
+            try:
+                await hook(self)
+            except Exception:
+                log.exception("a close hook failed for a socket of player %s", self.user.pk)
+
     async def _sign_out(self, verdict: sessions.Verdict, user_id: int) -> None:
         # From here on this socket speaks for nobody: later commands (a heartbeat already on its
-        # way) must not bring the presence back.
+        # way) must not bring the presence back. The close hooks run first (regression: a socket
+        # signed out for a suspension left its table believing the player was still there).
         was_open = self.user is not None
+        await self._run_close_hooks()
         self.user = None
         while not self.inbox.empty():
             self.inbox.get_nowait()

@@ -356,6 +356,8 @@ class TableActor:
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
         seat = self._acting_seat(user_id, version)
+        # A play is the surest sign of life: the player's silence counts from here, as from a heartbeat.
+        self.last_seen[seat] = self.clock.now()
         if self.status != "playing":
             raise CommandError("not_playing", "the table is not in play")
         if self.seats[seat].held_by_computer:
@@ -796,9 +798,25 @@ class TableActor:
                 found.append((self.last_seen.get(number, self.clock.now()) + silence, "silent", number))
         return sorted(found)
 
+    async def _suspended(self, seat: int) -> bool:
+        user_id = self.seats[seat].user_id
+        if user_id is None:
+            return False
+        return bool(await database_sync_to_async(store.account_suspended)(user_id, self.clock.now()))
+
+    async def _gone(self, seat: int, at: datetime) -> Pending:
+        """The seat is absent from ``at``: away, with its window, unless the player's account was
+        suspended from outside the table (a desk decision, an administrator), whose sockets the
+        session watchdog just closed: then the match ends for suspension at once."""
+        if await self._suspended(seat):
+            return self._end_for_suspension(seat)
+        return self._away(seat, at)
+
     async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None:
         if kind == "silent":
-            await self._commit(self._away(seat, at))
+            await self._commit(await self._gone(seat, at))
+        elif await self._suspended(seat):
+            await self._commit(self._end_for_suspension(seat))
         elif self.conduct is Conduct.AMIGOS:
             # Not back within 5 minutes: a blue card, and the match ends by abandonment.
             pending = Pending(write=store.Write(events=[], at=self.clock.now()))
@@ -903,7 +921,7 @@ class TableActor:
         keys.discard(key)
         if keys or not self.tracking or seat in self.away_since or self.seats[seat].is_computer:
             return
-        await self._commit(self._away(seat, self.clock.now()))
+        await self._commit(await self._gone(seat, self.clock.now()))
 
     def post(self, job: Callable[[], Awaitable[Any]]) -> None:
         """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a

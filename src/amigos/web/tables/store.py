@@ -310,6 +310,14 @@ def adoptable_table_ids(owner: str, now: datetime) -> list[int]:
     )
 
 
+def account_suspended(user_id: int, now: datetime) -> bool:
+    """Whether the player's account is suspended at ``now``, whatever suspended it (the table's own
+    cards, a desk decision, an administrator): the actor asks when the player's sockets go."""
+    from amigos.web.accounts.models import User
+
+    return User.objects.filter(pk=user_id, suspended_until__gt=now).exists()
+
+
 def mark_archived(table_id: int, match: int) -> None:
     MatchRecord.objects.filter(table_id=table_id, number=match).update(archived=True)
 
