@@ -204,15 +204,37 @@ class Player:
                 assert ack["payload"]["code"] in ("stale_version", "not_your_turn", "busy"), ack
 
 
+async def beat(*players: Player) -> None:
+    """Heartbeats every 10 s, as a page sends them: on a loaded machine a turn can take longer
+    than the 30 s of silence after which a seat counts as away and the table pauses."""
+    while True:
+        await asyncio.sleep(10)
+        for player in players:
+            with contextlib.suppress(Exception):
+                await player.socket.send("heartbeat", {})
+
+
 async def play_both(ana: Player, beto: Player, beto_plays: int) -> None:
     """Both play their turns until Beto has ``beto_plays`` accepted plays."""
     ana_task = asyncio.ensure_future(ana.play(10_000))
+    beating = asyncio.ensure_future(beat(ana, beto))
     try:
         await asyncio.wait_for(beto.play(beto_plays), 90)
+    except TimeoutError:
+        # Say why Beto never got his turn: Ana's side failing, or the table's last events.
+        failed = ana_task.done() and not ana_task.cancelled() and ana_task.exception() is not None
+        last = [
+            (e["type"], e["payload"].get("kind"), e["payload"].get("version"))
+            for e in beto.socket.received[-8:]
+        ]
+        raise AssertionError(
+            f"Beto waited 90 s; Ana's side: {ana_task.exception() if failed else 'playing'}; last: {last}"
+        ) from None
     finally:
-        ana_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await ana_task
+        for task in (ana_task, beating):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
     if ana_task.done() and not ana_task.cancelled() and ana_task.exception() is not None:
         raise ana_task.exception()  # type: ignore[misc]
 
