@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any, ClassVar
 
 from django import forms
@@ -15,7 +14,6 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from amigos.web.accounts import services
 from amigos.web.accounts.models import LimitedAction, SignInAttempt, User
 
 admin.site.site_header = _("Amigos por el Dominó: administration")
@@ -35,10 +33,18 @@ class PlayerChangeForm(UserChangeForm):  # type: ignore[type-arg]
         fields = "__all__"
 
 
-def _suspend_for(days: int, queryset: QuerySet[User], reason: str) -> None:
-    until = timezone.now() + timedelta(days=days)
+def _suspend_for(request: HttpRequest, days: int, queryset: QuerySet[User]) -> None:
+    # Through moderation's service (imported here: moderation builds on accounts, not the other
+    # way round), so the suspension and the decision are kept like the desk's and the player's
+    # live match ends at once.
+    from amigos.web.moderation import services as moderation
+
+    by = request.user
+    assert isinstance(by, User)
     for user in queryset:
-        services.suspend(user, until, reason)
+        moderation.suspend_by_administrator(
+            user=user, days=days, by=by, now=timezone.now(), reason=str(_("Suspended by the administration."))
+        )
 
 
 @admin.register(User)
@@ -67,7 +73,15 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
     search_fields = ("display_name", "email")
     ordering = ("display_name",)
     # Only the player can prove an address (by the mailed link or a completed reset): shown, not set.
-    readonly_fields = ("email_verified_at", "last_login", "date_joined")
+    # A suspension is given and lifted by the actions below or at the desk, never typed in: each
+    # one is then kept with who decided it, and a live match of the player ends at once.
+    readonly_fields = (
+        "email_verified_at",
+        "last_login",
+        "date_joined",
+        "suspended_until",
+        "suspension_reason",
+    )
     fieldsets = (
         (None, {"fields": ("email", "email_verified_at", "display_name", "password")}),
         (_("Suspension"), {"fields": ("suspended_until", "suspension_reason")}),
@@ -87,16 +101,22 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
 
     @admin.action(description=_("Suspend for one week"))
     def suspend_one_week(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        _suspend_for(7, queryset, str(_("Suspended by the administration.")))
+        _suspend_for(request, 7, queryset)
 
     @admin.action(description=_("Suspend for one month"))
     def suspend_one_month(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        _suspend_for(30, queryset, str(_("Suspended by the administration.")))
+        _suspend_for(request, 30, queryset)
 
     @admin.action(description=_("Lift the suspension"))
     def lift_suspension(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        from amigos.web.moderation import services as moderation
+
+        by = request.user
+        assert isinstance(by, User)
         for user in queryset:
-            services.lift_suspension(user)
+            moderation.lift_by_administrator(
+                user=user, by=by, now=timezone.now(), reason=str(_("Lifted from the players' list."))
+            )
 
 
 @admin.register(SignInAttempt)

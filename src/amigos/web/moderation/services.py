@@ -173,17 +173,23 @@ def decide(*, report: Report, action: str, by: User, now: datetime, reason: str 
                 )
             report.status = ReportStatus.WARNED
         elif action == Action.BLOCK:
-            card = Card.objects.create(
-                user=report.reported,
-                table_id=report.table_id if report.table_id is not None else _any_table(report),
-                match=report.match or 0,
-                hand=None,
-                colour=CardColour.RED,
-                reason="admin",
-                given_at=now,
-            )
-            imposed = cards_given(cards=[card], now=now)
-            suspension = imposed[0] if imposed else None
+            table_id = report.table_id if report.table_id is not None else _any_table(report)
+            if table_id is None:
+                # A player who never sat at a table has no match to hang a red card on: the block
+                # is the red card's month, as an administrator's suspension (outside the ladder).
+                suspension = _impose(report.reported, now, RED_CARD_DAYS, reason)
+            else:
+                card = Card.objects.create(
+                    user=report.reported,
+                    table_id=table_id,
+                    match=report.match or 0,
+                    hand=None,
+                    colour=CardColour.RED,
+                    reason="admin",
+                    given_at=now,
+                )
+                imposed = cards_given(cards=[card], now=now)
+                suspension = imposed[0] if imposed else None
             report.status = ReportStatus.BLOCKED
         else:
             report.status = ReportStatus.IGNORED
@@ -199,12 +205,60 @@ def decide(*, report: Report, action: str, by: User, now: datetime, reason: str 
         )
 
 
-def _any_table(report: Report) -> int:
+def _any_table(report: Report) -> int | None:
     """A red card needs a table; for a lobby report, the reported player's latest table."""
     table = Table.objects.filter(seats__user_id=report.reported_id).order_by("-pk").first()
-    if table is None:
-        raise ModerationError("no_table_for_card")
-    return int(table.pk)
+    return None if table is None else int(table.pk)
+
+
+#: How long a red card suspends (the ladder's month), for a block that has no table to card at.
+RED_CARD_DAYS = 30
+
+
+def _impose(user: User, now: datetime, days: int, reason: str) -> Suspension:
+    row = Suspension.objects.create(
+        user=user, cause=Cause.ADMIN, starts=now, ends=now + timedelta(days=days), counted_at=now
+    )
+    accounts.suspend(user, row.ends, reason or _reason(Cause.ADMIN))
+    return row
+
+
+def suspend_by_administrator(*, user: User, days: int, by: User, now: datetime, reason: str) -> Decision:
+    """Suspend an account for ``days`` from the players' list, kept like every desk decision (who,
+    when, why). Outside the card ladder: it neither counts cards nor resets their counters."""
+    if not reason.strip():
+        raise ModerationError("reason_required")
+    if days <= 0:
+        raise ModerationError("bad_days")
+    with transaction.atomic():
+        suspension = _impose(user, now, days, reason)
+        return Decision.objects.create(
+            action=Action.BLOCK,
+            decided_by=by,
+            decided_at=now,
+            player=user,
+            suspension=suspension,
+            reason=reason,
+        )
+
+
+def lift_by_administrator(*, user: User, by: User, now: datetime, reason: str) -> list[Decision]:
+    """Lift every running suspension of the account, each decision kept; an account suspended with
+    no suspension row (set by hand before the desk existed) is lifted and the decision kept too."""
+    running = Suspension.objects.filter(user=user, lifted_at__isnull=True, ends__gt=now)
+    decisions = [
+        change_suspension(suspension=row, by=by, now=now, reason=reason) for row in running.order_by("pk")
+    ]
+    if not decisions and user.suspended_until is not None and user.suspended_until > now:
+        if not reason.strip():
+            raise ModerationError("reason_required")
+        accounts.lift_suspension(user)
+        decisions.append(
+            Decision.objects.create(
+                action=Action.LIFT, decided_by=by, decided_at=now, player=user, reason=reason
+            )
+        )
+    return decisions
 
 
 def change_suspension(
