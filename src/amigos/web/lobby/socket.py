@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
+from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, heard, on_open
 from amigos.web.realtime.hub import get_hub
 from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
@@ -62,6 +63,10 @@ class RecentPosts:
 
 
 recent_posts = RecentPosts()
+
+# A reader who muted a player gets neither their new lines nor their lines in the history.
+muting.authored("chat.message")
+muting.authored("chat.history", lines="messages")
 
 
 def _post_chat(user_id: int, text: str) -> chat.ChatLine:

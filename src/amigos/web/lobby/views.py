@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, notices, presence
+from amigos.web.moderation import selectors as moderation
 
 
 def _player(request: HttpRequest) -> User:
@@ -43,13 +44,18 @@ def lobby_labels() -> dict[str, object]:
     }
 
 
+def _audible(lines: list[chat.ChatLine], muted: set[int]) -> list[chat.ChatLine]:
+    """The page's first lines without those of players the reader muted (as the socket sends)."""
+    return [line for line in lines if line.author_id not in muted]
+
+
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     user = _player(request)
     context = {
         "unread_notices": notices.unread(user),
         "players": presence.online_players(timezone.now()),
-        "chat_lines": chat.recent(),
+        "chat_lines": _audible(chat.recent(), moderation.muted_by(user.pk)),
         "chat_max_length": settings.AMIGOS_CHAT_MAX_LENGTH,
         "lobby_labels": lobby_labels(),
     }
