@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, notices, presence
 from amigos.web.moderation import selectors as moderation
+from amigos.web.moderation.labels import chat_action_labels
 
 
 def _player(request: HttpRequest) -> User:
@@ -35,8 +36,7 @@ def lobby_labels() -> dict[str, object]:
         "nobody": _("Nobody else is online yet."),
         "no_match": _("Nobody online by that name."),
         "more": _("… and %(n)s more: search by name."),
-        "report": _("Report"),
-        "reported": _("Thank you: the administrators will review that message."),
+        "actions": chat_action_labels(),
         "connected": _("Live"),
         "connecting": _("Connecting…"),
         "disconnected": _("Connection lost; trying again…"),
