@@ -71,6 +71,7 @@ export function chatActions({ labels, log, roots, feedback, send, reportPayload 
   }
 
   function openReport(source) {
+    say(""); // the answer shown next is this report's
     target = reportPayload(source);
     const line = source.closest(".chat__line");
     const text = line ? line.querySelector(".chat__text") : null;
