@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, notices, presence
-from amigos.web.lobby.models import ChatMessage, ChatReport, Presence, Status
+from amigos.web.lobby.models import ChatMessage, Presence, Status
 from tests.web.conftest import SignedIn
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -175,22 +175,6 @@ def test_recent_is_oldest_first_limited_and_hides_moderated(make_player: Callabl
         ChatMessage.objects.create(author=ana, text=f"m{n}", created_at=now + timedelta(seconds=n))
     ChatMessage.objects.filter(text="m5").update(hidden=True)
     assert [line.text for line in chat.recent(3)] == ["m2", "m3", "m4"]
-
-
-@pytest.mark.django_db
-def test_reports(make_player: Callable[..., User]) -> None:
-    ana, beto = make_player("Ana"), make_player("Beto")
-    now = timezone.now()
-    line = chat.post(ana, "mensaje feo", now)
-    with pytest.raises(chat.ChatRefused) as own:
-        chat.report(ana, line.id, "", now)
-    assert own.value.code == "own_message"
-    with pytest.raises(chat.ChatRefused) as missing:
-        chat.report(beto, 999_999, "", now)
-    assert missing.value.code == "not_found"
-    first = chat.report(beto, line.id, "insulta", now)
-    again = chat.report(beto, line.id, "otra vez", now)
-    assert first.pk == again.pk and ChatReport.objects.count() == 1
 
 
 # --- the administrator's messages ---------------------------------------------------------------

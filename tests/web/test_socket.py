@@ -13,7 +13,8 @@ from asgiref.sync import sync_to_async
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from amigos.web.lobby.models import ChatMessage, ChatReport, Presence
+from amigos.web.lobby.models import ChatMessage, Presence
+from amigos.web.moderation.models import Report
 from tests.web.conftest import ServerThread, SignedIn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,9 +161,13 @@ async def test_two_players_see_each_other_and_chat(
     assert line["payload"]["author"] == "Beto"
     assert await sync_to_async(ChatMessage.objects.count)() == 1
 
-    report = await first.send("chat.report", {"message_id": line["payload"]["id"], "comment": "spam"})
+    report = await first.send(
+        "moderation.report",
+        {"player_id": beto.user.pk, "lobby_line_id": line["payload"]["id"], "comment": "spam"},
+    )
     assert (await first.reply(report))["type"] == "ack"
-    assert await sync_to_async(ChatReport.objects.filter(reporter=ana.user).count)() == 1
+    filed = await sync_to_async(Report.objects.get)(reporter=ana.user)
+    assert (filed.place, filed.lobby_line_id) == ("lobby", line["payload"]["id"])
 
     await second.connection.close()
     await first.send("heartbeat")  # Ana is still here
@@ -183,7 +188,7 @@ async def test_two_players_see_each_other_and_chat(
         ('{"type": "chat.send", "id": 8, "payload": "hola"}', "bad_envelope"),
         ('{"type": "no.such", "id": 9}', "unknown_type"),
         ('{"type": "chat.send", "id": 10, "payload": {"text": 5}}', "bad_payload"),
-        ('{"type": "chat.report", "id": 11, "payload": {"message_id": "x"}}', "bad_payload"),
+        ('{"type": "moderation.report", "id": 11, "payload": {"player_id": "x"}}', "bad_payload"),
         ("[" * 40 + "]" * 40, "too_deep"),
     ],
 )

@@ -177,6 +177,37 @@ def test_purge_chat_deletes_only_lines_older_than_the_retention(
     assert list(TableChatLine.objects.values_list("pk", flat=True)) == [kept.pk]
 
 
+def test_purge_chat_keeps_the_lines_an_undecided_report_points_to(
+    make_player: Callable[..., User], settings: object
+) -> None:
+    setattr(settings, "AMIGOS_CHAT_RETENTION_DAYS", 30)  # noqa: B010
+    reporter, rude = make_player("Ana"), make_player("Bruto")
+    admin = make_player("Jefa", is_staff=True)
+    table = table_for(reporter, rude)
+    long_ago = timezone.now() - timedelta(days=60)
+    lobby_line = ChatMessage.objects.create(author=rude, text="insulto", created_at=long_ago)
+    table_line = TableChatLine.objects.create(table=table, author=rude, seat=1, text="otro", sent_at=long_ago)
+    decided_line = ChatMessage.objects.create(author=rude, text="decidido", created_at=long_ago)
+    services.report(
+        reporter=reporter, reported_id=rude.pk, comment="a", now=START, lobby_line_id=lobby_line.pk
+    )
+    services.report(
+        reporter=reporter,
+        reported_id=rude.pk,
+        comment="b",
+        now=START,
+        table_id=table.pk,
+        table_line_id=table_line.pk,
+    )
+    decided = services.report(
+        reporter=reporter, reported_id=rude.pk, comment="c", now=START, lobby_line_id=decided_line.pk
+    )
+    services.decide(report=decided, action="ignore", by=admin, now=START)
+    call_command("purge_chat")
+    assert list(ChatMessage.objects.values_list("pk", flat=True)) == [lobby_line.pk]
+    assert list(TableChatLine.objects.values_list("pk", flat=True)) == [table_line.pk]
+
+
 def test_a_mute_is_one_players_own_choice(make_player: Callable[..., User]) -> None:
     me, loud = make_player(), make_player()
     services.mute(owner=me, muted_id=loud.pk, now=START)

@@ -53,7 +53,8 @@ def test_a_type_is_registered_once() -> None:
     with pytest.raises(RuntimeError, match="twice"):
         commands.command("test.echo")(other)
     assert commands.find("test.echo") is not None and commands.find("no.such") is None
-    assert {"heartbeat", "chat.send", "chat.report"} <= set(commands.registered())
+    assert {"heartbeat", "chat.send", "moderation.report"} <= set(commands.registered())
+    assert "chat.report" not in commands.registered()  # reports go to the moderation desk
 
 
 async def test_commands_reach_their_handler_and_topics_their_members(

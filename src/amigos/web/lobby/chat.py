@@ -1,4 +1,8 @@
-"""The public chat of the lobby: posting with length and flood limits, history, reports."""
+"""The public chat of the lobby: posting with length and flood limits, history.
+
+Reports go to the administrators' desk (`amigos.web.moderation.services.report`); the former
+per-message reports (`ChatReport`) are kept for their history only.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from amigos.web.accounts.models import User
-from amigos.web.lobby.models import ChatMessage, ChatReport
+from amigos.web.lobby.models import ChatMessage
 
 
 class ChatRefused(Exception):
@@ -73,10 +76,6 @@ def flood_message() -> str:
     return _("You are sending messages too quickly; wait a few seconds.")
 
 
-def not_found_message() -> str:
-    return _("That message does not exist.")
-
-
 def post(author: User, text: str, now: datetime) -> ChatLine:
     cleaned = check_text(text)
     window = timedelta(seconds=settings.AMIGOS_CHAT_FLOOD_WINDOW_SECONDS)
@@ -92,22 +91,3 @@ def recent(limit: int | None = None) -> list[ChatLine]:
     count = limit if limit is not None else settings.AMIGOS_CHAT_HISTORY
     rows = ChatMessage.objects.filter(hidden=False).select_related("author")[:count]
     return [_line(message) for message in reversed(rows)]
-
-
-def report(reporter: User, message_id: int, comment: str, now: datetime) -> ChatReport:
-    """File (or find the existing) report of a message; reporting one's own message is refused."""
-    message = ChatMessage.objects.filter(pk=message_id, hidden=False).first()
-    if message is None:
-        raise ChatRefused("not_found", not_found_message())
-    if message.author_id == reporter.pk:
-        raise ChatRefused("own_message", _("You cannot report your own message."))
-    existing = ChatReport.objects.filter(message=message, reporter=reporter).first()
-    if existing is not None:
-        return existing
-    try:
-        with transaction.atomic():
-            return ChatReport.objects.create(
-                message=message, reporter=reporter, comment=clean_text(comment)[:300], created_at=now
-            )
-    except IntegrityError:  # the same report arrived twice at once
-        return ChatReport.objects.get(message=message, reporter=reporter)

@@ -79,7 +79,10 @@ class ReportStatus(models.TextChoices):
 
 
 class ChatReport(models.Model):
-    """A player's report of a chat message, for the administrators to judge."""
+    """A player's report of a chat message, from before reports went to the moderation desk.
+
+    Nothing files these any more (`moderation.Report` does, for the lobby too); the rows and their
+    admin stay for the decisions already taken and those still open."""
 
     message = models.ForeignKey(
         ChatMessage, on_delete=models.CASCADE, related_name="reports", verbose_name=_("message")

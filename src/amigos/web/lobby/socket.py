@@ -1,5 +1,7 @@
 """The lobby's part of the socket: its topic, the heartbeat and the public chat.
 
+A chat line is reported with `moderation.report` (to the administrators' desk), like every report.
+
 Registered in the command registry (`amigos.web.realtime.commands`) when the lobby app is ready, so
 the socket itself knows nothing about chat or presence: it routes a command by its type to the
 handler of the feature that owns it.
@@ -25,15 +27,13 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
+from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, heard, on_open
 from amigos.web.realtime.hub import get_hub
 from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
 from amigos.web.realtime.lobby_feed import get_lobby_feed
 
 log = logging.getLogger("amigos.lobby")
-
-# Message ids are database keys: anything beyond a 63-bit integer names no message.
-MAX_MESSAGE_ID = 2**63 - 1
 
 
 class RecentPosts:
@@ -63,13 +63,13 @@ class RecentPosts:
 
 recent_posts = RecentPosts()
 
+# A reader who muted a player gets neither their new lines nor their lines in the history.
+muting.authored("chat.message")
+muting.authored("chat.history", lines="messages")
+
 
 def _post_chat(user_id: int, text: str) -> chat.ChatLine:
     return chat.post(User.objects.get(pk=user_id), text, timezone.now())
-
-
-def _report_chat(user_id: int, message_id: int, comment: str) -> None:
-    chat.report(User.objects.get(pk=user_id), message_id, comment, timezone.now())
 
 
 def _heartbeats(user_ids: set[int]) -> None:
@@ -81,7 +81,6 @@ def _history() -> list[dict[str, object]]:
 
 
 db_post_chat = database_sync_to_async(_post_chat)
-db_report_chat = database_sync_to_async(_report_chat)
 db_heartbeats = database_sync_to_async(_heartbeats)
 
 # Heartbeats of this process are written together at most this often.
@@ -176,22 +175,3 @@ async def chat_send(connection: Connection, payload: dict[str, Any]) -> dict[str
     recent_posts.record(connection.user_id)
     await get_lobby_feed().hub.publish(LOBBY, "chat.message", line.as_payload())
     return {"message_id": line.id}
-
-
-@command("chat.report")
-async def chat_report(connection: Connection, payload: dict[str, Any]) -> dict[str, Any] | None:
-    message_id = payload.get("message_id")
-    comment = payload.get("comment", "")
-    if isinstance(message_id, bool) or not isinstance(message_id, int):
-        raise CommandError("bad_payload", '"message_id" must be an integer')
-    if not isinstance(comment, str):
-        raise CommandError("bad_payload", '"comment" must be a string')
-    if not 0 < message_id <= MAX_MESSAGE_ID:
-        raise CommandError("not_found", chat.not_found_message())
-    if not await connection.activity():
-        return None
-    try:
-        await db_report_chat(connection.user_id, message_id, comment)
-    except chat.ChatRefused as refusal:
-        raise CommandError(refusal.code, refusal.message) from None
-    return None

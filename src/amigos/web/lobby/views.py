@@ -12,6 +12,8 @@ from django.views.decorators.http import require_POST
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, notices, presence
+from amigos.web.moderation import selectors as moderation
+from amigos.web.moderation.labels import chat_action_labels
 
 
 def _player(request: HttpRequest) -> User:
@@ -34,13 +36,17 @@ def lobby_labels() -> dict[str, object]:
         "nobody": _("Nobody else is online yet."),
         "no_match": _("Nobody online by that name."),
         "more": _("… and %(n)s more: search by name."),
-        "report": _("Report"),
-        "reported": _("Thank you: the administrators will review that message."),
+        "actions": chat_action_labels(),
         "connected": _("Live"),
         "connecting": _("Connecting…"),
         "disconnected": _("Connection lost; trying again…"),
         "signed_out": _("Your session ended."),
     }
+
+
+def _audible(lines: list[chat.ChatLine], muted: set[int]) -> list[chat.ChatLine]:
+    """The page's first lines without those of players the reader muted (as the socket sends)."""
+    return [line for line in lines if line.author_id not in muted]
 
 
 @login_required
@@ -49,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "unread_notices": notices.unread(user),
         "players": presence.online_players(timezone.now()),
-        "chat_lines": chat.recent(),
+        "chat_lines": _audible(chat.recent(), moderation.muted_by(user.pk)),
         "chat_max_length": settings.AMIGOS_CHAT_MAX_LENGTH,
         "lobby_labels": lobby_labels(),
     }

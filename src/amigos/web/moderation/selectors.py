@@ -39,6 +39,17 @@ def muted_by(owner_id: int) -> set[int]:
     return set(Mute.objects.filter(owner_id=owner_id).values_list("muted_id", flat=True))
 
 
+def muted_players(owner_id: int) -> list[dict[str, object]]:
+    """Whom ``owner_id`` muted, by name: the page lists them so each can be unmuted again (their
+    lines no longer reach the page, so there is no line left to unmute them from)."""
+    rows = (
+        Mute.objects.filter(owner_id=owner_id)
+        .order_by("muted__display_name", "muted_id")
+        .values_list("muted_id", "muted__display_name")
+    )
+    return [{"id": muted_id, "name": name} for muted_id, name in rows]
+
+
 def running_suspension(user_id: int, now: datetime) -> Suspension | None:
     return (
         Suspension.objects.filter(user_id=user_id, lifted_at__isnull=True, starts__lte=now, ends__gt=now)

@@ -20,6 +20,7 @@ from amigos.web.accounts import services as accounts
 from amigos.web.accounts.models import User
 from amigos.web.lobby import notices
 from amigos.web.lobby.models import ChatMessage
+from amigos.web.lobby.models import ReportStatus as LobbyReportStatus
 from amigos.web.moderation import ladder
 from amigos.web.moderation.models import (
     Action,
@@ -301,10 +302,24 @@ def unmute(*, owner: User, muted_id: int) -> None:
 
 
 def purge_chat(*, now: datetime, days: int) -> tuple[int, int]:
-    """Delete lobby and table chat lines older than ``days``; returns (lobby, table) counts."""
+    """Delete lobby and table chat lines older than ``days``; returns (lobby, table) counts.
+
+    A line an undecided report points to is kept past the retention: the administrators must still
+    be able to read what they are asked to judge. It goes in a later purge, once decided.
+    """
     if days < 1:
         raise ModerationError("bad_retention")
     cutoff = now - timedelta(days=days)
-    lobby, _ = ChatMessage.objects.filter(created_at__lt=cutoff).delete()
-    table, _ = TableChatLine.objects.filter(sent_at__lt=cutoff).delete()
+    open_reports = Report.objects.filter(status=ReportStatus.OPEN)
+    lobby, _ = (
+        ChatMessage.objects.filter(created_at__lt=cutoff)
+        .exclude(pk__in=open_reports.filter(lobby_line__isnull=False).values("lobby_line"))
+        .exclude(reports__status=LobbyReportStatus.OPEN)  # the lobby's former reports, still undecided
+        .delete()
+    )
+    table, _ = (
+        TableChatLine.objects.filter(sent_at__lt=cutoff)
+        .exclude(pk__in=open_reports.filter(table_line__isnull=False).values("table_line"))
+        .delete()
+    )
     return lobby, table

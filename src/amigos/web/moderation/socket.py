@@ -1,4 +1,9 @@
-"""Socket commands: report a player (from a table, its chat or the lobby chat), mute and unmute."""
+"""Socket commands: report a player (from a table, its chat or the lobby chat), mute and unmute.
+
+A mute takes effect in the socket layer (`amigos.web.realtime.muting`): each process keeps the muted
+ids of the players whose sockets it holds, loaded when a socket opens, and every process hears a
+change on one topic (`MUTES_TOPIC`), so the player's other pages stop getting the lines too.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,14 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from amigos.web.accounts.models import User
-from amigos.web.moderation import services
-from amigos.web.realtime.commands import CommandError, Connection, command
+from amigos.web.moderation import selectors, services
+from amigos.web.realtime.commands import CommandError, Connection, before_welcome, command, on_close, on_open
+from amigos.web.realtime.hub import Hub, get_hub
+
+# One topic for the whole site: a mute is rare, and a topic per player would cost a subscription
+# per online player in every process.
+MUTES_TOPIC = "moderation.mutes"
+MUTES_CHANGED = "_moderation.mutes"
 
 
 def _int(payload: dict[str, Any], key: str, *, required: bool = False) -> int | None:
@@ -49,7 +60,7 @@ async def report(connection: Connection, payload: dict[str, Any]) -> dict[str, A
 
 
 @database_sync_to_async
-def _mute(user_id: int, payload: dict[str, Any], on: bool) -> None:
+def _mute(user_id: int, payload: dict[str, Any], on: bool) -> list[dict[str, object]]:
     muted = _int(payload, "player_id", required=True)
     assert muted is not None
     owner = User.objects.get(pk=user_id)
@@ -60,16 +71,65 @@ def _mute(user_id: int, payload: dict[str, Any], on: bool) -> None:
             services.unmute(owner=owner, muted_id=muted)
     except services.ModerationError as error:
         raise CommandError(error.code) from None
+    return selectors.muted_players(user_id)
+
+
+async def _changed(connection: Connection, players: list[dict[str, object]]) -> dict[str, Any]:
+    """Apply the new mutes in this process at once (the next line is already filtered), tell the
+    other processes, and answer with the list the page shows."""
+    ids = sorted(int(str(player["id"])) for player in players)
+    hub = get_hub()
+    hub.mutes.put(connection.user_id, frozenset(ids))
+    await hub.publish(MUTES_TOPIC, MUTES_CHANGED, {"owner": connection.user_id, "muted": ids})
+    return {"muted": players}
 
 
 @command("moderation.mute")
-async def mute(connection: Connection, payload: dict[str, Any]) -> None:
-    await _mute(connection.user_id, payload, True)
+async def mute(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await _changed(connection, await _mute(connection.user_id, payload, True))
 
 
 @command("moderation.unmute")
-async def unmute(connection: Connection, payload: dict[str, Any]) -> None:
-    await _mute(connection.user_id, payload, False)
+async def unmute(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await _changed(connection, await _mute(connection.user_id, payload, False))
+
+
+def _heard(hub: Hub) -> None:
+    """Follow the mutes topic once per process (hub)."""
+
+    def changed(kind: str, payload: dict[str, Any]) -> None:
+        owner, muted = payload.get("owner"), payload.get("muted")
+        if kind == MUTES_CHANGED and isinstance(owner, int) and isinstance(muted, list):
+            hub.mutes.update(owner, frozenset(m for m in muted if isinstance(m, int)))
+
+    hub.features["moderation.mutes"] = changed
+
+
+@before_welcome
+async def load_mutes(connection: Connection) -> None:
+    """Before any chat reaches the socket: whom this player muted."""
+    hub = get_hub()
+    if "moderation.mutes" not in hub.features:
+        _heard(hub)
+        await hub.observe(MUTES_TOPIC, hub.features["moderation.mutes"])
+    muted = await database_sync_to_async(selectors.muted_by)(connection.user_id)
+    hub.mutes.put(connection.user_id, frozenset(muted))
+
+
+@on_open
+async def list_mutes(connection: Connection) -> None:
+    """The page lists whom its player muted, to unmute them (sent only when there is someone)."""
+    if get_hub().mutes.of(connection.user_id):
+        players = await database_sync_to_async(selectors.muted_players)(connection.user_id)
+        connection.push("moderation.muted", {"muted": players})
+
+
+@on_close
+async def forget_mutes(connection: Connection) -> None:
+    """The player's last socket here closed: this process need not follow their mutes any more."""
+    hub = get_hub()
+    if hub.sockets_of(connection.user_id) <= 1:
+        hub.mutes.forget(connection.user_id)
 
 
 @database_sync_to_async

@@ -73,6 +73,7 @@ class Command:
 
 _registry: dict[str, Command] = {}
 _open_hooks: list[OpenHook] = []
+_welcome_hooks: list[OpenHook] = []
 _close_hooks: list[SocketHook] = []
 _heartbeat_hooks: list[SocketHook] = []
 
@@ -96,6 +97,19 @@ def on_open(hook: OpenHook) -> OpenHook:
     if hook not in _open_hooks:
         _open_hooks.append(hook)
     return hook
+
+
+def before_welcome(hook: OpenHook) -> OpenHook:
+    """Register `hook(connection)`, run for every signed-in socket before it is welcomed, for what
+    the open hooks' pushes depend on (the player's mutes filter the chat history the lobby sends).
+    It must push nothing: a client's first envelope is the welcome."""
+    if hook not in _welcome_hooks:
+        _welcome_hooks.append(hook)
+    return hook
+
+
+def welcome_hooks() -> list[OpenHook]:
+    return list(_welcome_hooks)
 
 
 def open_hooks() -> list[OpenHook]:

@@ -39,7 +39,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.realtime import commands, envelope
+from amigos.web.realtime import commands, envelope, muting
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
@@ -168,6 +168,8 @@ class SiteSocket(AsyncWebsocketConsumer):
         self.user = user
         await get_lobby_feed(self.hub).prepare()
         await db_open(user)
+        for hook in commands.welcome_hooks():
+            await hook(self)
         self.push(
             "welcome",
             {
@@ -242,8 +244,17 @@ class SiteSocket(AsyncWebsocketConsumer):
     # --- outgoing -------------------------------------------------------------------------------
 
     def push(self, kind: str, payload: dict[str, Any]) -> None:
-        """Queue an envelope for this socket (never blocks)."""
-        self.push_json(kind, envelope.encode_payload(payload))
+        """Queue an envelope for this socket (never blocks), without the lines its player muted."""
+        shown = muting.for_reader(kind, payload, self.muted)
+        if shown is not None:
+            self.push_json(kind, envelope.encode_payload(shown))
+
+    @property
+    def muted(self) -> frozenset[int]:
+        """Whose lines this socket's player muted (the hub skips them in broadcasts)."""
+        if self.user is None or self.hub is None:
+            return muting.NOBODY
+        return self.hub.mutes.of(self.user.pk)
 
     def push_json(self, kind: str, payload_json: str) -> None:
         """Queue an envelope whose payload is already JSON text (the hub encodes a broadcast once)."""

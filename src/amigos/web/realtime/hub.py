@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from amigos.web.realtime import envelope
+from amigos.web.realtime import envelope, muting
 from amigos.web.realtime.bus import Bus, InMemoryBus, Message, Subscription
 
 
@@ -58,6 +58,7 @@ class Hub:
         self._sockets_by_user: Counter[int] = Counter()
         self._pending: deque[tuple[str, dict[str, Any]]] = deque()
         self._retrying: asyncio.Task[None] | None = None
+        self.mutes = muting.MuteBook()
 
     # --- the sockets of each player in this process (the per-player limit) -------------------------
 
@@ -140,7 +141,11 @@ class Hub:
         if not receivers:
             return
         encoded = envelope.encode_payload(payload)
+        author = muting.author_of(kind, payload)
         for receiver in receivers:
+            # A socket's `muted` (ids its player muted); other receivers (buffers) mute nobody.
+            if author is not None and author in getattr(receiver, "muted", muting.NOBODY):
+                continue
             push_json = getattr(receiver, "push_json", None)
             if push_json is not None:
                 push_json(kind, encoded)

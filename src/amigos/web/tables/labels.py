@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from amigos.web.moderation.labels import chat_action_labels
+
 
 def error_labels() -> dict[str, str]:
     """What a player reads when the server refuses a command (docs/protocol.md, error codes)."""
@@ -130,6 +132,7 @@ def table_labels() -> dict[str, object]:
         "play_points": _("Points during play"),
         "boneyard": _("Boneyard: %(count)s"),
         "spectator": _("You are watching this table."),
+        "actions": chat_action_labels(),
     }
 
 

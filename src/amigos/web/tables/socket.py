@@ -13,12 +13,17 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command
 from amigos.web.tables import attendance, forwarding, registry, rendering, selectors
 from amigos.web.tables.actor import TableActor, parse_action
 
 # The most seats a table has (leaving a table leaves each seat's topic).
 MAX_SEATS = 4
+
+# A reader who muted a player gets neither their new lines at the table nor those in a snapshot.
+muting.authored("table.chat")
+muting.authored("table.snapshot", lines="chat")
 
 
 def _int(payload: dict[str, Any], name: str, *, optional: bool = False) -> int | None:

@@ -2,6 +2,8 @@
 // One WebSocket per page (presence by heartbeat, idle sign-out) and, in the meeting room, the live
 // online list and chat. Text from other players is only ever inserted with textContent.
 
+import { chatActions, lineActions } from "./chat_actions.js";
+
 const body = document.body;
 const socketPath = body.dataset.socketPath;
 const signInUrl = body.dataset.signInUrl;
@@ -15,9 +17,6 @@ const chatLog = document.getElementById("chat-log");
 const chatForm = document.getElementById("chat-form");
 const chatInput = document.getElementById("chat-input");
 const chatFeedback = document.getElementById("chat-feedback");
-const reportDialog = document.getElementById("report-dialog");
-const reportQuote = document.getElementById("report-quote");
-const reportComment = document.getElementById("report-comment");
 
 let socket = null;
 let me = null;
@@ -25,7 +24,6 @@ let heartbeatTimer = null;
 let nextId = 1;
 let retryDelay = 1000;
 let signedOut = false;
-let reportTarget = null;
 const pending = new Map();
 
 // Other scripts of the page (the live table, the lobby's tables) share this one socket through
@@ -138,12 +136,7 @@ function chatLine(message) {
   time.dateTime = message.sent_at;
   item.append(time);
   item.append(element("span", "chat__text", message.text));
-  if (!me || message.author_id !== me.id) {
-    const button = element("button", "chat__report", labels.report);
-    button.type = "button";
-    button.dataset.report = String(message.id);
-    item.append(button);
-  }
+  if (!me || message.author_id !== me.id) item.append(lineActions(labels.actions, message));
   return item;
 }
 
@@ -234,29 +227,16 @@ if (chatForm) {
   });
 }
 
-if (chatLog && reportDialog) {
-  chatLog.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-report]");
-    if (!button) return;
-    reportTarget = Number(button.dataset.report);
-    const line = button.closest(".chat__line");
-    reportQuote.textContent = line ? line.querySelector(".chat__text").textContent : "";
-    reportComment.value = "";
-    reportDialog.showModal();
-  });
-  reportDialog.addEventListener("close", () => {
-    if (reportDialog.returnValue !== "report" || reportTarget === null) return;
-    const target = reportTarget;
-    reportTarget = null;
-    send("chat.report", { message_id: target, comment: reportComment.value }, (ok, reply) => {
-      chatFeedback.textContent = ok ? labels.reported : reply.message;
-    });
+// Mute and report a line of the lobby's chat (chat_actions.js); reports go to the moderation desk.
+if (chatLog && labels) {
+  chatActions({
+    labels: labels.actions,
+    log: chatLog,
+    roots: [chatLog],
+    feedback: chatFeedback,
+    send,
+    reportPayload: (button) => ({ player_id: Number(button.dataset.playerId), lobby_line_id: Number(button.dataset.report) }),
   });
 }
-
-document.addEventListener("amigos:send", (event) => {
-  const { type, payload, reply } = event.detail;
-  event.detail.sent = send(type, payload, reply);
-});
 
 if (socketPath) connect();

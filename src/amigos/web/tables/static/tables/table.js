@@ -8,6 +8,7 @@
 import { layout } from "./layout.js";
 import { drawLine, tileGroup } from "./board.js";
 import { dealFromKey, dealMatches, verifyCommitment } from "./fairness.js";
+import { chatActions, lineActions } from "../amigos/chat_actions.js";
 
 const page = document.getElementById("table-page");
 const labels = JSON.parse(document.getElementById("table-labels").textContent);
@@ -29,6 +30,7 @@ let angrySeat = null; // the seat shown with the angry face (an automatic pass) 
 let handEndShownAt = 0;
 let lostConnection = false;
 let catchUpUntil = 0; // after a reconnection: the version the missed events run up to
+let myId = null; // this player's user id (from the socket's welcome), to offer no action on their own lines
 const queue = [];
 
 // -- small helpers --------------------------------------------------------------------------------
@@ -180,9 +182,21 @@ function renderSeats() {
       box.append(waiting);
     }
     if (entry.held_by_computer) box.append(element("p", "seat__state", format(labels.computer_holds, { name: entry.name })));
+    if (entry.kind === "human" && entry.user_id !== myId) box.append(reportSeatButton(entry));
     slot.append(box);
   }
   renderAway();
+}
+
+// A seated player is reported from their seat (the report names this table and its match).
+function reportSeatButton(entry) {
+  const button = element("button", "button button--link seat__report", labels.actions.report);
+  button.type = "button";
+  button.setAttribute("aria-label", format(labels.actions.report_player, { name: entry.name }));
+  button.dataset.report = "seat";
+  button.dataset.playerId = String(entry.user_id);
+  button.dataset.name = entry.name;
+  return button;
 }
 
 // The waiting players' countdown while someone is away (5 minutes to come back).
@@ -412,8 +426,10 @@ function renderChat(lines) {
   const log = $("table-chat-log");
   for (const line of lines) {
     const item = element("li", "chat__line");
+    item.dataset.authorId = String(line.author_id);
     item.append(element("span", "chat__author", line.author));
     item.append(element("span", "chat__text", line.text));
+    if (line.author_id !== myId) item.append(lineActions(labels.actions, line));
     log.append(item);
   }
   while (log.children.length > 200) log.firstElementChild.remove();
@@ -463,6 +479,8 @@ function startClock(turn, now) {
 
 function applySnapshot(snapshot) {
   state = snapshot;
+  const mine = state.seats.find((entry) => entry.seat === state.seat);
+  if (mine && mine.user_id !== null) myId = mine.user_id;
   if (state.hand && state.hand.view) state.hand.view.line.placements ||= [];
   startClock(state.turn, snapshot.now);
   $("table-chat-log").replaceChildren();
@@ -797,6 +815,7 @@ let firstSnapshot = true;
 document.addEventListener("amigos:envelope", (event) => {
   const { type, payload } = event.detail;
   if (type === "welcome") {
+    myId = payload.user.id;
     join(state ? state.version : null);
   } else if (type === "table.snapshot" && payload.table_id === tableId) {
     applySnapshot(payload);
@@ -959,6 +978,20 @@ if (chatForm) {
     if (!sent) $("table-chat-feedback").textContent = errorText("offline");
   });
 }
+
+// Mute and report from the table's chat, report a seated player (chat_actions.js).
+chatActions({
+  labels: labels.actions,
+  log: $("table-chat-log"),
+  roots: [$("table-chat-log"), $("felt")],
+  feedback: $("table-chat-feedback"),
+  send,
+  reportPayload: (button) => {
+    const payload = { player_id: Number(button.dataset.playerId), table_id: tableId };
+    if (button.dataset.report !== "seat") payload.table_line_id = Number(button.dataset.report);
+    return payload;
+  },
+});
 
 $("votes").addEventListener("click", (event) => {
   const button = event.target.closest("[data-vote]");
