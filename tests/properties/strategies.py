@@ -15,10 +15,9 @@ ALL_VARIANTS += [find_variant("cuban-2v2"), find_variant("cuban-1v1")]
 ALL_VARIANTS += [find_variant(name, players) for name in DRAW_NAMES for players in (2, 3, 4)]
 
 variants = st.sampled_from(ALL_VARIANTS)
-# The simulator's public input is an integer seed (`amigos simulate --seed`), so tests of
-# `simulate_match` draw one; everything a test itself randomizes is drawn with `st.randoms()`, which
-# hypothesis controls and shrinks call by call (an integer fed to random.Random never shrinks).
-match_seeds = st.integers(min_value=0, max_value=2**32 - 1)
+# Everything a test randomizes, `simulate_match` included (it takes a generator in place of its
+# integer seed), is drawn with `st.randoms()`, which hypothesis controls and shrinks call by call (an
+# integer fed to random.Random never shrinks; tests/test_no_integer_seeds.py).
 
 
 def start_state(variant: Variant, rng: random.Random) -> HandState:

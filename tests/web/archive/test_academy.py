@@ -65,24 +65,26 @@ def test_the_worker_computes_the_same_values() -> None:
 @given(st.data())
 def test_a_changed_hand_is_legal_and_the_same_for_the_same_seed(data: st.DataObject) -> None:
     variant = data.draw(st.sampled_from(["amigos-100", "cuban-2v2", "draw-100", "all-fives-100"]))
-    record = record_obj(variant, seed=data.draw(st.integers(0, 10_000)), hands=1)
+    record = record_obj(variant, seed=data.draw(st.randoms(use_true_random=False)), hands=1)
     replayed = replay_match(record)
     real = list(record["hands"][0]["moves"])
     at = data.draw(st.integers(0, len(real) - 1))
     state = replayed.state(1, at)
     choice = state.move_notation(data.draw(st.sampled_from(state.legal_actions())))
     chosen = [*real[:at], choice]
-    seed = data.draw(st.integers(0, 1000))
-    first = play_on(replayed, 1, chosen, seed=seed)
-    again = play_on(replayed, 1, chosen, seed=seed)
-    assert first.moves == again.moves and first.chosen == at + 1
-    assert list(first.moves[: at + 1]) == chosen
-    assert first.states[-1].is_over
-    # The whole variation is a legal hand: a record made of it replays under the rules.
-    changed = dict(record)
-    changed["hands"] = [{**record["hands"][0], "moves": list(first.moves)}]
-    report = replay_record(parse_record(changed))
-    assert report.hands[0].end != "unfinished"
+    # The variation's seed is the product's own (stored with it), so two fixed ones: a drawn integer
+    # would not shrink (tests/test_no_integer_seeds.py); the drawn match and move vary the rest.
+    for seed in (1, 7):
+        first = play_on(replayed, 1, chosen, seed=seed)
+        again = play_on(replayed, 1, chosen, seed=seed)
+        assert first.moves == again.moves and first.chosen == at + 1
+        assert list(first.moves[: at + 1]) == chosen
+        assert first.states[-1].is_over
+        # The whole variation is a legal hand: a record made of it replays under the rules.
+        changed = dict(record)
+        changed["hands"] = [{**record["hands"][0], "moves": list(first.moves)}]
+        report = replay_record(parse_record(changed))
+        assert report.hands[0].end != "unfinished"
 
 
 def test_illegal_changes_are_refused_with_a_code() -> None:

@@ -15,9 +15,6 @@ import websockets
 from asgiref.sync import sync_to_async
 from django.contrib.sessions.models import Session
 from django.utils import timezone
-from hypothesis import HealthCheck, given
-from hypothesis import settings as hypothesis_settings
-from hypothesis import strategies as st
 
 from amigos.web.lobby.models import ChatMessage, Presence
 from amigos.web.realtime import commands
@@ -279,53 +276,3 @@ async def test_counters_left_by_a_dead_process_are_rebuilt_on_start(
         # and the presence lapses after the short grace unless its browser comes back.
         assert other.open_sockets == 0 and other.last_seen < now
     await peer.connection.close()
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
-    ),
-    max_leaves=10,
-)
-
-
-@hypothesis_settings(
-    max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(data=st.data())
-def test_fuzz_every_command_then_the_socket_still_answers(
-    site_server: ServerThread, sign_in: Callable[..., SignedIn], settings: Any, data: st.DataObject
-) -> None:
-    settings.AMIGOS_SOCKET_COMMAND_BURST = 1000
-    player = sign_in()
-    # Every feature's command (the test doubles registered by the tests excepted), and a stranger.
-    kinds = [kind for kind in commands.registered() if not kind.startswith("test.")] + ["no.such"]
-    frames = data.draw(
-        st.lists(
-            st.one_of(
-                st.builds(
-                    lambda kind, ident, payload: json.dumps({"type": kind, "id": ident, "payload": payload}),
-                    st.sampled_from(kinds),
-                    st.integers() | st.text(max_size=10),
-                    st.dictionaries(
-                        st.sampled_from(["text", "message_id", "comment", "topic", "x"]), json_values
-                    ),
-                ),
-                json_values.map(json.dumps),
-                st.text(max_size=40),
-            ),
-            min_size=1,
-            max_size=15,
-        )
-    )
-
-    async def run() -> None:
-        peer = await connect(site_server, player)
-        await peer.expect(of_type("welcome"))
-        for frame in frames:
-            await peer.send_raw(frame)
-        await answers(peer)
-        await peer.connection.close()
-
-    asyncio.run(run())
