@@ -52,7 +52,6 @@ FORGED = ["socket_key", "seat", "closed"]
 FIELDS: dict[str, list[str]] = {
     "heartbeat": [],
     "chat.send": ["text"],
-    "chat.report": ["message_id", "comment"],
     "events.watch": ["event_id"],
     "tables.subscribe": [],
     "tables.unsubscribe": [],
