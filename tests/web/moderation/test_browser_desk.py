@@ -42,3 +42,78 @@ def test_an_administrator_warns_a_reported_player_from_the_desk_in_spanish(
     assert AdminMessage.objects.filter(recipient=bruto).count() == 1
     decision = Decision.objects.get()
     assert (decision.action, decision.decided_by_id) == ("warn", admin.pk)
+
+
+def test_ignore_block_shorten_and_lift_from_the_desk_in_spanish(
+    open_page: Callable[..., Any],  # noqa: F811
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from amigos.web.moderation.models import Suspension
+    from tests.web.axe import assert_accessible
+
+    admin = player("Jefa")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    ana, bruto, carla = player("Ana"), player("Bruto"), player("Carla")
+    table = table_for(ana, bruto, carla)
+    now = timezone.now()
+    harmless = services.report(
+        reporter=ana, reported_id=carla.pk, comment="lenta", now=now, table_id=table.pk
+    )
+    rude = services.report(reporter=ana, reported_id=bruto.pk, comment="insultos", now=now, table_id=table.pk)
+    page = open_page()
+    page.goto("/admin/login/?next=/admin/moderation/report/")
+    page.fill("#id_username", "jefa@example.org")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#result_list")
+
+    def decide(report_id: int, label: str) -> None:
+        page.goto("/admin/moderation/report/")
+        page.check(f"input[name=_selected_action][value='{report_id}']")
+        page.select_option("select[name=action]", label=label)
+        page.click("button[name=index]")
+        page.wait_for_selector("text=1 reportes decididos.")
+
+    decide(harmless.pk, "Ignorar los reportes seleccionados")
+    decide(rude.pk, "Bloquear: tarjeta roja y su suspensión")
+    # Deciding an already decided report is refused, in Spanish.
+    page.goto("/admin/moderation/report/")
+    page.check(f"input[name=_selected_action][value='{rude.pk}']")
+    page.select_option("select[name=action]", label="Ignorar los reportes seleccionados")
+    page.click("button[name=index]")
+    page.wait_for_selector("text=Este reporte ya fue decidido.")
+    bruto.refresh_from_db()
+    suspension = Suspension.objects.get(user=bruto)
+    assert bruto.suspended_until == suspension.ends and suspension.cause == "red"
+
+    # Shorten, then lift, each with its reason, from the suspension's page.
+    page.goto(f"/admin/moderation/suspension/{suspension.pk}/change/")
+    assert_accessible(page)
+    shorter = timezone.localtime(suspension.ends - timedelta(days=20))
+    page.fill("#id_new_end", shorter.strftime("%d/%m/%Y %H:%M:%S"))
+    page.fill("#id_change_reason", "se disculpó")
+    page.click("input[name=_save]")
+    page.wait_for_selector("#result_list")
+    suspension.refresh_from_db()
+    assert abs(suspension.ends - shorter) < timedelta(seconds=1) and suspension.lifted_at is None
+    page.goto(f"/admin/moderation/suspension/{suspension.pk}/change/")
+    page.fill("#id_change_reason", "error nuestro")
+    page.click("input[name=_save]")
+    page.wait_for_selector("#result_list")
+    suspension.refresh_from_db()
+    bruto.refresh_from_db()
+    assert suspension.lifted_at is not None and bruto.suspended_until is None
+    decisions = list(Decision.objects.order_by("pk").values_list("action", "decided_by_id", "reason"))
+    assert [(action, by) for action, by, _ in decisions] == [
+        ("ignore", admin.pk),
+        ("block", admin.pk),
+        ("shorten", admin.pk),
+        ("lift", admin.pk),
+    ]
+    assert [reason for *_, reason in decisions[2:]] == ["se disculpó", "error nuestro"]
+    page.goto("/admin/moderation/decision/")
+    assert "Levantar" in page.inner_text("#result_list") or "levantar" in page.inner_text("#result_list")

@@ -87,3 +87,20 @@ def test_counters_restart_after_a_served_suspension(make_player: Callable[..., U
     assert Suspension.objects.count() == 2
     last = Suspension.objects.order_by("-pk").first()
     assert last is not None and last.starts == served + timedelta(hours=1)
+
+
+def test_deleting_a_table_keeps_its_cards_on_the_players_ladder(make_player: Callable[..., User]) -> None:
+    """Regression: cards were deleted with their table, so an administrator deleting a table reset
+    the player's count towards a suspension."""
+    from amigos.web.moderation.ladder import standing
+
+    player = make_player()
+    table = table_for(player)
+    give(table, player, ["yellow"] * 27, START)
+    table.delete()
+    assert Card.objects.filter(user=player, table__isnull=True).count() == 27
+    assert standing(player.pk).yellow == 27
+    give(table_for(player), player, ["yellow"], START + timedelta(minutes=1))
+    player.refresh_from_db()
+    assert Suspension.objects.filter(user=player, cause="yellow").count() == 1
+    assert player.suspended_until == START + timedelta(minutes=1, days=7)

@@ -71,13 +71,14 @@ class ReportAdmin(admin.ModelAdmin[Report]):
         return "—" if line is None else str(line.text)
 
     def _decide(self, request: HttpRequest, queryset: QuerySet[Report], action: str) -> None:
+        # Refusals are shown by code, translated here (never the service's English text).
         done = 0
         for row in queryset:
             try:
                 services.decide(report=row, action=action, by=_staff(request), now=timezone.now())
                 done += 1
             except services.ModerationError as error:
-                self.message_user(request, f"{row}: {error.code}", messages.WARNING)
+                self.message_user(request, f"{row}: {refusal_text(error.code)}", messages.WARNING)
         self.message_user(request, _("%(count)d reports decided.") % {"count": done})
 
     @admin.action(description=_("Ignore the selected reports"))
@@ -91,6 +92,18 @@ class ReportAdmin(admin.ModelAdmin[Report]):
     @admin.action(description=_("Block: a red card and its suspension"))
     def block(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         self._decide(request, queryset, Action.BLOCK)
+
+
+def refusal_text(code: str) -> str:
+    """What an administrator reads when a decision is refused, looked up by the error's code."""
+    texts = {
+        "already_decided": _("This report was already decided."),
+        "bad_action": _("That is not a decision the desk can take."),
+        "reason_required": _("Give a reason for the change."),
+        "not_running": _("That suspension is not running any more."),
+        "not_shorter": _("The new end must come before the current one; leave it empty to lift."),
+    }
+    return str(texts.get(code, _("The decision could not be carried out.")))
 
 
 def _staff(request: HttpRequest) -> User:
@@ -130,7 +143,7 @@ class SuspensionAdmin(admin.ModelAdmin[Suspension]):
                 until=form.cleaned_data.get("new_end"),
             )
         except services.ModerationError as error:
-            self.message_user(request, error.code, messages.ERROR)
+            self.message_user(request, refusal_text(error.code), messages.ERROR)
 
 
 @admin.register(Decision)

@@ -138,10 +138,13 @@ class CardColour(models.TextChoices):
 
 
 class Card(models.Model):
-    """A penalty card given at a table (moderation reads these to suspend accounts)."""
+    """A penalty card given at a table (moderation reads these to suspend accounts).
+
+    A card outlives its table: deleting a table in the admin must not wipe the player's standing on
+    the ladder, so the link is cleared instead (the card keeps its match, hand and moment)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="cards")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="cards")
     match = models.PositiveIntegerField()
     hand = models.PositiveIntegerField(null=True, blank=True)
     colour = models.CharField(max_length=8, choices=CardColour.choices)
