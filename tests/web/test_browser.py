@@ -287,3 +287,31 @@ def test_the_menu_works_without_javascript(chromium: Any, site_server: ServerThr
         assert links.all_inner_texts() == ["Ingresar", "Registrarse"] and links.first.is_visible()
     finally:
         context.close()
+
+
+def test_the_players_who_sat_with_me_come_first_in_the_online_list(open_page: Callable[..., Any]) -> None:
+    """With thousands online nobody reads the whole list: after the player come the players of their
+    latest tables (the platform has no friends list), whatever their status or arrival."""
+    from amigos.web.tables.models import Seat, Table
+
+    ana, _carla, beto = player("Ana"), player("Carla"), player("Beto")
+    table = Table.objects.create(
+        name="Mesa", variant="amigos-100", players=4, organizer=ana, status="finished"
+    )
+    for number, user in enumerate([ana, None, beto, None]):
+        Seat.objects.create(
+            table=table, number=number, user=user, level="" if user else "easy", invitation="accepted"
+        )
+    pages = {name: open_page() for name in ("Carla", "Beto", "Ana")}  # Carla arrives first, Ana last
+    for name, page in pages.items():
+        sign_in_as(page, name)
+    ana_page = pages["Ana"]
+    expect(ana_page.locator("#online-players .player")).to_have_count(3)
+    assert ana_page.locator("#online-players .player__name").all_inner_texts() == ["Ana", "Beto", "Carla"]
+    assert ana_page.locator("#online-players .player--companion .player__companion").all_inner_texts() == [
+        "jugó contigo"
+    ]
+    # Carla never sat with anybody: her list keeps the usual order (arrival).
+    carla_names = pages["Carla"].locator("#online-players .player__name")
+    expect(carla_names).to_have_count(3)
+    assert carla_names.all_inner_texts() == ["Carla", "Beto", "Ana"]

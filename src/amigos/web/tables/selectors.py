@@ -84,6 +84,28 @@ def invitation_payload(seat: Seat) -> dict[str, Any]:
     }
 
 
+#: How many of a player's latest tables count for "who played with you" in the lobby.
+COMPANION_TABLES = 50
+
+
+def companions(user_id: int, tables: int = COMPANION_TABLES) -> list[int]:
+    """The players who sat (accepted) at one of ``user_id``'s latest ``tables`` tables, most recent
+    first: with thousands online, the lobby lists them right after the player, as the platform
+    has no friends list of its own."""
+    latest = (
+        Seat.objects.filter(user_id=user_id, invitation=Invitation.ACCEPTED)
+        .order_by("-table_id")
+        .values_list("table_id", flat=True)[:tables]
+    )
+    rows = (
+        Seat.objects.filter(table_id__in=list(latest), invitation=Invitation.ACCEPTED, user__isnull=False)
+        .exclude(user_id=user_id)
+        .order_by("-table_id", "number")
+        .values_list("user_id", flat=True)
+    )
+    return list(dict.fromkeys(int(row) for row in rows if row is not None))
+
+
 def open_invitations(user_id: int) -> list[dict[str, Any]]:
     seats = Seat.objects.filter(
         user_id=user_id, invitation=Invitation.PENDING, table__status=Status.INVITING

@@ -67,8 +67,15 @@ function fold(text) {
   return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 }
 
+// The players who sat at the player's latest tables (the tables panel's data), listed right after
+// the player: the platform has no friends list, and these are the people one looks for.
+const companionsNode = document.getElementById("table-companions");
+const companionsData = companionsNode ? JSON.parse(companionsNode.textContent) : { ids: [], label: "" };
+const companions = new Set(companionsData.ids);
+
 function comparePlayers(a, b) {
   if (me && (a.id === me.id) !== (b.id === me.id)) return a.id === me.id ? -1 : 1;
+  if (companions.has(a.id) !== companions.has(b.id)) return companions.has(a.id) ? -1 : 1;
   const byStatus = STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status);
   if (byStatus !== 0) return byStatus;
   if (a.signed_in_at !== b.signed_in_at) return a.signed_in_at < b.signed_in_at ? -1 : 1;
@@ -80,6 +87,10 @@ function playerItem(player) {
   item.dataset.userId = String(player.id);
   item.append(element("span", "player__name", player.name));
   if (me && player.id === me.id) item.classList.add("player--me");
+  if (companions.has(player.id)) {
+    item.classList.add("player--companion");
+    item.append(element("span", "player__companion", companionsData.label));
+  }
   item.append(element("span", `status status--${player.status}`, labels.status[player.status] || player.status));
   const quintile = player.quintile ? labels.quintile.replace("%(q)s", String(player.quintile)) : labels.unrated;
   item.append(element("span", "player__quintile", quintile));

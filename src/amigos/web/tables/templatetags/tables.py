@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from amigos.web.tables import selectors
 from amigos.web.tables.forms import ComputerGameForm, variant_names
@@ -23,7 +24,13 @@ def tables_panel(context: dict[str, Any]) -> dict[str, Any]:
     labels = lobby_labels()
     labels["variants"] = names
     labels["table_url"] = reverse("tables:table", args=[0])
+    request = context.get("request")
+    user_id = getattr(getattr(request, "user", None), "pk", None)
     return {
+        "companions": {
+            "ids": selectors.companions(user_id) if user_id is not None else [],
+            "label": str(_("played with you")),
+        },
         "computer_form": ComputerGameForm(),
         "live_tables": tables,
         "tables_labels": labels,
