@@ -292,11 +292,18 @@ def test_the_menu_works_without_javascript(chromium: Any, site_server: ServerThr
 def test_the_players_who_sat_with_me_come_first_in_the_online_list(open_page: Callable[..., Any]) -> None:
     """With thousands online nobody reads the whole list: after the player come the players of their
     latest tables (the platform has no friends list), whatever their status or arrival."""
+    from django.utils import timezone
+
     from amigos.web.tables.models import Seat, Table
 
     ana, _carla, beto = player("Ana"), player("Carla"), player("Beto")
     table = Table.objects.create(
-        name="Mesa", variant="amigos-100", players=4, organizer=ana, status="finished"
+        name="Mesa",
+        variant="amigos-100",
+        players=4,
+        organizer=ana,
+        status="finished",
+        created_at=timezone.now(),
     )
     for number, user in enumerate([ana, None, beto, None]):
         Seat.objects.create(
