@@ -338,3 +338,21 @@ async def test_presence_survives_a_rebuild_from_the_log(
     assert rebuilt is not None and rebuilt is not actor
     assert rebuilt.away_since == {0: since} and rebuilt.paused
     assert rebuilt.snapshot(None)["seats"][0]["reconnect_deadline"] == "2026-11-22T20:05:00.000Z"
+
+
+async def test_a_player_counted_away_who_plays_is_back_and_the_play_stands(
+    make_player: Callable[..., User],
+) -> None:
+    """Regression: a seat judged away (say, its heartbeats were late on a slow network) whose play
+    then arrived was refused with table_paused, although the play itself shows the player is there."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    _, legal = await turn_in(me, actor, "any")
+    await actor.call(lambda: actor._commit(actor._away(0, actor.clock.now())))
+    assert actor.paused and me.events("disconnected")
+    before = actor.version
+    await actor.call(lambda: actor.play(user.pk, before, play_of(legal[0])))
+    after = kinds(me, before)
+    assert after[0] == "reconnected" and "played" in after
+    assert not actor.paused and 0 not in actor.away_since

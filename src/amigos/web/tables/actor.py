@@ -356,8 +356,14 @@ class TableActor:
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
         seat = self._acting_seat(user_id, version)
-        # A play is the surest sign of life: the player's silence counts from here, as from a heartbeat.
+        # A play is the surest sign of life: the player's silence counts from here, as from a
+        # heartbeat, and a seat judged away for silence while its page is still joined (late
+        # heartbeats) is back before its play is judged. A seat whose pages all closed stays away.
         self.last_seen[seat] = self.clock.now()
+        if self.sockets.get(seat) and seat in self.away_since and not self.seats[seat].held_by_computer:
+            back = self._present(seat)
+            if back is not None:
+                await self._commit(back)
         if self.status != "playing":
             raise CommandError("not_playing", "the table is not in play")
         if self.seats[seat].held_by_computer:
