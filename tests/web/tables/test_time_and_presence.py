@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from amigos.table import Conduct
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import attendance, registry, services, timing
+from amigos.web.tables import registry, services, socket_keys, timing
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table
 from tests.table.helpers import BLOCKING, OPEN, SINGLE
@@ -179,7 +179,7 @@ async def test_an_absent_amigos_player_stops_the_clock_and_gets_a_fresh_one_on_r
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     _version, legal = await turn_in(me, actor, "any")
-    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(me), 0))
     away = me.events("disconnected")[-1]
     assert away["data"]["seat"] == 0 and away["data"]["abandon"] is False
     assert away["data"]["reconnect_deadline"] == "2026-11-22T20:05:00.000Z"
@@ -212,7 +212,7 @@ async def test_not_back_in_five_minutes_gives_a_blue_card_and_ends_the_match_by_
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     await turn_in(me, actor, "any")
-    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(me), 0))
     watcher = Recorder(-1)
     await actor.call(lambda: actor.join(watcher, False, None))
     fake_clock.advance(300)
@@ -258,7 +258,7 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     await turn_in(me, actor, "timed")
-    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(me), 0))
     fake_clock.advance(119)
     await actor.fire_deadline()
     assert not me.events("computer_holds") and actor.paused
@@ -288,9 +288,9 @@ async def test_a_player_who_leaves_while_the_table_waits_is_marked_abandono(
     first, second = Recorder(ana.pk), Recorder(beto.pk)
     await actor.call(lambda: actor.join(first, True, None))
     await actor.call(lambda: actor.join(second, True, None))
-    await actor.call(lambda: actor.detach(attendance.key_of(first), 0))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(first), 0))
     fake_clock.advance(60)
-    await actor.call(lambda: actor.detach(attendance.key_of(second), 2))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(second), 2))
     marks = [(e["data"]["seat"], e["data"]["abandon"]) for e in second.events("disconnected")]
     assert marks == [(0, False), (2, True)]
     # Ana's window lapses first: the match ends by her abandonment, with her blue card only.
@@ -308,7 +308,7 @@ async def test_a_correspondence_turn_whose_day_runs_out_ends_the_match_by_abando
     ana, _beto, actor = await humans_table(make_player, monkeypatch, "amigos-100", kind="correspondence")
     watcher = Recorder(ana.pk)
     await actor.call(lambda: actor.join(watcher, True, None))
-    await actor.call(lambda: actor.detach(attendance.key_of(watcher), 0))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(watcher), 0))
     assert not watcher.events("disconnected")  # a day per move is the whole rule: no absence
     await until(lambda: actor.game.to_move in (0, 2))
     to_move = actor.game.to_move
@@ -330,7 +330,7 @@ async def test_presence_survives_a_rebuild_from_the_log(
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     await turn_in(me, actor, "any")
-    await actor.call(lambda: actor.detach(attendance.key_of(me), 0))
+    await actor.call(lambda: actor.detach(socket_keys.key_of(me), 0))
     since = actor.away_since[0]
     await registry.stop_all()
     fake_clock.advance(10)

@@ -33,7 +33,7 @@ from amigos.table import Conduct
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
-from amigos.web.tables import attendance, rendering, store, thinking, timing
+from amigos.web.tables import rendering, socket_keys, store, thinking, timing
 from amigos.web.tables.game import Game, Refused, first_leader_needed, legal_plays
 from amigos.web.tables.rendering import iso
 
@@ -53,6 +53,20 @@ class Clock(Protocol):
 class SystemClock:
     def now(self) -> datetime:
         return timezone.now()
+
+
+class Links(Protocol):
+    """What the actor tells the rest of the site (the lobby, the archive, the next table).
+
+    Implemented by `amigos.web.tables.links` and handed over by the registry: the modules behind
+    it import the actor, so the actor must not import them."""
+
+    async def table_changed(self, actor: TableActor, *, statuses: bool = True) -> None: ...
+    async def invitation_answered(self, actor: TableActor, user_id: int, reason: str) -> None: ...
+    async def seat_presence(self, actor: TableActor, seats: list[tuple[int, bool]]) -> None: ...
+    async def hand_over(self, actor: TableActor) -> None: ...
+    def create_next_table(self, table_id: int, choice: str, now: datetime | None = None) -> int: ...
+    async def wake(self, table_id: int) -> None: ...
 
 
 def position(seat: int, players: int, organizer_seat: int = 0) -> str:
@@ -92,9 +106,10 @@ class Pending:
 
 
 class TableActor:
-    def __init__(self, loaded: store.Loaded, hub: Hub, clock: Clock | None = None) -> None:
+    def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
         self.hub = hub
+        self.links = links
         self.clock: Clock = clock or SystemClock()
         self.name = loaded.name
         self.variant = find_variant(loaded.variant, loaded.players)
@@ -322,7 +337,7 @@ class TableActor:
     ) -> dict[str, Any]:
         """Subscribe ``connection`` to the table as its player's seat or as a spectator, and send
         it what it missed since version ``since`` (or a snapshot). ``key`` names the socket for
-        presence (`attendance.key_of`); it differs from the connection when the join was
+        presence (`socket_keys.key_of`); it differs from the connection when the join was
         forwarded from another process."""
         user_id = connection.user_id
         audience: int | None = None
@@ -351,7 +366,7 @@ class TableActor:
         if mode == "snapshot":
             connection.push("table.snapshot", self.snapshot(audience))
         if audience is not None:
-            await self.attach(key or attendance.key_of(connection), audience)
+            await self.attach(key or socket_keys.key_of(connection), audience)
         return {"table_id": self.id, "seat": audience, "version": self.version, "mode": mode}
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
@@ -601,10 +616,8 @@ class TableActor:
         if result is None:
             result = "communicate"
         if result in ("rematch", "rotate"):
-            from amigos.web.tables import services
-
             try:
-                self.next_table_id = await database_sync_to_async(services.create_next_table)(
+                self.next_table_id = await database_sync_to_async(self.links.create_next_table)(
                     self.id, result, self.clock.now()
                 )
             except Exception:
@@ -617,10 +630,8 @@ class TableActor:
         """Start the table the vote created (its seats all accepted: the match starts at once)."""
         if self.next_table_id is None or self.status != "finished":
             return
-        from amigos.web.tables import registry
-
         try:
-            await registry.wake(self.next_table_id)
+            await self.links.wake(self.next_table_id)
         except Exception:
             # its players' pages load it anyway (joining a table wakes it)
             log.exception("table %s: could not start the next table %s", self.id, self.next_table_id)
@@ -979,9 +990,7 @@ class TableActor:
             if kind in ("disconnected", "reconnected")
         ]
         if presence and self.status == "playing":
-            from amigos.web.tables import lobby
-
-            await lobby.seat_presence(self, presence)
+            await self.links.seat_presence(self, presence)
         if write.record_ended:
             await self._archive()
         if (
@@ -1033,22 +1042,16 @@ class TableActor:
         )
 
     async def _status_changed(self, *, statuses: bool = True) -> None:
-        from amigos.web.tables import lobby
-
-        await lobby.table_changed(self, statuses=statuses)
+        await self.links.table_changed(self, statuses=statuses)
 
     async def _tell_invitee(self, user_id: int, reason: str) -> None:
         await self.hub.publish(
             rendering.user_topic(user_id), "table.invitation_closed", {"table_id": self.id, "reason": reason}
         )
-        from amigos.web.tables import lobby
-
-        await lobby.invitation_answered(self, user_id, reason)
+        await self.links.invitation_answered(self, user_id, reason)
 
     async def _archive(self) -> None:
-        from amigos.web.tables import handover
-
-        await handover.hand_over(self)
+        await self.links.hand_over(self)
 
     # -- timers and computer players -----------------------------------------------------------------
 

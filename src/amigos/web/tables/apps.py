@@ -14,4 +14,8 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # Registering the socket commands is a side effect of importing the module.
-        from amigos.web.tables import socket  # noqa: F401
+        from amigos.web.tables import links, registry, socket  # noqa: F401
+
+        # The actors reach the lobby, the archive and the next table through these links; the
+        # registry cannot import them itself without an import cycle.
+        registry.use_links(links)

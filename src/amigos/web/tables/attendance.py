@@ -5,32 +5,25 @@ The realtime tier knows nothing of tables: it runs the hooks registered here on 
 and when a socket closes, for any reason. Each hook only queues work and returns, so a closing
 socket never waits on a busy table. A table run by another process (several processes share the
 tables) gets the news through `forwarding`, like any table command; sockets are named by a key
-that is the same in every process (`key_of`).
+that is the same in every process (`socket_keys.key_of`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from weakref import WeakKeyDictionary
 
 from amigos.web.realtime.commands import CommandError, Connection, on_close, on_heartbeat
+from amigos.web.tables.socket_keys import key_of
 
 log = logging.getLogger("amigos.tables")
 
-#: This process's part of every socket key.
-_PROCESS = secrets.token_hex(6)
 
 #: Each socket's seats in this process: (table id, seat number). Weak keys: a socket that is gone
 #: takes its entry with it even if its close hook never ran.
 _seats: WeakKeyDictionary[Connection, set[tuple[int, int]]] = WeakKeyDictionary()
 _tasks: set[asyncio.Task[None]] = set()
-
-
-def key_of(connection: Connection) -> str:
-    """The socket's name for the tables, unique across processes."""
-    return f"{_PROCESS}:{id(connection)}"
 
 
 def seated(connection: Connection, table_id: int, seat: int) -> None:

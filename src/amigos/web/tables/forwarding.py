@@ -19,6 +19,7 @@ each version once, and only then hands the topic to the socket.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -29,7 +30,7 @@ from django.utils import timezone
 
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import get_hub
-from amigos.web.tables import lease, registry, rendering, store
+from amigos.web.tables import lease, lobby, registry, rendering, store
 from amigos.web.tables.actor import TableActor
 
 log = logging.getLogger("amigos.tables")
@@ -51,10 +52,6 @@ def operation(name: str) -> Callable[[Operation], Operation]:
         return op
 
     return register
-
-
-def process_topic(identity: str) -> str:
-    return f"tables.process.{identity}"
 
 
 class Remote:
@@ -129,7 +126,7 @@ async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict
     state.replies[request_id] = answer
     try:
         await get_hub().publish(
-            process_topic(owner),
+            registry.process_topic(owner),
             REQUEST,
             {
                 "id": request_id,
@@ -156,11 +153,14 @@ async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict
 def on_message(kind: str, payload: dict[str, Any]) -> None:
     """The observer of this process's topic: requests to serve, answers to our own requests."""
     if kind == REQUEST:
-        registry._keep(asyncio.get_running_loop().create_task(_serve(payload)))
+        registry.keep(asyncio.get_running_loop().create_task(_serve(payload)))
     elif kind == REPLY:
         waiting = registry.sharing().replies.get(str(payload.get("id")))
         if waiting is not None and not waiting.done():
             waiting.set_result(payload)
+
+
+registry.observe_processes(on_message)
 
 
 async def _serve(request: dict[str, Any]) -> None:
@@ -186,7 +186,7 @@ async def _serve(request: dict[str, Any]) -> None:
     except Exception:
         log.exception("a forwarded table command failed")
         reply["error"] = {"code": "busy", "message": "the table could not answer; try again"}
-    await get_hub().publish(process_topic(str(request.get("reply_to"))), REPLY, reply)
+    await get_hub().publish(registry.process_topic(str(request.get("reply_to"))), REPLY, reply)
 
 
 class _Buffer:
@@ -256,7 +256,37 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any]) 
 
 @operation("tables.wake")
 async def _wake(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    from amigos.web.tables import lobby
-
     await lobby.send_invitations(actor)
     return {}
+
+
+async def wake(table_id: int) -> None:
+    """A table was created outside its actor: load it, send its invitations or start it (in the
+    process that runs it)."""
+    await run("tables.wake", table_id, Remote(0), {})
+
+
+def wake_soon(table_id: int) -> None:
+    """From any thread: have the server's loop wake the table (nothing to do if no server runs)."""
+    loop = registry.server_loop()
+    if loop is None or not loop.is_running():
+        return
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        registry.keep(loop.create_task(_logged_wake(table_id)))
+    else:
+        # A fresh context: the caller's (a Django worker thread's) would make asgiref believe the
+        # new task runs inside that thread and refuse its database calls.
+        loop.call_soon_threadsafe(
+            lambda: registry.keep(loop.create_task(_logged_wake(table_id))), context=contextvars.Context()
+        )
+
+
+async def _logged_wake(table_id: int) -> None:
+    try:
+        await wake(table_id)
+    except Exception:
+        log.exception("table %s could not be woken", table_id)

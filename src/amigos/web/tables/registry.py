@@ -2,9 +2,9 @@
 
 The actors of an event loop live beside its hub (`hub.features["tables"]`), so two servers in one
 process (as in the tests) keep theirs apart. Code that runs outside the loop (a Django view in a
-worker thread, a test) reaches it with `wake_soon`, which hands the work to the last server loop
-seen, thread-safely. On start-up (`resume_all`) every unfinished table is rebuilt from its log and
-stored deadlines.
+worker thread, a test) reaches it with `forwarding.wake_soon`, which hands the work to the last
+server loop seen (`server_loop`), thread-safely. On start-up (`resume_all`) every unfinished table
+is rebuilt from its log and stored deadlines.
 
 When several processes share the tables (a Redis bus), a process builds a table's actor only while
 it holds the table's lease (`lease.py`); `locate` says where another live process runs it, and
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,13 +25,15 @@ from channels.db import database_sync_to_async
 
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import lease, store
-from amigos.web.tables.actor import Clock, TableActor
+from amigos.web.tables.actor import Clock, Links, TableActor
 
 log = logging.getLogger("amigos.tables")
 
 FEATURE = "tables"
 _loop: asyncio.AbstractEventLoop | None = None
 _clock: Clock | None = None
+_links: Links | None = None
+_process_observer: Callable[[str, dict[str, Any]], None] | None = None
 
 
 class Actors:
@@ -68,6 +70,18 @@ def sharing() -> Actors:
     return _actors()
 
 
+def process_topic(identity: str) -> str:
+    """The bus topic of one process: requests for the tables it runs, answers to its requests."""
+    return f"tables.process.{identity}"
+
+
+def observe_processes(observer: Callable[[str, dict[str, Any]], None]) -> None:
+    """Who handles this process's topic (`forwarding.on_message`, registered when `forwarding` is
+    imported: it builds on this module, so this module cannot import it)."""
+    global _process_observer
+    _process_observer = observer
+
+
 async def _share(registry: Actors) -> bool:
     """With a bus across processes: listen on this process's topic and keep the leases (once)."""
     hub = get_hub()
@@ -77,9 +91,9 @@ async def _share(registry: Actors) -> bool:
         return True
     async with registry.sharing:
         if not registry.listening:
-            from amigos.web.tables import forwarding
-
-            await hub.observe(forwarding.process_topic(registry.leases.identity), forwarding.on_message)
+            if _process_observer is None:
+                raise RuntimeError("amigos.web.tables.forwarding is not loaded: nobody serves this process")
+            await hub.observe(process_topic(registry.leases.identity), _process_observer)
             registry.listening = True
         if registry.keeper is None or registry.keeper.done():
             registry.keeper = asyncio.get_running_loop().create_task(
@@ -89,9 +103,16 @@ async def _share(registry: Actors) -> bool:
 
 
 def remember_loop() -> None:
-    """Note the running server loop, for `wake_soon` from other threads."""
+    """Note the running server loop, for `forwarding.wake_soon` from other threads."""
     global _loop
     _loop = asyncio.get_running_loop()
+
+
+def use_links(links: Links) -> None:
+    """What every actor built from now on tells the rest of the site (`amigos.web.tables.links`,
+    set by the app's ``ready``: this module cannot import it without a cycle)."""
+    global _links
+    _links = links
 
 
 def use_clock(clock: Clock | None) -> None:
@@ -134,7 +155,9 @@ async def locate(table_id: int) -> TableActor | Elsewhere | None:
             loaded = await database_sync_to_async(store.load)(table_id)
             if loaded is None:
                 return None
-            actor = TableActor(loaded, get_hub(), _clock)
+            if _links is None:
+                raise RuntimeError("the tables app is not ready: no links for its actors")
+            actor = TableActor(loaded, get_hub(), _links, _clock)
             actor.start()
             registry.actors[table_id] = actor
             if loaded.status in ("inviting", "playing", "voting"):
@@ -148,47 +171,19 @@ async def get_actor(table_id: int) -> TableActor | None:
     return found if isinstance(found, TableActor) else None
 
 
-async def wake(table_id: int) -> None:
-    """A table was created outside its actor: load it, send its invitations or start it (in the
-    process that runs it)."""
-    from amigos.web.tables import forwarding
-
-    await forwarding.run("tables.wake", table_id, forwarding.Remote(0), {})
-
-
-def wake_soon(table_id: int) -> None:
-    """From any thread: have the server's loop wake the table (nothing to do if no server runs)."""
-    loop = _loop
-    if loop is None or not loop.is_running():
-        return
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is loop:
-        _keep(loop.create_task(_logged_wake(table_id)))
-    else:
-        # A fresh context: the caller's (a Django worker thread's) would make asgiref believe the
-        # new task runs inside that thread and refuse its database calls.
-        loop.call_soon_threadsafe(
-            lambda: _keep(loop.create_task(_logged_wake(table_id))), context=contextvars.Context()
-        )
-
-
 _tasks: set[asyncio.Task[None]] = set()
 
 
-def _keep(task: asyncio.Task[None]) -> None:
-    """Hold a reference to a background task until it is done (the loop keeps only weak ones)."""
+def keep(task: asyncio.Task[None]) -> None:
+    """Hold a reference to a background task until it is done (the loop keeps only weak ones);
+    `stop_all` waits for them."""
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
 
 
-async def _logged_wake(table_id: int) -> None:
-    try:
-        await wake(table_id)
-    except Exception:
-        log.exception("table %s could not be woken", table_id)
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The last server loop seen (`remember_loop`), for work handed over from other threads."""
+    return _loop
 
 
 async def resume_all() -> None:

@@ -17,7 +17,7 @@ from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_
 from amigos.table import VoteChoice, reseat
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.tables import registry, timing
+from amigos.web.tables import forwarding, timing
 from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
 
 MAX_NAME = 60
@@ -129,7 +129,7 @@ def create_table(
             table.deadline_at = min(pending)
             table.deadline_kind = "invitation"
             table.save(update_fields=["deadline_at", "deadline_kind"])
-        transaction.on_commit(lambda: registry.wake_soon(table.pk))
+        transaction.on_commit(lambda: forwarding.wake_soon(table.pk))
     return table
 
 

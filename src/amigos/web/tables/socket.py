@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command
-from amigos.web.tables import attendance, forwarding, registry, rendering, selectors
+from amigos.web.tables import attendance, forwarding, registry, rendering, selectors, socket_keys
 from amigos.web.tables.actor import TableActor, parse_action
 
 # The most seats a table has (leaving a table leaves each seat's topic).
@@ -70,7 +70,7 @@ async def join(connection: Connection, payload: dict[str, Any]) -> dict[str, Any
     _int(payload, "since", optional=True)
     # The socket's own key (never the client's): the table tells this socket's seat present or
     # away by it, wherever the table runs.
-    payload = {**payload, "socket_key": attendance.key_of(connection)}
+    payload = {**payload, "socket_key": socket_keys.key_of(connection)}
     answer = await _run("table.join", connection, payload)
     seat = answer.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool):
