@@ -9,7 +9,7 @@ REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv lint typecheck imports test-bare test-py test-pg bench bench-quick clean
+.PHONY: run test venv lint typecheck imports test-bare test-py test-pg test-alone bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ run: $(STAMP)
 	$(BIN)/amigos serve --host $(HOST) --port $(PORT)
 
 ## make test: set up and run every check
-test: $(STAMP) lint typecheck imports test-bare test-py test-pg
+test: $(STAMP) lint typecheck imports test-bare test-py test-pg test-alone
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -44,12 +44,16 @@ test-bare:
 	cd tests/engine && PYTHONPATH=../../src ../../$(BARE)/bin/python -m unittest discover -q -t ../.. -s .
 
 test-py: $(STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist loadfile -m "not alone"
 
 # Every database and bus test again, against the running PostgreSQL and Redis.
 # (tests/web holds every test that touches the database or the bus.)
 test-pg: $(STAMP)
-	AMIGOS_DATABASE_URL=$(PG_URL) AMIGOS_REDIS_URL=$(REDIS_URL) $(BIN)/pytest -q -n 2 --dist loadfile -m "not browser" tests/web
+	AMIGOS_DATABASE_URL=$(PG_URL) AMIGOS_REDIS_URL=$(REDIS_URL) $(BIN)/pytest -q -n 2 --dist loadfile -m "not browser and not alone" tests/web
+
+# The tests that start several server processes, once, with nothing else running beside them.
+test-alone: $(STAMP)
+	AMIGOS_DATABASE_URL=$(PG_URL) AMIGOS_REDIS_URL=$(REDIS_URL) $(BIN)/pytest -q -m alone tests/web
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'

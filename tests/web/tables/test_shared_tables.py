@@ -30,7 +30,9 @@ from tests.web.conftest import in_ci
 from tests.web.tables.test_restart import AMIGOS, Seat, connect, kill_all
 from tests.web.test_processes import REDIS_URL, require_redis
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+# Two servers and their clients share the machine's cores: beside the rest of the suite (two
+# workers, browsers) its turns once stalled past every timeout, so it runs by itself.
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.alone]
 
 PG_URL = os.environ.get("AMIGOS_DATABASE_URL", "")
 if not PG_URL.startswith("postgres"):
