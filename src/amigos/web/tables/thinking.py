@@ -3,15 +3,20 @@
 The actor hands a seat's view (never the hand state: a bot sees what a player would) to a process
 pool and awaits the answer. With `AMIGOS_BOT_PROCESSES = 0` the search runs in a thread instead,
 which tests use to avoid starting processes; the default is a pool of worker processes.
+
+A pool that fails (a worker killed by the system, a search that raised) must not stall the table:
+nobody else would ever move for that seat. The answer then comes from the easy bot, here, at once,
+and a broken pool is replaced for the next turn.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import random
 import secrets
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from django.conf import settings
 
@@ -19,7 +24,12 @@ from amigos.bots.registry import find_bot
 from amigos.engine import Action
 from amigos.engine.view import SeatView
 
+log = logging.getLogger("amigos.tables")
+
 _executor: Executor | None = None
+
+#: The level that answers, in the server's own process, when the pool could not.
+FALLBACK_LEVEL = "easy"
 
 
 def choose(view: SeatView, level: str, seed: int) -> Action:
@@ -42,8 +52,25 @@ def executor() -> Executor:
 
 
 async def think(view: SeatView, level: str) -> Action:
+    """The computer player's choice; the easy bot's if the pool fails (never an exception)."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), choose, view, level, secrets.randbits(64))
+    seed = secrets.randbits(64)
+    pool = executor()
+    try:
+        return await loop.run_in_executor(pool, choose, view, level, seed)
+    except Exception as error:
+        log.exception("a computer player (%s) could not think; the easy bot answers instead", level)
+        if isinstance(error, BrokenExecutor):
+            _discard(pool)
+        return choose(view, FALLBACK_LEVEL, seed)
+
+
+def _discard(pool: Executor) -> None:
+    """Forget a broken pool (if it is still the current one): the next turn starts a new one."""
+    global _executor
+    if _executor is pool:
+        _executor = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def shutdown() -> None:

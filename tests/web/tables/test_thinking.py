@@ -1,0 +1,94 @@
+"""A computer player's failing pool must not stall its table: the easy bot answers, and a broken
+pool is replaced (regression: a failed search left the seat to move with nobody thinking for it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import pytest
+
+from amigos.bots.registry import find_bot
+from amigos.engine import find_variant
+from amigos.engine.view import SeatView, seat_view
+from amigos.web.tables import thinking
+from tests.bots.helpers import deal
+
+
+@pytest.fixture
+def fresh_pool() -> Iterator[None]:
+    """Each test starts and ends with no pool of its own left behind."""
+    thinking.shutdown()
+    yield
+    thinking.shutdown()
+
+
+def a_view() -> SeatView:
+    state = deal(find_variant("amigos-100", None), random.Random(7))
+    return seat_view(state, state.to_move)
+
+
+class Raising:
+    """A bot whose search fails."""
+
+    def choose(self, view: SeatView, rng: random.Random) -> Any:
+        raise RuntimeError("the search failed")
+
+
+def test_a_search_that_raises_is_answered_by_the_easy_bot(
+    fresh_pool: None, settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.AMIGOS_BOT_PROCESSES = 0  # a thread: the monkeypatched registry is seen by the search
+    monkeypatch.setattr(thinking, "find_bot", lambda level: Raising() if level == "hard" else find_bot(level))
+    view = a_view()
+    action = asyncio.run(thinking.think(view, "hard"))
+    assert action in view.legal_actions()
+    assert "could not think" in caplog.text
+    # The pool itself is sound: it is kept.
+    assert thinking._executor is not None
+
+
+def test_a_killed_worker_process_is_replaced(fresh_pool: None, settings: Any) -> None:
+    settings.AMIGOS_BOT_PROCESSES = 1
+    view = a_view()
+
+    async def scenario() -> None:
+        first = await thinking.think(view, "normal")  # starts the real worker process
+        assert first in view.legal_actions()
+        pool = thinking._executor
+        assert isinstance(pool, ProcessPoolExecutor)
+        for worker in list(pool._processes.values()):
+            os.kill(worker.pid, signal.SIGKILL)  # the system killed it (out of memory, say)
+        answer = await thinking.think(view, "normal")
+        assert answer in view.legal_actions()
+        assert thinking._executor is not pool  # the broken pool is gone
+        again = await thinking.think(view, "normal")  # and a new one answers
+        assert again in view.legal_actions()
+        assert isinstance(thinking._executor, ProcessPoolExecutor)
+
+    asyncio.run(scenario())
+
+
+def test_a_broken_pool_is_forgotten_only_once(fresh_pool: None, settings: Any) -> None:
+    """Two seats' searches fail on the same broken pool: the second must not throw away the new pool
+    the first one's failure made room for."""
+    settings.AMIGOS_BOT_PROCESSES = 0
+
+    class Broken(ProcessPoolExecutor):
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            raise BrokenProcessPool("a worker died")
+
+    broken = Broken(max_workers=1)
+    thinking._executor = broken
+    view = a_view()
+    assert asyncio.run(thinking.think(view, "normal")) in view.legal_actions()
+    assert thinking._executor is None
+    replacement = thinking.executor()
+    thinking._discard(broken)
+    assert thinking._executor is replacement
