@@ -958,6 +958,24 @@ class TableActor:
         _background.add(task)
         task.add_done_callback(_background.discard)
 
+    def _rebuild_later(self) -> None:
+        """A broken actor is rebuilt from the log by the next command for its table; when only
+        computer players are to move (or the player in turn waits on a paused clock), no command
+        comes, so the table is woken after a pause, again and again until the database answers."""
+
+        async def rebuild() -> None:
+            for attempt in range(REBUILD_ATTEMPTS):
+                await asyncio.sleep(min(REBUILD_SECONDS * 2**attempt, 30.0))
+                try:
+                    await self.links.wake(self.id)
+                    return
+                except Exception:
+                    log.warning("table %s could not be rebuilt yet (attempt %s)", self.id, attempt + 1)
+
+        task = asyncio.get_running_loop().create_task(rebuild(), name=f"amigos-table-{self.id}-rebuild")
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
     # -- storing, then telling ----------------------------------------------------------------------
 
     async def _commit(self, pending: Pending) -> None:
@@ -969,6 +987,7 @@ class TableActor:
         except Exception:
             self.broken = True
             log.exception("table %s: could not store its events; it will be rebuilt", self.id)
+            self._rebuild_later()
             raise CommandError("busy", "the table is being reloaded; try again") from None
         first = self.version + 1
         self.version = version
@@ -1116,6 +1135,10 @@ class TableActor:
 
 
 _background: set[asyncio.Task[None]] = set()
+
+#: A table whose events could not be stored is rebuilt after this pause (doubling, up to 30 s).
+REBUILD_SECONDS = 1.0
+REBUILD_ATTEMPTS = 12
 
 
 @functools.cache

@@ -1,0 +1,60 @@
+"""A table whose events could not be stored rebuilds itself from the log and goes on, even when no
+player sends anything (regression: with a computer player to move, the table stood still for good,
+since only a player's command rebuilt a broken actor)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from amigos.web.accounts.models import User
+from amigos.web.tables import actor as actor_module
+from amigos.web.tables import registry, store
+from tests.web.tables.support import Recorder
+from tests.web.tables.test_actor import against_computers, fresh_registry, until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+__all__ = ["fresh_registry"]  # the autouse fixture: no actor outlives a test
+
+
+async def test_a_table_that_could_not_store_a_computer_play_rebuilds_itself_and_goes_on(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(actor_module, "REBUILD_SECONDS", 0.05)
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    mine = actor.seat_of(user.pk)
+    real_append = actor_module.store_append
+    failed: list[int] = []
+
+    async def failing_once(table_id: int, expected: int, write: store.Write) -> int:
+        computer_play = any(kind == "played" and data.get("seat") != mine for kind, data in write.events)
+        if computer_play and not failed:
+            failed.append(expected)
+            raise OSError("the database went away for a moment")
+        return await real_append(table_id, expected, write)
+
+    monkeypatch.setattr(actor_module, "store_append", failing_once)
+
+    async def play_my_turns_until_it_fails() -> None:
+        while not failed:
+            current = registry.local_actor(actor.id)
+            usable = current is actor and not actor.broken and actor.status == "playing"
+            if usable and actor.game.to_move == mine:
+                action = actor.game.hand.legal_actions()[0]  # type: ignore[union-attr]
+                await actor.call(lambda a=action: actor.play(user.pk, actor.version, a))
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(play_my_turns_until_it_fails(), 60)
+    assert actor.broken
+    # Nobody sends anything: a new actor is built from the log, and the computer player moves.
+    await until(lambda: (new := registry.local_actor(actor.id)) is not None and new is not actor)
+    rebuilt: Any = registry.local_actor(actor.id)
+    await until(lambda: rebuilt.version > failed[0] + 1)
+    told = [p for kind, p in me.received if kind == "table.event" and p["version"] > failed[0]]
+    assert told, "the rebuilt table told nobody anything"
