@@ -48,6 +48,11 @@ def environment(tmp_path: Path) -> dict[str, str]:
 
 AMIGOS = [sys.executable, "-m", "amigos.cli"]
 
+#: A page's heartbeat while it waits (the table judges a seat away after 30 s of silence).
+HEARTBEAT_SECONDS = 5
+#: Only a guard against a hang (never a pass or fail on speed): CI shares two cores with browsers.
+GUARD_SECONDS = 120
+
 
 def serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
@@ -86,14 +91,27 @@ class Seat:
         return self.next_id
 
     async def until(self, predicate: Any) -> dict[str, Any]:
+        """The next envelope that matches. While waiting, the seat sends a heartbeat every few
+        seconds of silence, as a page does: a seat silent for 30 s is judged away and the table
+        pauses, which on a loaded machine (computer players slow to answer) stalled this test."""
+
         async def wait() -> dict[str, Any]:
             while True:
-                envelope = json.loads(await self.connection.recv())
+                try:
+                    text = await asyncio.wait_for(self.connection.recv(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    await self.send("heartbeat", {})
+                    continue
+                envelope = json.loads(text)
                 self.received.append(envelope)
                 if predicate(envelope):
                     return envelope
 
-        return await asyncio.wait_for(wait(), 60)
+        try:
+            return await asyncio.wait_for(wait(), GUARD_SECONDS)
+        except TimeoutError:
+            last = [(e["type"], e["payload"].get("kind")) for e in self.received[-8:]]
+            raise AssertionError(f"nothing matched in {GUARD_SECONDS} s; last envelopes: {last}") from None
 
     def table_events(self) -> list[dict[str, Any]]:
         return [e["payload"] for e in self.received if e["type"] == "table.event"]
