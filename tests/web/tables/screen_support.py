@@ -41,11 +41,13 @@ def play_against_computer(page: Any, variant: str, players: int = 4) -> int:
 
 
 def lay(page: Any, tile: Any, how: str) -> None:
-    """Lay one tile the way a player would: a tap, a double click, or Tab to it and Enter."""
+    """Lay one tile the way a player would: a tap, a double click, or Tab to it and Enter; answer
+    the arm question if the tile fits both ends."""
     if page.locator("#arm-dialog[open]").count():
         # The arm question of an earlier try opened late (a slow page): answer it instead.
         answer_arm(page, how)
         return
+    name = tile.get_attribute("data-tile")
     if how == "tap":
         tile.tap()
     elif how == "double-click":
@@ -53,18 +55,30 @@ def lay(page: Any, tile: Any, how: str) -> None:
     else:
         tile.focus()
         page.keyboard.press("Enter")
-    dialog = page.locator("#arm-dialog[open]")
+    # Either the tile leaves the hand or the arm question opens: wait for whichever comes (a fixed
+    # short wait for the question missed it on a loaded machine, and the tile was never laid).
     try:
-        dialog.wait_for(timeout=400)
-    except Exception:
+        page.wait_for_function(
+            """(name) => document.querySelector("#arm-dialog[open]")
+                || !document.querySelector(`#my-hand .my-tile--playable[data-tile="${name}"]`)
+                || document.getElementById("play-feedback")?.innerText""",
+            arg=name,
+            timeout=LAY_GUARD_MS,
+        )
+    except PlaywrightTimeout:
         return
-    answer_arm(page, how)
+    if page.locator("#arm-dialog[open]").count():
+        answer_arm(page, how)
 
 
 def answer_arm(page: Any, how: str) -> None:
     """Choose the first arm the question offers, by keyboard or by pointer."""
     if how == "keyboard":
-        page.keyboard.press("Enter")  # the first choice has the focus
+        # The question puts the focus on its first choice; a keyboard player presses Enter there.
+        page.wait_for_function(
+            "() => document.activeElement?.matches?.('#arm-dialog[open] [data-choice]')", timeout=LAY_GUARD_MS
+        )
+        page.keyboard.press("Enter")
     else:
         page.locator("#arm-dialog[open] [data-choice]").first.click()
 
@@ -112,7 +126,21 @@ def describe(page: Any) -> str:
           };
         }"""
     )
-    return repr(facts)
+    return f"page: {facts!r}; server: {server_side(page)}"
+
+
+def server_side(page: Any) -> str:
+    """The table as the server stored it: its version and its last events (a page behind the
+    server lost an event; a server behind the page never took the play)."""
+    from amigos.web.tables.models import Table, TableEvent
+
+    table_id = page.get_attribute("#table-page", "data-table-id")
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return "no table"
+    last = TableEvent.objects.filter(table=table).order_by("-version")[:6]
+    events = [(event.version, event.kind, event.data.get("seat")) for event in reversed(last)]
+    return f"status {table.status}, version {table.version}, last events {events}"
 
 
 def hands_ended(page: Any) -> int:
