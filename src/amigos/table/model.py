@@ -49,6 +49,7 @@ class Timing:
     reconnect: float = 300.0
     grace: float = 120.0
     vote: float = 60.0
+    vote_absence: float = 10.0  # a seat with no page open this long during the vote has left
     computer: float = 20.0
     correspondence: float = 86_400.0
 

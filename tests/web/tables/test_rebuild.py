@@ -9,10 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import actor as actor_module
 from amigos.web.tables import registry, store
+from amigos.web.tables.actor import TableActor
+from amigos.web.tables.models import Table, TableEvent
 from tests.web.tables.support import Recorder
 from tests.web.tables.test_actor import against_computers, fresh_registry, until
 
@@ -21,11 +24,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 __all__ = ["fresh_registry"]  # the autouse fixture: no actor outlives a test
 
 
-async def test_a_table_that_could_not_store_a_computer_play_rebuilds_itself_and_goes_on(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(actor_module, "REBUILD_SECONDS", 0.05)
-    user, actor = await against_computers(make_player, "amigos-100")
+async def break_on_a_computer_play(
+    actor: TableActor, user: User, monkeypatch: pytest.MonkeyPatch
+) -> list[int]:
+    """Play the player's turns until storing a computer player's play fails once; the version the
+    failed write expected."""
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     mine = actor.seat_of(user.pk)
@@ -52,9 +55,30 @@ async def test_a_table_that_could_not_store_a_computer_play_rebuilds_itself_and_
 
     await asyncio.wait_for(play_my_turns_until_it_fails(), 60)
     assert actor.broken
+    return failed
+
+
+async def test_a_table_that_could_not_store_a_computer_play_rebuilds_itself_and_goes_on(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(actor_module, "REBUILD_SECONDS", 0.05)
+    user, actor = await against_computers(make_player, "amigos-100")
+    failed = await break_on_a_computer_play(actor, user, monkeypatch)
     # Nobody sends anything: a new actor is built from the log, and the computer player moves.
     await until(lambda: (new := registry.local_actor(actor.id)) is not None and new is not actor)
     rebuilt: Any = registry.local_actor(actor.id)
     await until(lambda: rebuilt.version > failed[0] + 1)
-    told = [p for kind, p in me.received if kind == "table.event" and p["version"] > failed[0]]
-    assert told, "the rebuilt table told nobody anything"
+    stored = await sync_to_async(
+        lambda: list(TableEvent.objects.filter(table_id=actor.id).values_list("version", flat=True))
+    )()
+    assert stored == list(range(1, len(stored) + 1))  # no gap, nothing twice
+
+
+async def test_a_broken_table_deleted_before_its_rebuild_is_let_go(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(actor_module, "REBUILD_SECONDS", 0.3)
+    user, actor = await against_computers(make_player, "amigos-100")
+    await break_on_a_computer_play(actor, user, monkeypatch)
+    await sync_to_async(Table.objects.filter(pk=actor.id).delete)()
+    await until(lambda: registry.local_actor(actor.id) is None)

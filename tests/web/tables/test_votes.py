@@ -21,7 +21,7 @@ from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import registry, services
+from amigos.web.tables import registry, services, socket_keys
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Seat, Table, TableEvent
 from tests.web.tables.support import FakeClock, Recorder
@@ -317,11 +317,71 @@ async def test_split_votes_send_everyone_back_and_create_nothing(
     )
     await play_out(actor)
     tables_before = await sync_to_async(Table.objects.count)()
-    for user, choice in ((ana, "rematch"), (beto, "rematch"), (carla, "rotate"), (dani, "rematch")):
+    for user, choice in ((ana, "rematch"), (beto, "rematch")):
         await vote(actor, user, choice)
+    assert actor.status == "voting"
+    # One player presses another button: everyone goes back at once, without waiting for Dani.
+    await vote(actor, carla, "rotate")
     assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
     assert actor.status == "finished"
+    with pytest.raises(CommandError) as refused:
+        await vote(actor, dani, "rematch")
+    assert refused.value.code == "not_voting"
     assert await sync_to_async(Table.objects.count)() == tables_before
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished" and table.next_table_id is None
+
+
+async def test_one_communicate_sends_everyone_back_at_once_and_a_lone_voter_may_change_their_mind(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
+    seats = {1: beto, 2: carla, 3: dani}
+    actor, watcher = await seated_table(
+        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
+    )
+    await play_out(actor)
+    await vote(actor, ana, "rematch")
+    await vote(actor, ana, "rotate")  # while nobody else chose, a choice can still change
+    await vote(actor, beto, "rotate")
+    assert actor.status == "voting" and not closed(watcher)
+    await vote(actor, carla, "communicate")
+    assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished" and table.next_table_id is None
+
+
+async def test_a_player_who_leaves_during_the_vote_sends_everyone_back_and_a_reload_does_not(
+    make_player: Callable[..., User], clock: FakeClock
+) -> None:
+    ana, beto = await players(make_player, "Ana", "Beto")
+    actor, watcher = await seated_table(ana, "cuban-1v1", {1: services.SeatChoice(user_id=beto.pk)})
+    pages = {user.pk: Recorder(user.pk) for user in (ana, beto)}
+    for page in pages.values():
+        await actor.call(lambda page=page: actor.join(page, True, None))
+    await play_out(actor)
+    await vote(actor, ana, "rematch")
+    # Beto reloads his page: it closes and opens again within the grace, and nothing happens.
+    beto_seat = actor.seat_of(beto.pk)
+    assert beto_seat is not None
+    key = socket_keys.key_of(pages[beto.pk])
+    await actor.call(lambda: actor.detach(key, beto_seat))
+    clock.advance(9)
+    await actor.fire_deadline()
+    await actor.call(lambda: actor.join(pages[beto.pk], True, None))
+    clock.advance(30)
+    await actor.fire_deadline()
+    assert actor.status == "voting" and not closed(watcher)
+    # Then he closes it for good: 10 s later he has left, which is a choice for the meeting room.
+    await actor.call(lambda: actor.detach(key, beto_seat))
+    clock.advance(9.9)
+    await actor.fire_deadline()
+    assert actor.status == "voting"
+    clock.advance(0.1)
+    await actor.fire_deadline()
+    assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
+    [left] = [event["data"] for event in watcher.events("vote") if event["data"].get("left")]
+    assert left == {"seat": beto_seat, "choice": "communicate", "left": True}
     table = await sync_to_async(Table.objects.get)(pk=actor.id)
     assert table.status == "finished" and table.next_table_id is None
 

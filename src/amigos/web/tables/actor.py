@@ -153,6 +153,8 @@ class TableActor:
         self.sockets: dict[int, set[object]] = {}
         self.last_seen: dict[int, datetime] = {seat.number: now for seat in self.seats}
         self.away_since: dict[int, datetime] = {}
+        # During the vote: since when each human seat has had no page open (it left the table).
+        self.vote_left: dict[int, datetime] = {}
         for _, kind, data in loaded.log:
             seat_number = data.get("seat") if isinstance(data, dict) else None
             if not isinstance(seat_number, int) or not 0 <= seat_number < len(self.seats):
@@ -423,20 +425,35 @@ class TableActor:
             raise CommandError("not_voting", "no vote is open at this table")
         if choice not in CHOICES:
             raise CommandError("bad_choice", "choose rematch, rotate or communicate")
+        await self._cast(seat, choice)
+        return {"version": self.version}
+
+    async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None:
+        """Store a seat's choice, and close the vote when it is decided (`_vote_decided`)."""
         self.votes[seat] = choice
-        pending = Pending(events=[("vote", {"seat": seat, "choice": choice})])
-        humans = [s.number for s in self.seats if not s.is_computer]
-        if all(number in self.votes for number in humans):
+        data: dict[str, Any] = {"seat": seat, "choice": choice}
+        if left:
+            data["left"] = True
+        pending = Pending(events=[("vote", data)])
+        if self._vote_decided():
             pending.events += await self._close_votes()
-        pending.write = store.Write(events=[], at=self.clock.now())
+        now = self.clock.now()
+        pending.write = store.Write(events=[], at=now)
         if self.status != "voting":
             pending.write.status = self.status
-            pending.write.ended_at = self.clock.now()
+            pending.write.ended_at = now
             pending.write.deadline = (None, "")
             pending.write.next_table_id = self.next_table_id
         await self._commit(pending)
         await self._wake_next_table()
-        return {"version": self.version}
+
+    def _vote_decided(self) -> bool:
+        """Whether the vote is over: every human seat chose the same, or it can no longer be
+        unanimous, because someone chose "communicate" or two seats chose differently (the spec:
+        one player who presses another button sends everyone to the meeting room, at once)."""
+        humans = [s.number for s in self.seats if not s.is_computer]
+        chosen = {self.votes[number] for number in humans if number in self.votes}
+        return "communicate" in chosen or len(chosen) > 1 or all(number in self.votes for number in humans)
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
         seat = self.seat_of(user_id)
@@ -799,6 +816,9 @@ class TableActor:
     def _presence_deadlines(self) -> list[tuple[datetime, str, int]]:
         """When each seat's silence or absence next matters, earliest first: a seat unheard for
         30 s is away; an away seat's window lapses (blue card, or a computer player holds it)."""
+        if self.status == "voting":
+            absence = timedelta(seconds=timing.TIMING.vote_absence)
+            return sorted((since + absence, "left_vote", seat) for seat, since in self.vote_left.items())
         if not self.tracking:
             return []
         found: list[tuple[datetime, str, int]] = []
@@ -830,6 +850,13 @@ class TableActor:
         return self._away(seat, at)
 
     async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None:
+        if kind == "left_vote":
+            # No page of the seat came back during the vote: the player left, which is a choice
+            # for the meeting room (as leaving is in `amigos.table`), and the vote closes at once.
+            self.vote_left.pop(seat, None)
+            if self.status == "voting":
+                await self._cast(seat, "communicate", left=True)
+            return
         if kind == "silent":
             await self._commit(await self._gone(seat, at))
         elif await self._suspended(seat):
@@ -917,6 +944,7 @@ class TableActor:
     async def attach(self, key: object, seat: int) -> None:
         """A socket of the seat's player joined the table (inside the actor)."""
         self.sockets.setdefault(seat, set()).add(key)
+        self.vote_left.pop(seat, None)
         await self.heard(seat)
 
     async def heard(self, seat: int) -> None:
@@ -936,6 +964,11 @@ class TableActor:
         if keys is None or key not in keys:
             return
         keys.discard(key)
+        if not keys and self.status == "voting" and not self.seats[seat].is_computer:
+            # Its last page closed during the vote: unless one comes back soon (a reload), it left.
+            self.vote_left[seat] = self.clock.now()
+            self._arm()
+            return
         if keys or not self.tracking or seat in self.away_since or self.seats[seat].is_computer:
             return
         await self._commit(await self._gone(seat, self.clock.now()))
@@ -969,6 +1002,10 @@ class TableActor:
                 try:
                     await self.links.wake(self.id)
                     return
+                except CommandError as refusal:
+                    if refusal.code == "table_not_found":
+                        return  # deleted meanwhile: nothing to rebuild
+                    log.warning("table %s could not be rebuilt yet (%s)", self.id, refusal.code)
                 except Exception:
                     log.warning("table %s could not be rebuilt yet (attempt %s)", self.id, attempt + 1)
 

@@ -116,6 +116,7 @@ def table_labels() -> dict[str, object]:
         "choose_left": _("Which half of %(tile)s faces left?"),
         "half": _("%(value)s on the left"),
         "voted": _("%(name)s chose %(choice)s."),
+        "vote_left": _("%(name)s left the table."),
         "choices": {"communicate": _("Communication"), "rematch": _("Rematch"), "rotate": _("Rotate")},
         "not_chosen": _("not chosen yet"),
         "votes_communicate": _("Not everyone chose the same: back to the meeting room."),

@@ -619,7 +619,9 @@ function applyEvent(event) {
     case "vote":
       if (!state.votes) state.votes = { choices: {} };
       state.votes.choices[String(data.seat)] = data.choice;
-      announce(format(labels.voted, { name: seatName(data.seat), choice: labels.choices[data.choice] }));
+      // A player who left the table during the vote counts as choosing the meeting room.
+      if (data.left) announce(format(labels.vote_left, { name: seatName(data.seat) }));
+      else announce(format(labels.voted, { name: seatName(data.seat), choice: labels.choices[data.choice] }));
       break;
     case "votes_closed":
       if (data.result === "communicate" || !data.next_table_id) {
