@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
@@ -1183,8 +1185,6 @@ def _storing_threads() -> bool:
     """Whether tables store their plays on several threads (connections) at once: with
     PostgreSQL, yes, so one table's write never waits behind another's (each table still awaits
     its own writes in order); SQLite takes one writer at a time, so it keeps the one thread."""
-    from django.db import connection
-
     return connection.vendor == "postgresql"
 
 
@@ -1200,8 +1200,21 @@ async def store_append(table_id: int, expected: int, write: store.Write) -> int:
         return int(await database_sync_to_async(store.append)(table_id, expected, write))
     if _store_pool is None:
         _store_pool = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="amigos-store")
-    storing = database_sync_to_async(store.append, thread_sensitive=False, executor=_store_pool)
+    storing = sync_to_async(_append_on_store_thread, thread_sensitive=False, executor=_store_pool)
     return int(await storing(table_id, expected, write))
+
+
+def _append_on_store_thread(table_id: int, expected: int, write: store.Write) -> int:
+    """On a store thread, whose connection stays open from one play to the next. Channels' wrapper
+    (`database_sync_to_async`) would treat every play as a new request and make Django check the
+    connection first (``SELECT 1``): one more round trip to the database on every move. Instead a
+    database error closes the connection: the actor is rebuilt and the next write connects afresh
+    (after a database restart, say)."""
+    try:
+        return store.append(table_id, expected, write)
+    except DatabaseError:
+        connection.close()
+        raise
 
 
 def _moment(text: object) -> datetime | None:
