@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import lease, services, store
@@ -98,7 +103,7 @@ async def test_a_process_trusts_its_lease_only_while_it_is_sure_to_hold_it(
     table: Table, settings: object
 ) -> None:
     first, second = lease.Leases(), lease.Leases()
-    assert first.identity != second.identity and first.identity.count(":") == 2
+    assert first.identity != second.identity and first.identity.count(":") == 3
     assert await first.acquire(table.pk, T0) == first.identity
     assert first.holds(table.pk) and not second.holds(table.pk)
     assert await second.acquire(table.pk, later(5)) == first.identity
@@ -114,3 +119,46 @@ async def test_a_process_trusts_its_lease_only_while_it_is_sure_to_hold_it(
     assert await first.adoptable(later(26)) == [table.pk]
     owner = await sync_to_async(holder)(table)
     assert owner == ("", None)
+
+
+def a_dead_process_of_this_machine() -> str:
+    """The identity a server process of this machine had before it died (it ran and ended)."""
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    pid = int(ended.stdout)
+    return f"{socket.gethostname()[:40]}:{pid}:{lease.BOOT}:0badc0de"
+
+
+def test_who_died_here_is_told_from_who_may_still_run() -> None:
+    mine = lease.new_identity()
+    assert not lease.died_here(mine)  # this very process
+    dead = a_dead_process_of_this_machine()
+    assert lease.died_here(dead)
+    host, pid, boot, rand = dead.split(":")
+    assert not lease.died_here(f"{host}:{os.getppid()}:{boot}:{rand}")  # a process that runs
+    assert not lease.died_here(f"another-machine:{pid}:{boot}:{rand}")
+    assert not lease.died_here(f"{host}:{pid}:00000000:{rand}")  # before the machine restarted
+    assert not lease.died_here(f"{host}:{pid}:{rand}")  # the older form of a name: waited out
+    assert not lease.died_here("")
+
+
+def test_a_lease_of_a_process_that_died_here_is_taken_back_at_once(table: Table) -> None:
+    """Regression: a server restarted right after a crash answered `busy` until the dead
+    process's lease expired (15 s)."""
+    dead = a_dead_process_of_this_machine()
+    assert store.acquire_lease(table.pk, dead, T0, T0 + LEASE) == dead
+    assert store.acquire_lease(table.pk, "b", later(1), later(1) + LEASE) == dead  # still valid
+    assert store.lease_holders(later(1)) == [dead]
+    assert store.adoptable_table_ids("b", later(1), dead=[dead]) == [table.pk]
+    assert store.acquire_lease(table.pk, "b", later(1), later(1) + LEASE, dead=[dead]) == "b"
+
+
+async def test_a_restarted_process_takes_its_dead_predecessors_tables_without_waiting(table: Table) -> None:
+    dead = a_dead_process_of_this_machine()
+    now = timezone.now()
+    await sync_to_async(store.acquire_lease)(table.pk, dead, now, now + LEASE)
+    restarted = lease.Leases()
+    assert await restarted.adoptable(now) == [table.pk]
+    assert await restarted.acquire(table.pk, now) == restarted.identity
+    # A live holder (this test's own process under another name) is waited out as before.
+    other = lease.Leases()
+    assert await other.acquire(table.pk, now) == restarted.identity

@@ -10,7 +10,9 @@ runs a table only while it holds the table's lease (`Table.owner` and `Table.lea
   `AMIGOS_TABLE_LEASE_SECONDS`); a renewal that finds another owner stops that table's actor;
 * on the same beat it adopts unfinished tables whose lease expired (their owner died): the actor is
   rebuilt from the log and stored deadlines and gives the player in turn fresh time (`fresh_time`);
-* it releases its leases on a clean stop, so another process adopts them at once.
+* it releases its leases on a clean stop, so another process adopts them at once;
+* a lease whose holder was a process of this machine that is gone (`died_here`: a crash, then a
+  restart) is taken at once, without waiting for it to expire.
 
 The lease says who should write; the version check in `store.append` is the fence that refuses a
 write from a process that lost the lease without knowing it yet. Times are the processes' own
@@ -25,6 +27,7 @@ import socket
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -35,9 +38,47 @@ from amigos.web.realtime.hub import Hub
 from amigos.web.tables import store
 
 
+def _boot_id() -> str:
+    """A short name of this machine's current boot (Linux), or "-" where there is none."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip().replace("-", "")[:8] or "-"
+    except OSError:
+        return "-"
+
+
+BOOT = _boot_id()
+
+
+def _host() -> str:
+    return socket.gethostname()[:40]
+
+
 def new_identity() -> str:
-    """``host:pid:random``: unique per server loop, readable in the database."""
-    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+    """``host:pid:boot:random``: unique per server loop, readable in the database."""
+    return f"{_host()}:{os.getpid()}:{BOOT}:{secrets.token_hex(4)}"
+
+
+def died_here(holder: str) -> bool:
+    """Whether ``holder`` was a server process of this machine, since this boot, that no longer
+    runs. Its leases need not be waited out: a server restarted at once after a crash takes its
+    tables back at once instead of answering `busy` for the rest of the lease. Anything else (another
+    machine, another boot, a process still running, a name of another form) is waited out."""
+    parts = holder.split(":")
+    if len(parts) != 4 or BOOT == "-":
+        return False
+    host, pid_text, boot, _ = parts
+    if host != _host() or boot != BOOT or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False  # another server loop of this very process (tests run several): alive
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists (another user's, say)
+    return False
 
 
 def shared(hub: Hub) -> bool:
@@ -79,9 +120,14 @@ class Leases:
         """Take (or keep) the lease: our identity when we hold it, another holder's, or None (no table)."""
         started = time.monotonic()
         moment = now or timezone.now()
+        until = moment + timedelta(seconds=lease_seconds())
         holder: str | None = await database_sync_to_async(store.acquire_lease)(
-            table_id, self.identity, moment, moment + timedelta(seconds=lease_seconds())
+            table_id, self.identity, moment, until
         )
+        if holder is not None and holder != self.identity and died_here(holder):
+            holder = await database_sync_to_async(store.acquire_lease)(
+                table_id, self.identity, moment, until, dead=[holder]
+            )
         if holder == self.identity:
             self._trust([table_id], started)
         else:
@@ -107,7 +153,11 @@ class Leases:
         await database_sync_to_async(store.release_leases)(table_ids, self.identity)
 
     async def adoptable(self, now: datetime | None = None) -> list[int]:
+        """Tables to adopt: nobody's, expired, or held by a process of this machine that died."""
+        moment = now or timezone.now()
+        holders: list[str] = await database_sync_to_async(store.lease_holders)(moment)
+        dead = [holder for holder in holders if holder != self.identity and died_here(holder)]
         found: list[int] = await database_sync_to_async(store.adoptable_table_ids)(
-            self.identity, now or timezone.now()
+            self.identity, moment, dead=dead
         )
         return found

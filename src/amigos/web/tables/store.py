@@ -8,6 +8,7 @@ who is not the current writer (a process that lost the table's lease, for instan
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -261,19 +262,23 @@ def open_table_ids() -> list[int]:
 # -- the ownership lease (amigos.web.tables.lease): which process runs a table's actor ----------------
 
 
-def _takeable(owner: str, now: datetime) -> Q:
-    return Q(owner="") | Q(owner=owner) | Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+def _takeable(owner: str, now: datetime, dead: Collection[str] = ()) -> Q:
+    free = Q(owner="") | Q(owner=owner) | Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+    return free | Q(owner__in=list(dead)) if dead else free
 
 
-def acquire_lease(table_id: int, owner: str, now: datetime, until: datetime) -> str | None:
-    """Take the table's lease if it is free, expired or already ``owner``'s, in one conditional
-    UPDATE (two processes racing for it: exactly one wins). Returns who holds it afterwards
-    (``owner`` when taken), or None when there is no such table."""
+def acquire_lease(
+    table_id: int, owner: str, now: datetime, until: datetime, dead: Collection[str] = ()
+) -> str | None:
+    """Take the table's lease if it is free, expired, already ``owner``'s or held by one of the
+    ``dead`` (processes known to be gone), in one conditional UPDATE (two processes racing for it:
+    exactly one wins). Returns who holds it afterwards (``owner`` when taken), or None when there
+    is no such table."""
     holder: str | None = None
     for _ in range(3):
         taken = (
             Table.objects.filter(pk=table_id)
-            .filter(_takeable(owner, now))
+            .filter(_takeable(owner, now, dead))
             .update(owner=owner, lease_until=until)
         )
         if taken:
@@ -299,14 +304,25 @@ def release_leases(table_ids: list[int], owner: str) -> None:
         Table.objects.filter(pk__in=table_ids, owner=owner).update(owner="", lease_until=None)
 
 
-def adoptable_table_ids(owner: str, now: datetime) -> list[int]:
+def adoptable_table_ids(owner: str, now: datetime, dead: Collection[str] = ()) -> list[int]:
     """Unfinished tables ``owner`` may take: never taken, released, whose owner stopped renewing
-    (it died), or ``owner``'s own (the caller skips those it runs)."""
+    (it died), held by one of the ``dead``, or ``owner``'s own (the caller skips those it runs)."""
     return list(
         Table.objects.filter(status__in=OPEN_STATUSES)
-        .filter(_takeable(owner, now))
+        .filter(_takeable(owner, now, dead))
         .order_by("pk")
         .values_list("pk", flat=True)
+    )
+
+
+def lease_holders(now: datetime) -> list[str]:
+    """Who holds a live lease on an unfinished table (a few names: one per server process)."""
+    return list(
+        Table.objects.filter(status__in=OPEN_STATUSES, lease_until__gt=now)
+        .exclude(owner="")
+        .order_by()
+        .values_list("owner", flat=True)
+        .distinct()
     )
 
 
