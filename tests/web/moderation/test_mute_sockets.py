@@ -71,6 +71,9 @@ async def test_a_muted_players_lobby_lines_skip_the_muter_only_until_unmuted(
     await command(beto_peer, "chat.send", {"text": "perdón"})
     await ana_peer.expect(said("perdón"))
     await again.expect(said("perdón"))  # her other page follows the change too
+    # ...and its list of muted players follows at once (regression: only after a reconnect).
+    emptied = await again.expect(lambda e: e["type"] == "moderation.muted" and e["payload"]["muted"] == [])
+    assert emptied["payload"] == {"muted": []}
     for peer in [*peers, again]:
         await peer.connection.close()
 

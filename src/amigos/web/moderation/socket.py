@@ -81,7 +81,14 @@ async def _changed(connection: Connection, players: list[dict[str, object]]) -> 
     hub = get_hub()
     hub.mutes.put(connection.user_id, frozenset(ids))
     await hub.publish(MUTES_TOPIC, MUTES_CHANGED, {"owner": connection.user_id, "muted": ids})
+    # The player's other pages (any process) show the new list too, not only after a reload.
+    await hub.publish(own_mutes_topic(connection.user_id), "moderation.muted", {"muted": players})
     return {"muted": players}
+
+
+def own_mutes_topic(user_id: int) -> str:
+    """Every socket of a player listens here for changes to the list of players they muted."""
+    return f"moderation.mutes.{user_id}"
 
 
 @command("moderation.mute")
@@ -118,7 +125,9 @@ async def load_mutes(connection: Connection) -> None:
 
 @on_open
 async def list_mutes(connection: Connection) -> None:
-    """The page lists whom its player muted, to unmute them (sent only when there is someone)."""
+    """The page lists whom its player muted, to unmute them (sent only when there is someone),
+    and follows the changes made on the player's other pages."""
+    await connection.join(own_mutes_topic(connection.user_id))
     if get_hub().mutes.of(connection.user_id):
         players = await database_sync_to_async(selectors.muted_players)(connection.user_id)
         connection.push("moderation.muted", {"muted": players})
