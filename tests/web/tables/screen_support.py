@@ -53,8 +53,7 @@ def lay(page: Any, tile: Any, how: str) -> None:
     elif how == "double-click":
         tile.dblclick()
     else:
-        tile.focus()
-        page.keyboard.press("Enter")
+        tile.press("Enter")  # focuses the tile, then Enter on it, as a keyboard player does
     # Either the tile leaves the hand or the arm question opens: wait for whichever comes (a fixed
     # short wait for the question missed it on a loaded machine, and the tile was never laid).
     try:
@@ -92,8 +91,9 @@ def play_one(page: Any, how: str) -> bool:
     playable = page.locator("#my-hand .my-tile--playable")
     if not playable.count():
         return False
-    tile = playable.first
-    name = tile.get_attribute("data-tile")
+    name = playable.first.get_attribute("data-tile")
+    # This tile, by name: `.first` is re-read on every use and may point at another tile later.
+    tile = page.locator(f'#my-hand [data-tile="{name}"]')
     for _attempt in range(3):
         lay(page, tile, how)
         try:
@@ -123,6 +123,7 @@ def describe(page: Any) -> str:
             focused: document.activeElement?.outerHTML?.slice(0, 120) ?? null,
             playable: [...document.querySelectorAll("#my-hand .my-tile--playable")]
               .map((t) => t.dataset.tile),
+            announced: [...document.querySelectorAll("#announcer p")].slice(-6).map((p) => p.innerText),
           };
         }"""
     )
