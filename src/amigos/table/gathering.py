@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from amigos.engine import Termination
 
+from . import ballot
 from .common import close, end_unfinished, humans, set_seat
 from .effects import DealNeeded, Effect, Notice, NoticeKind, TableReady, VoteCast, VoteResult
 from .errors import TableError
@@ -61,11 +62,12 @@ def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]
         raise TableError("already_voted", f"seat {seat} has voted")
     state = set_seat(state, seat, vote=choice)
     effects.append(VoteCast(seat, choice))
-    votes = {state.seats[index].vote for index in humans(state)}
-    if VoteChoice.LOBBY in votes or len(votes - {None}) > 1:
-        return vote_fails(state, effects)
-    if None in votes:
+    voters = humans(state)
+    choices = {index: vote for index in voters if (vote := state.seats[index].vote) is not None}
+    if not ballot.settled(choices, voters, VoteChoice.LOBBY):
         return state
+    if ballot.outcome(choices, voters, VoteChoice.LOBBY) is VoteChoice.LOBBY:
+        return vote_fails(state, effects)
     players, organizer = reseat(state.config.players, state.config.organizer, choice)
     effects.append(VoteResult(choice, players, organizer))
     return replace(state, phase=Phase.CLOSED, vote_until=None)

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
 from amigos.engine.deal import random_seat
-from amigos.table import Conduct
+from amigos.table import Conduct, ballot
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
@@ -453,9 +453,11 @@ class TableActor:
         """Whether the vote is over: every human seat chose the same, or it can no longer be
         unanimous, because someone chose "communicate" or two seats chose differently (the spec:
         one player who presses another button sends everyone to the meeting room, at once)."""
-        humans = [s.number for s in self.seats if not s.is_computer]
-        chosen = {self.votes[number] for number in humans if number in self.votes}
-        return "communicate" in chosen or len(chosen) > 1 or all(number in self.votes for number in humans)
+        return ballot.settled(self.votes, self._voters(), "communicate")
+
+    def _voters(self) -> list[int]:
+        """The seats that vote after a match: the people's (computer players do not vote)."""
+        return [s.number for s in self.seats if not s.is_computer]
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
         seat = self.seat_of(user_id)
@@ -629,11 +631,7 @@ class TableActor:
     async def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
         """Close the vote: the same rematch or rotate from every human seat creates the next table
         (stored before anyone is told, so `votes_closed` names it); anything else is "communicate"."""
-        humans = [s.number for s in self.seats if not s.is_computer]
-        chosen = {self.votes.get(number) for number in humans}
-        result = chosen.pop() if len(chosen) == 1 else "communicate"
-        if result is None:
-            result = "communicate"
+        result = ballot.outcome(self.votes, self._voters(), "communicate")
         if result in ("rematch", "rotate"):
             try:
                 self.next_table_id = await database_sync_to_async(self.links.create_next_table)(
