@@ -120,6 +120,23 @@ async def play_out(actor: TableActor) -> None:
     assert actor.status == "voting", actor.status
 
 
+async def four_at_the_vote(make_player: Callable[..., User]) -> tuple[list[User], TableActor, Recorder]:
+    """Ana (organizer), Beto right, Carla partner and Dani left, their Amigos match played out: the
+    vote is open. The four players, the table's actor and a spectator."""
+    four = await players(make_player, "Ana", "Beto", "Carla", "Dani")
+    actor, watcher = await seated_table(
+        four[0], "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in enumerate(four) if n}
+    )
+    await play_out(actor)
+    return four, actor, watcher
+
+
+async def assert_back_to_the_meeting_room(actor: TableActor) -> None:
+    """The stored table is finished and made no next table."""
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished" and table.next_table_id is None
+
+
 async def vote(actor: TableActor, user: User, choice: str) -> None:
     await actor.call(lambda: actor.vote(user.pk, actor.version, choice))
 
@@ -162,12 +179,7 @@ async def next_table_started(old: TableActor, new_id: int) -> TableActor:
 async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once(
     make_player: Callable[..., User], clock: FakeClock
 ) -> None:
-    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
-    seats = {1: beto, 2: carla, 3: dani}
-    actor, watcher = await seated_table(
-        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
-    )
-    await play_out(actor)
+    (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     tables_before = await sync_to_async(Table.objects.count)()
     for user in (ana, beto, carla):
         await vote(actor, user, "rematch")
@@ -203,12 +215,7 @@ async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once
 async def test_a_unanimous_rotation_moves_partner_left_left_right_and_right_across(
     make_player: Callable[..., User], clock: FakeClock
 ) -> None:
-    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
-    seats = {1: beto, 2: carla, 3: dani}  # Beto right, Carla partner, Dani left
-    actor, watcher = await seated_table(
-        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
-    )
-    await play_out(actor)
+    (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     for user in (dani, carla, beto, ana):
         await vote(actor, user, "rotate")
     [result] = closed(watcher)
@@ -310,12 +317,7 @@ async def play_out_until_a_computer_moved(actor: TableActor, eyes: Recorder) -> 
 async def test_split_votes_send_everyone_back_and_create_nothing(
     make_player: Callable[..., User], clock: FakeClock
 ) -> None:
-    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
-    seats = {1: beto, 2: carla, 3: dani}
-    actor, watcher = await seated_table(
-        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
-    )
-    await play_out(actor)
+    (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     tables_before = await sync_to_async(Table.objects.count)()
     for user, choice in ((ana, "rematch"), (beto, "rematch")):
         await vote(actor, user, choice)
@@ -328,27 +330,20 @@ async def test_split_votes_send_everyone_back_and_create_nothing(
         await vote(actor, dani, "rematch")
     assert refused.value.code == "not_voting"
     assert await sync_to_async(Table.objects.count)() == tables_before
-    table = await sync_to_async(Table.objects.get)(pk=actor.id)
-    assert table.status == "finished" and table.next_table_id is None
+    await assert_back_to_the_meeting_room(actor)
 
 
 async def test_one_communicate_sends_everyone_back_at_once_and_a_lone_voter_may_change_their_mind(
     make_player: Callable[..., User], clock: FakeClock
 ) -> None:
-    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
-    seats = {1: beto, 2: carla, 3: dani}
-    actor, watcher = await seated_table(
-        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
-    )
-    await play_out(actor)
+    (ana, beto, carla, _dani), actor, watcher = await four_at_the_vote(make_player)
     await vote(actor, ana, "rematch")
     await vote(actor, ana, "rotate")  # while nobody else chose, a choice can still change
     await vote(actor, beto, "rotate")
     assert actor.status == "voting" and not closed(watcher)
     await vote(actor, carla, "communicate")
     assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
-    table = await sync_to_async(Table.objects.get)(pk=actor.id)
-    assert table.status == "finished" and table.next_table_id is None
+    await assert_back_to_the_meeting_room(actor)
 
 
 async def test_a_player_who_leaves_during_the_vote_sends_everyone_back_and_a_reload_does_not(
@@ -382,19 +377,13 @@ async def test_a_player_who_leaves_during_the_vote_sends_everyone_back_and_a_rel
     assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
     [left] = [event["data"] for event in watcher.events("vote") if event["data"].get("left")]
     assert left == {"seat": beto_seat, "choice": "communicate", "left": True}
-    table = await sync_to_async(Table.objects.get)(pk=actor.id)
-    assert table.status == "finished" and table.next_table_id is None
+    await assert_back_to_the_meeting_room(actor)
 
 
 async def test_when_the_60_seconds_pass_nobody_plays_again(
     make_player: Callable[..., User], clock: FakeClock
 ) -> None:
-    ana, beto, carla, dani = await players(make_player, "Ana", "Beto", "Carla", "Dani")
-    seats = {1: beto, 2: carla, 3: dani}
-    actor, watcher = await seated_table(
-        ana, "amigos-100", {n: services.SeatChoice(user_id=u.pk) for n, u in seats.items()}
-    )
-    await play_out(actor)
+    (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     tables_before = await sync_to_async(Table.objects.count)()
     for user in (ana, beto, carla):
         await vote(actor, user, "rematch")
@@ -405,8 +394,7 @@ async def test_when_the_60_seconds_pass_nobody_plays_again(
     await actor.fire_deadline()
     assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
     assert await sync_to_async(Table.objects.count)() == tables_before
-    table = await sync_to_async(Table.objects.get)(pk=actor.id)
-    assert table.status == "finished" and table.next_table_id is None
+    await assert_back_to_the_meeting_room(actor)
     # Dani's rematch comes too late
     with pytest.raises(CommandError) as refused:
         await vote(actor, dani, "rematch")
