@@ -17,28 +17,45 @@ from tests.web.test_browser import chromium, open_page, player  # noqa: F401  (f
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_administrator_warns_a_reported_player_from_the_desk_in_spanish(
-    open_page: Callable[..., Any],  # noqa: F811
-) -> None:
+def administrator() -> Any:
+    """Jefa, who may use the admin and its desk."""
     admin = player("Jefa")
     admin.is_staff = admin.is_superuser = True
     admin.save()
+    return admin
+
+
+def open_the_desk(page: Any) -> None:
+    """Sign in to the admin as Jefa and land on the list of reports."""
+    page.goto("/admin/login/?next=/admin/moderation/report/")
+    page.fill("#id_username", "jefa@example.org")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#result_list")
+
+
+def decide(page: Any, report_id: int, label: str) -> None:
+    """From the list of reports, take the action ``label`` on one report."""
+    page.goto("/admin/moderation/report/")
+    page.check(f"input[name=_selected_action][value='{report_id}']")
+    page.select_option("select[name=action]", label=label)
+    page.click("button[name=index]")
+    page.wait_for_selector("text=1 reportes decididos.")
+
+
+def test_an_administrator_warns_a_reported_player_from_the_desk_in_spanish(
+    open_page: Callable[..., Any],  # noqa: F811
+) -> None:
+    admin = administrator()
     ana, bruto = player("Ana"), player("Bruto")
     table = table_for(ana, bruto)
     report = services.report(
         reporter=ana, reported_id=bruto.pk, comment="me insultó", now=START, table_id=table.pk
     )
     page = open_page()
-    page.goto("/admin/login/?next=/admin/moderation/report/")
-    page.fill("#id_username", "jefa@example.org")
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_selector("#result_list")
+    open_the_desk(page)
     assert "Bruto" in page.inner_text("#result_list") and "me insultó" in page.inner_text("#result_list")
-    page.check(f"input[name=_selected_action][value='{report.pk}']")
-    page.select_option("select[name=action]", label="Advertir a los jugadores reportados")
-    page.click("button[name=index]")
-    page.wait_for_selector("text=1 reportes decididos.")
+    decide(page, report.pk, "Advertir a los jugadores reportados")
     assert AdminMessage.objects.filter(recipient=bruto).count() == 1
     decision = Decision.objects.get()
     assert (decision.action, decision.decided_by_id) == ("warn", admin.pk)
@@ -54,9 +71,7 @@ def test_ignore_block_shorten_and_lift_from_the_desk_in_spanish(
     from amigos.web.moderation.models import Suspension
     from tests.web.axe import assert_accessible
 
-    admin = player("Jefa")
-    admin.is_staff = admin.is_superuser = True
-    admin.save()
+    admin = administrator()
     ana, bruto, carla = player("Ana"), player("Bruto"), player("Carla")
     table = table_for(ana, bruto, carla)
     now = timezone.now()
@@ -65,21 +80,9 @@ def test_ignore_block_shorten_and_lift_from_the_desk_in_spanish(
     )
     rude = services.report(reporter=ana, reported_id=bruto.pk, comment="insultos", now=now, table_id=table.pk)
     page = open_page()
-    page.goto("/admin/login/?next=/admin/moderation/report/")
-    page.fill("#id_username", "jefa@example.org")
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_selector("#result_list")
-
-    def decide(report_id: int, label: str) -> None:
-        page.goto("/admin/moderation/report/")
-        page.check(f"input[name=_selected_action][value='{report_id}']")
-        page.select_option("select[name=action]", label=label)
-        page.click("button[name=index]")
-        page.wait_for_selector("text=1 reportes decididos.")
-
-    decide(harmless.pk, "Ignorar los reportes seleccionados")
-    decide(rude.pk, "Bloquear: tarjeta roja y su suspensión")
+    open_the_desk(page)
+    decide(page, harmless.pk, "Ignorar los reportes seleccionados")
+    decide(page, rude.pk, "Bloquear: tarjeta roja y su suspensión")
     # Deciding an already decided report is refused, in Spanish.
     page.goto("/admin/moderation/report/")
     page.check(f"input[name=_selected_action][value='{rude.pk}']")
