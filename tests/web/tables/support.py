@@ -6,9 +6,28 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from amigos.web.accounts.models import User
 from amigos.web.realtime.hub import get_hub
+from amigos.web.tables.models import Invitation, Seat, Table
 
 TILE = re.compile(r"^[0-9]-[0-9]$")
+
+
+def stored_table(seated: list[User | None], created_at: datetime, *, accepted: bool = True) -> Table:
+    """A four-seat Amigos table stored as it is (no actor): seat 0 organizes, a None seat is an easy
+    computer player, and every invitation is accepted (or, with ``accepted=False``, still open)."""
+    table = Table.objects.create(
+        name="Mesa", variant="amigos-100", players=4, organizer=seated[0], created_at=created_at
+    )
+    for number, user in enumerate(seated):
+        Seat.objects.create(
+            table=table,
+            number=number,
+            user=user,
+            level="" if user else "easy",
+            invitation=Invitation.ACCEPTED if accepted or number == 0 else Invitation.PENDING,
+        )
+    return table
 
 
 class FakeClock:

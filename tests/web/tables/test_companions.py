@@ -8,9 +8,10 @@ from datetime import UTC, datetime
 import pytest
 
 from amigos.web.accounts.models import User
-from amigos.web.tables.models import Invitation, Seat, Table
+from amigos.web.tables.models import Table
 from amigos.web.tables.selectors import companions
 from tests.web.conftest import SignedIn
+from tests.web.tables.support import stored_table
 
 pytestmark = pytest.mark.django_db
 
@@ -18,18 +19,7 @@ AT = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
 
 
 def table(seated: list[User | None], *, accepted: bool = True) -> Table:
-    row = Table.objects.create(
-        name="Mesa", variant="amigos-100", players=4, organizer=seated[0], created_at=AT
-    )
-    for number, user in enumerate(seated):
-        Seat.objects.create(
-            table=row,
-            number=number,
-            user=user,
-            level="" if user else "easy",
-            invitation=Invitation.ACCEPTED if accepted or number == 0 else Invitation.PENDING,
-        )
-    return row
+    return stored_table(seated, AT, accepted=accepted)
 
 
 def test_companions_are_the_accepted_players_of_my_latest_tables_most_recent_first(

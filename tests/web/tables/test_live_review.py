@@ -12,10 +12,11 @@ from amigos.web.accounts.models import User
 from amigos.web.archive.review import review_turn, turns_to_review
 from amigos.web.archive.services import review as runner
 from amigos.web.tables.hand_review import request_live_review
-from amigos.web.tables.models import Invitation, LiveHandReview, MatchRecord, Seat, Table
+from amigos.web.tables.models import LiveHandReview, MatchRecord, Table
 from amigos.web.tables.services import TableRefused
 from tests.web.archive.test_statistics import suits_record
 from tests.web.conftest import SignedIn
+from tests.web.tables.support import stored_table
 
 START = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
 
@@ -23,16 +24,7 @@ START = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
 def live_match(players: list[User], *, accepted: bool = True) -> Table:
     """A table whose match 1 has hand 1 over and hand 2 in its eighth move (as the live record
     stands between two hand ends). Beto (seat 1) holds the fives in hand 1."""
-    table = Table.objects.create(
-        name="Mesa", variant="amigos-100", players=4, organizer=players[0], created_at=START
-    )
-    for number, user in enumerate(players):
-        Seat.objects.create(
-            table=table,
-            number=number,
-            user=user,
-            invitation=Invitation.ACCEPTED if accepted or number == 0 else Invitation.PENDING,
-        )
+    table = stored_table(list(players), START, accepted=accepted)
     record = suits_record()
     record["hands"] = record["hands"][:2]
     record["hands"][1]["moves"] = record["hands"][1]["moves"][:8]
