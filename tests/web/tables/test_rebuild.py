@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import actor as actor_module
-from amigos.web.tables import registry, store
+from amigos.web.tables import registry, store, storing
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Table, TableEvent
 from tests.web.tables.support import Recorder
@@ -32,7 +32,7 @@ async def break_on_a_computer_play(
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     mine = actor.seat_of(user.pk)
-    real_append = actor_module.store_append
+    real_append = storing.append
     failed: list[int] = []
 
     async def failing_once(table_id: int, expected: int, write: store.Write) -> int:
@@ -42,7 +42,7 @@ async def break_on_a_computer_play(
             raise OSError("the database went away for a moment")
         return await real_append(table_id, expected, write)
 
-    monkeypatch.setattr(actor_module, "store_append", failing_once)
+    monkeypatch.setattr(storing, "append", failing_once)
 
     async def play_my_turns_until_it_fails() -> None:
         while not failed:

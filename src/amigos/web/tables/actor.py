@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
@@ -35,7 +31,7 @@ from amigos.table import Conduct, ballot
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
-from amigos.web.tables import rendering, socket_keys, store, thinking, timing
+from amigos.web.tables import rendering, socket_keys, store, storing, thinking, timing
 from amigos.web.tables.game import Game, Refused, first_leader_needed, legal_plays
 from amigos.web.tables.rendering import iso
 
@@ -1020,7 +1016,7 @@ class TableActor:
         write = pending.write
         write.events = pending.events
         try:
-            version = await store_append(self.id, self.version, write)
+            version = await storing.append(self.id, self.version, write)
         except Exception:
             self.broken = True
             log.exception("table %s: could not store its events; it will be rebuilt", self.id)
@@ -1176,43 +1172,6 @@ _background: set[asyncio.Task[None]] = set()
 #: A table whose events could not be stored is rebuilt after this pause (doubling, up to 30 s).
 REBUILD_SECONDS = 1.0
 REBUILD_ATTEMPTS = 12
-
-
-@functools.cache
-def _storing_threads() -> bool:
-    """Whether tables store their plays on several threads (connections) at once: with
-    PostgreSQL, yes, so one table's write never waits behind another's (each table still awaits
-    its own writes in order); SQLite takes one writer at a time, so it keeps the one thread."""
-    return connection.vendor == "postgresql"
-
-
-#: The threads (each with its own database connection) that store plays when PostgreSQL is used.
-STORE_THREADS = 4
-_store_pool: ThreadPoolExecutor | None = None
-
-
-async def store_append(table_id: int, expected: int, write: store.Write) -> int:
-    """`store.append` off the event loop, on the shared database thread or (PostgreSQL) a pool."""
-    global _store_pool
-    if not _storing_threads():
-        return int(await database_sync_to_async(store.append)(table_id, expected, write))
-    if _store_pool is None:
-        _store_pool = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="amigos-store")
-    storing = sync_to_async(_append_on_store_thread, thread_sensitive=False, executor=_store_pool)
-    return int(await storing(table_id, expected, write))
-
-
-def _append_on_store_thread(table_id: int, expected: int, write: store.Write) -> int:
-    """On a store thread, whose connection stays open from one play to the next. Channels' wrapper
-    (`database_sync_to_async`) would treat every play as a new request and make Django check the
-    connection first (``SELECT 1``): one more round trip to the database on every move. Instead a
-    database error closes the connection: the actor is rebuilt and the next write connects afresh
-    (after a database restart, say)."""
-    try:
-        return store.append(table_id, expected, write)
-    except DatabaseError:
-        connection.close()
-        raise
 
 
 def _moment(text: object) -> datetime | None:
