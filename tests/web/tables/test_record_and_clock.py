@@ -8,6 +8,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from amigos.engine import find_variant, new_deal_key, parse_record, replay_record
 from amigos.web.archive.errors import ArchiveError
@@ -98,3 +100,37 @@ def test_only_the_seat_in_turn_learns_how_long_its_turn_is(situation: str, secon
 def test_a_clock_the_table_alone_decides_is_public(situation: str, seconds: int) -> None:
     shown = rendering.render("clock", clock(situation, seconds), None)
     assert (shown["situation"], shown["seconds"], shown["legal"]) == (situation, seconds, [])
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.DataObject) -> None:
+    """Each hand's part of the record is kept between builds and rebuilt only when the hand gained
+    moves: whenever it is asked for (mid-hand, between hands, in a new match), it must equal the
+    record of a fresh game that replays the same log."""
+    name, players = data.draw(
+        st.sampled_from([("amigos-100", None), ("draw-100", 3), ("cuban-1v1", None)]), label="variant"
+    )
+    variant = find_variant(name, players)
+    game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
+    log: list[tuple[str, dict[str, Any]]] = []
+    for _match in range(data.draw(st.integers(1, 2), label="matches")):
+        log += game.start_match(0 if first_leader_needed(variant) else None)
+        for _hand in range(data.draw(st.integers(1, 3), label="hands")):
+            if game.match is not None and game.match.is_over:
+                break
+            log += game.deal(str(data.draw(st.uuids(version=4), label="deal key")))
+            while game.in_hand:
+                seat, hand = game.to_move, game.hand
+                assert seat is not None and hand is not None
+                action = data.draw(st.sampled_from(hand.legal_actions()), label="action")
+                log += game.act(seat, action, at="2026-11-25T10:00:00.000Z", system=data.draw(st.booleans()))
+                if data.draw(st.integers(0, 9), label="ask") == 0:
+                    assert game.record() == _replayed(variant, log).record()
+            assert game.record() == _replayed(variant, log).record()
+
+
+def _replayed(variant: Any, log: list[tuple[str, dict[str, Any]]]) -> Game:
+    fresh = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
+    fresh.replay(log)
+    return fresh

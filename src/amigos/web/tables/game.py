@@ -136,6 +136,10 @@ class Game:
     termination: str = ""
     #: The seat whose doing ended the match unfinished (abandonment, suspension); None otherwise.
     offender: int | None = None
+    #: Each hand's record as last built, by hand id, with the number of actions it was built from:
+    #: the record is rebuilt whole at every hand's start and end, and replaying every earlier hand
+    #: each time made that cost grow with the match (a sixth of the server's time in closed play).
+    _recorded: dict[str, tuple[int, RecordHand]] = field(default_factory=dict, repr=False, compare=False)
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -394,25 +398,9 @@ class Game:
         The extension fields are written by engine/trail.py's codec, never by hand: the engine
         (and so the archive and ``amigos replay``) validates them, and a record with other field
         names or units is refused (the archive then would never get the match)."""
-        hands: list[RecordHand] = []
-        for log in self.hands:
-            base = record_hand(log.start, log.actions)
-            trail = HandTrail(
-                key=log.key,
-                hand_id=log.id,
-                commitment=log.commitment,
-                times=tuple(epoch(at) for at in log.times) if all(log.times) else None,
-                system=tuple(log.system),
-            )
-            hands.append(
-                RecordHand(
-                    deal=base.deal,
-                    boneyard=base.boneyard,
-                    leader=base.leader,
-                    moves=base.moves,
-                    extra=hand_trail_json(trail),
-                )
-            )
+        hands = [self._record_hand(log) for log in self.hands]
+        for stale in self._recorded.keys() - {log.id for log in self.hands}:
+            del self._recorded[stale]
         match = MatchTrail(
             table=f"table:{self.table_id}:match:{self.match_number}",
             termination=Termination(self.termination) if self.termination else None,
@@ -422,6 +410,29 @@ class Game:
         if cards is not None:
             extra["cards"] = cards
         return Record(variant=self.variant.name, players=self.names, hands=tuple(hands), extra=extra).to_obj()
+
+    def _record_hand(self, log: HandLog) -> RecordHand:
+        """One hand of the record, replayed only when it gained actions since it was last built."""
+        kept = self._recorded.get(log.id)
+        if kept is not None and kept[0] == len(log.actions):
+            return kept[1]
+        base = record_hand(log.start, log.actions)
+        trail = HandTrail(
+            key=log.key,
+            hand_id=log.id,
+            commitment=log.commitment,
+            times=tuple(epoch(at) for at in log.times) if all(log.times) else None,
+            system=tuple(log.system),
+        )
+        built = RecordHand(
+            deal=base.deal,
+            boneyard=base.boneyard,
+            leader=base.leader,
+            moves=base.moves,
+            extra=hand_trail_json(trail),
+        )
+        self._recorded[log.id] = (len(log.actions), built)
+        return built
 
 
 def first_leader_needed(variant: Variant) -> bool:
