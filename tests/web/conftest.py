@@ -88,6 +88,22 @@ class ServerThread:
         self.thread.join(20)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def store_threads_end_first(django_db_setup: None) -> Iterator[None]:
+    """The tables' store threads, and the thread async tests reach the database on, keep a
+    connection each: they let go before the test database is dropped (PostgreSQL refuses to drop
+    a database in use, and the test databases piled up on the server)."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    from amigos.web.tables import storing
+
+    storing.close()
+    # The thread that async tests' database calls run on keeps its connection too.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
 @pytest.fixture
 def bus_namespace(settings: Any) -> str:
     """A Redis channel prefix of our own, so concurrent test runs never hear each other."""

@@ -161,47 +161,86 @@ def append(table_id: int, expected_version: int, write: Write) -> int:
     second writer finds the version moved and gets `LostWrite`), then one INSERT adds the events:
     two statements for a play, the path every move takes."""
     with transaction.atomic():
-        version = expected_version + len(write.events)
-        changes: dict[str, Any] = {"version": version}
-        if write.status is not None:
-            changes["status"] = write.status
-        if write.started_at is not None:
-            changes["started_at"] = write.started_at
-        if write.ended_at is not None:
-            changes["ended_at"] = write.ended_at
-        if write.deadline is not None:
-            changes["deadline_at"], changes["deadline_kind"] = write.deadline
-        if write.match_number is not None:
-            changes["match_number"] = write.match_number
-        if write.next_table_id is not None:
-            changes["next_table_id"] = write.next_table_id
-        if not _update_table(table_id, expected_version, changes):
-            found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
-            raise LostWrite(f"table {table_id} is at version {found}, not {expected_version}")
-        if write.events:
-            _insert_events(table_id, expected_version + 1, write.events, write.at)
-        if write.cards:
-            stored = [
-                Card.objects.create(table_id=table_id, given_at=write.at, **card) for card in write.cards
-            ]
-            write.suspended = [row.user_id for row in moderation.cards_given(cards=stored, now=write.at)]
-        for change in write.seats:
-            number = change.pop("number")
-            Seat.objects.filter(table_id=table_id, number=number).update(**change)
-        if write.record is not None:
-            match = write.match_number or Table.objects.values_list("match_number", flat=True).get(
-                pk=table_id
-            )
-            record, _ = MatchRecord.objects.get_or_create(
-                table_id=table_id,
-                number=match,
-                defaults={"record": write.record, "started_at": write.record_started_at or write.at},
-            )
-            record.record = write.record
-            if write.record_ended:
-                record.ended_at = write.at
-                record.termination = write.termination
-            record.save()
+        return _write(table_id, expected_version, write)
+
+
+#: What `append_many` gives back for each write: the new version, or why it was not stored.
+Outcome = int | Exception
+
+
+def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
+    """Store the writes of several tables (at most one each) in one transaction: one commit, so one
+    flush of the database's log, for all of them, where each commit used to cost a play its own.
+
+    A write whose table moved on gets its `LostWrite` and the others are stored all the same. If
+    the transaction fails (one write breaks a constraint, the connection drops, a bug), nothing of
+    it is kept and each write is tried again alone, so one bad write costs the others nothing but
+    time; each then gets its version or its own error."""
+    if len(writes) == 1:
+        return [_alone(*writes[0])]
+    try:
+        with transaction.atomic():
+            outcomes: list[Outcome] = []
+            for table_id, expected_version, write in writes:
+                try:
+                    outcomes.append(_write(table_id, expected_version, write))
+                except LostWrite as lost:  # raised before it wrote anything: the others go on
+                    outcomes.append(lost)
+            return outcomes
+    except Exception:  # whatever broke the group, each write gets its own answer
+        for _, _, write in writes:
+            write.suspended = []
+        return [_alone(*entry) for entry in writes]
+
+
+def _alone(table_id: int, expected_version: int, write: Write) -> Outcome:
+    """One write in its own transaction; its failure, whatever it is, goes back to its actor (which
+    then rebuilds the table from the log), never to the other tables of the group."""
+    try:
+        return append(table_id, expected_version, write)
+    except Exception as failure:
+        return failure
+
+
+def _write(table_id: int, expected_version: int, write: Write) -> int:
+    """`append`'s statements, inside the caller's transaction."""
+    version = expected_version + len(write.events)
+    changes: dict[str, Any] = {"version": version}
+    if write.status is not None:
+        changes["status"] = write.status
+    if write.started_at is not None:
+        changes["started_at"] = write.started_at
+    if write.ended_at is not None:
+        changes["ended_at"] = write.ended_at
+    if write.deadline is not None:
+        changes["deadline_at"], changes["deadline_kind"] = write.deadline
+    if write.match_number is not None:
+        changes["match_number"] = write.match_number
+    if write.next_table_id is not None:
+        changes["next_table_id"] = write.next_table_id
+    if not _update_table(table_id, expected_version, changes):
+        found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        raise LostWrite(f"table {table_id} is at version {found}, not {expected_version}")
+    if write.events:
+        _insert_events(table_id, expected_version + 1, write.events, write.at)
+    if write.cards:
+        stored = [Card.objects.create(table_id=table_id, given_at=write.at, **card) for card in write.cards]
+        write.suspended = [row.user_id for row in moderation.cards_given(cards=stored, now=write.at)]
+    for change in write.seats:
+        fields = {name: value for name, value in change.items() if name != "number"}
+        Seat.objects.filter(table_id=table_id, number=change["number"]).update(**fields)
+    if write.record is not None:
+        match = write.match_number or Table.objects.values_list("match_number", flat=True).get(pk=table_id)
+        record, _ = MatchRecord.objects.get_or_create(
+            table_id=table_id,
+            number=match,
+            defaults={"record": write.record, "started_at": write.record_started_at or write.at},
+        )
+        record.record = write.record
+        if write.record_ended:
+            record.ended_at = write.at
+            record.termination = write.termination
+        record.save()
     return version
 
 

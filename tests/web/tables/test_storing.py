@@ -1,0 +1,123 @@
+"""Tables' writes grouped into shared transactions (`storing`, `store.append_many`): each table still
+gets exactly its own outcome, a write that cannot be stored costs the others nothing, and a group's
+failure frees the writer for the next ones. Runs on SQLite and again on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import DatabaseError
+
+from amigos.web.accounts.models import User
+from amigos.web.tables import store, storing
+from amigos.web.tables.models import Seat, Table, TableEvent
+from tests.web.tables.support import stored_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AT = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
+
+
+async def tables(make_player: Callable[..., User], count: int) -> list[int]:
+    def build() -> list[int]:
+        organizer = make_player("org")
+        return [stored_table([organizer, None, None, None], AT).pk for _ in range(count)]
+
+    return await sync_to_async(build)()
+
+
+def a_play(number: int) -> store.Write:
+    return store.Write(events=[("played", {"seat": 0, "n": number}), ("clock", {"seat": 1})], at=AT)
+
+
+async def stored(table_id: int) -> tuple[int, list[tuple[int, str]]]:
+    def read() -> tuple[int, list[tuple[int, str]]]:
+        version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+        events = list(
+            TableEvent.objects.filter(table_id=table_id).order_by("version").values_list("version", "kind")
+        )
+        return version, events
+
+    return await sync_to_async(read)()
+
+
+async def outcomes(writes: list[tuple[int, int, store.Write]]) -> list[Any]:
+    """Every write sent at once, as many actors would; what each one was answered."""
+    return list(
+        await asyncio.gather(
+            *(storing.append(table_id, expected, write) for table_id, expected, write in writes),
+            return_exceptions=True,
+        )
+    )
+
+
+async def test_writes_that_wait_together_are_stored_in_one_transaction(
+    make_player: Callable[..., User],
+) -> None:
+    ids = await tables(make_player, 6)
+    answers = await outcomes([(table_id, 0, a_play(n)) for n, table_id in enumerate(ids)])
+    assert answers == [2] * 6
+    assert storing.writer().groups[-1] == 6
+    for table_id in ids:
+        assert await stored(table_id) == (2, [(1, "played"), (2, "clock")])
+    # The next round goes on from the new versions, in order.
+    assert await outcomes([(table_id, 2, a_play(9)) for table_id in ids]) == [4] * 6
+
+
+async def test_a_table_that_moved_on_loses_only_its_own_write(make_player: Callable[..., User]) -> None:
+    first, stale, last = await tables(make_player, 3)
+    answers = await outcomes([(first, 0, a_play(1)), (stale, 5, a_play(2)), (last, 0, a_play(3))])
+    assert answers[0] == answers[2] == 2
+    assert isinstance(answers[1], store.LostWrite)
+    assert await stored(stale) == (0, [])
+    assert (await stored(first))[0] == (await stored(last))[0] == 2
+
+
+async def test_a_write_that_breaks_the_transaction_costs_the_others_nothing(
+    make_player: Callable[..., User],
+) -> None:
+    """A stray event where the write's first one goes breaks the shared transaction (one event per
+    version): every write is tried again alone, and only the faulty one fails."""
+    first, broken, last = await tables(make_player, 3)
+    await sync_to_async(TableEvent.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
+    answers = await outcomes([(first, 0, a_play(1)), (broken, 0, a_play(2)), (last, 0, a_play(3))])
+    assert storing.writer().groups[-1] == 3
+    assert answers[0] == answers[2] == 2
+    assert isinstance(answers[1], DatabaseError)
+    assert await stored(broken) == (0, [(1, "stray")])
+    assert await stored(first) == await stored(last) == (2, [(1, "played"), (2, "clock")])
+
+
+async def test_a_group_whose_thread_fails_answers_everyone_and_frees_the_writer(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = await tables(make_player, 2)
+    real = store.append_many
+
+    def failing(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
+        raise RuntimeError("the store thread died")
+
+    monkeypatch.setattr(store, "append_many", failing)
+    answers = await outcomes([(table_id, 0, a_play(0)) for table_id in ids])
+    assert all(isinstance(answer, RuntimeError) for answer in answers)
+    assert storing.writer().writing == 0
+    monkeypatch.setattr(store, "append_many", real)
+    assert await outcomes([(table_id, 0, a_play(0)) for table_id in ids]) == [2, 2]
+
+
+async def test_a_seat_change_survives_being_tried_twice(make_player: Callable[..., User]) -> None:
+    """A group that fails is tried again write by write: a write must come out of the first try as
+    it went in (regression: storing a seat change consumed its ``number``, so the retry failed)."""
+    first, broken = await tables(make_player, 2)
+    await sync_to_async(TableEvent.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
+    seat = {"number": 1, "level": "hard"}
+    change = store.Write(events=[("seat_changed", {"seat": 1})], at=AT, seats=[seat])
+    answers = await outcomes([(first, 0, change), (broken, 0, a_play(2))])
+    assert answers[0] == 1
+    level = await sync_to_async(lambda: Seat.objects.get(table_id=first, number=1).level)()
+    assert level == "hard"
