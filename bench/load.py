@@ -251,6 +251,7 @@ async def drive(
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - start
     plays = stats.plays - start_plays
+    memory_end = resident_kb(pid) - before
     stop.set()
     await asyncio.gather(*clients, return_exceptions=True)
     return {
@@ -262,6 +263,7 @@ async def drive(
         "p50_ms": round(lobby_bench.percentile(stats.latencies, 0.50) * 1000, 2),
         "p99_ms": round(lobby_bench.percentile(stats.latencies, 0.99) * 1000, 2),
         "memory_per_table_kb": round(max(memory, 0) / max(len(made), 1), 1),
+        "memory_end_per_table_kb": round(max(memory_end, 0) / max(len(made), 1), 1),
         "sockets": len(clients),
         "sockets_joined": stats.joined,
         "join_seconds": round(join_seconds, 1),
