@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
+from django.db import transaction
 from django.utils import timezone
 
 from amigos.web.accounts.models import User
@@ -56,37 +57,91 @@ def verdict(session_key: str | None, user_id: int, now: float) -> Verdict:
     return _judge(data, User.objects.filter(pk=user_id).first(), now)
 
 
-def verdicts(watched: list[tuple[str | None, int]], now: float) -> list[Verdict]:
+def verdicts(
+    watched: list[tuple[str | None, int]],
+    now: float,
+    acted: list[float | None] | None = None,
+    window: float = 0.0,
+) -> list[Verdict]:
     """`verdict` for many sockets at once, in two queries whatever their number: a process checks
-    all its sockets together instead of each socket querying on its own clock."""
+    all its sockets together instead of each socket querying on its own clock.
+
+    ``acted`` (one entry per socket, None when it did nothing) is each socket's latest action not yet
+    on the idle clock: it counts in the verdict, and a session whose stored last action is older by
+    ``window`` seconds or more gets it written, all in one transaction. Sockets used to write their
+    own, two session reads and a write each (a sixth of the server's time at a thousand tables)."""
     keys = [key for key, _ in watched if key]
     stored: dict[str, dict[str, Any]] = {}
-    if keys and settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
+    raw: dict[str, str] = {}
+    database = settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+    if keys and database:
         from django.contrib.sessions.models import Session
 
         decoder = _store("")
         for row in Session.objects.filter(session_key__in=keys, expire_date__gt=timezone.now()):
             stored[row.session_key] = decoder.decode(row.session_data)
+            raw[row.session_key] = row.session_data
     else:
         stored = {key: _data(key) for key in keys}
     users = User.objects.in_bulk({user_id for _, user_id in watched})
     result = []
-    for key, user_id in watched:
+    latest: dict[str, float] = {}
+    for index, (key, user_id) in enumerate(watched):
         data = stored.get(key or "", {})
         if str(data.get(SESSION_KEY)) != str(user_id):
             result.append(Verdict(State.SIGNED_OUT))
-        else:
-            result.append(_judge(data, users.get(user_id), now))
+            continue
+        at = acted[index] if acted is not None else None
+        if at is not None and key:
+            latest[key] = max(at, latest.get(key, at))
+        result.append(_judge(data, users.get(user_id), now, at))
+    _record(
+        {
+            key: at
+            for key, at in latest.items()
+            if at - float(stored[key].get(LAST_ACTIVITY_KEY) or 0.0) >= window
+        },
+        stored,
+        raw if database else None,
+    )
     return result
 
 
-def _judge(data: dict[str, Any], user: User | None, now: float) -> Verdict:
+def _record(actions: dict[str, float], stored: dict[str, dict[str, Any]], raw: dict[str, str] | None) -> None:
+    """Write each session's latest action (`verdicts`). With the database engine, one UPDATE per
+    session in one transaction, and only if the session is still as it was read: a page that saved
+    the session meanwhile (a sign-in elsewhere, a new CSRF token) is never overwritten, and the
+    action is written at the next check."""
+    if not actions:
+        return
+    if raw is None:
+        for key, at in actions.items():
+            store = _store(key)
+            if store.get(SESSION_KEY) is not None:
+                store[LAST_ACTIVITY_KEY] = at
+                store.save()
+        return
+    from django.contrib.sessions.models import Session
+
+    decoder = _store("")
+    with transaction.atomic():
+        for key, at in actions.items():
+            data = {**stored[key], LAST_ACTIVITY_KEY: at}
+            Session.objects.filter(session_key=key, session_data=raw[key]).update(
+                session_data=decoder.encode(data),
+                expire_date=decoder.get_expiry_date(expiry=data.get("_session_expiry")),
+            )
+
+
+def _judge(data: dict[str, Any], user: User | None, now: float, acted: float | None = None) -> Verdict:
     if user is None or not user.is_active:
         return Verdict(State.SIGNED_OUT)
     until = current_suspension(user, timezone.now())
     if until is not None:
         return Verdict(State.SUSPENDED, until)
     last = data.get(LAST_ACTIVITY_KEY)
+    if acted is not None:
+        last = acted if last is None else max(float(last), acted)
     if is_idle(float(last) if last is not None else None, now):
         return Verdict(State.IDLE)
     return Verdict(State.ACTIVE)

@@ -43,7 +43,7 @@ from amigos.web.realtime import commands, envelope, muting
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
-from amigos.web.realtime.watchdog import session_watch
+from amigos.web.realtime.watchdog import activity_window, session_watch
 
 log = logging.getLogger("amigos.realtime")
 
@@ -56,12 +56,6 @@ CLOSE_TOO_SLOW = 4408
 CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_FLOODING = 4429
 CLOSE_INTERNAL = 1011
-
-
-def activity_window() -> float:
-    """How long after recording an action a socket's next actions need no session work: 30 s, or
-    a twentieth of the idle timeout when that is shorter (the idle clock loses at most this: 5%)."""
-    return min(30.0, settings.AMIGOS_IDLE_TIMEOUT_SECONDS / 20)
 
 
 def _open(user: User) -> None:
@@ -105,7 +99,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         self._failing: asyncio.Task[None] | None = None
         self._counted = False
         self._activity_at = 0.0  # when this socket last recorded an action on the idle clock
-        self._recording: asyncio.Task[None] | None = None  # that recording, while under way
+        self._acted_at: float | None = None  # its latest action not yet on the idle clock
         self._registered = False
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
         self.inbox: asyncio.Queue[envelope.ClientMessage | envelope.ProtocolError] = asyncio.Queue(
@@ -301,6 +295,13 @@ class SiteSocket(AsyncWebsocketConsumer):
         """For the process's session watchdog: whose session this socket speaks for, if anyone's."""
         return (self.session_key, self.user.pk) if self.user is not None else None
 
+    def action_time(self) -> float | None:
+        return self._acted_at
+
+    def action_recorded(self, at: float) -> None:
+        if self._acted_at == at:
+            self._acted_at = None
+
     async def session_lapsed(self, verdict: sessions.Verdict) -> None:
         if self.user is not None:
             await self._sign_out(verdict, self.user.pk)
@@ -389,20 +390,14 @@ class SiteSocket(AsyncWebsocketConsumer):
         return True
 
     def _count_beside(self) -> None:
-        """Record the action on the idle clock beside this socket's next commands, not before them.
+        """Note the action for the idle clock; the process's session check writes it with every
+        other socket's (`watchdog.SessionWatch.check`), and judges the session with it meanwhile.
 
-        Each socket records at most once per window (`activity`), so sockets that opened together
-        record together: at 300 tables, 1,200 recordings queued on the database thread every 30 s
-        and held each socket's next play for up to 2.6 s (bench/load.py). The play was already
-        answered; a lapsed session is signed out a moment later, as the watchdog would."""
-        if time.time() - self._activity_at < activity_window():
-            return
-        if self._recording is not None and not self._recording.done():
-            return
-        self._recording = self._spawn(self._record_activity())
-
-    async def _record_activity(self) -> None:
-        await self.activity()
+        Regression: each socket recorded its own, on the database thread, once per window; at 300
+        tables the sockets that opened together recorded together every 30 s and held each one's
+        next play for up to 2.6 s, and at a thousand tables the recordings were a sixth of the
+        server's time (bench/load.py)."""
+        self._acted_at = time.time()
 
     def signed_in(self) -> bool:
         return self.user is not None

@@ -4,6 +4,9 @@ A socket must notice that its session lapsed (idle, suspended, signed out in ano
 command from the player. Each socket reading its own session on its own clock cost two queries per
 socket every check: with two thousand sockets, hundreds of queries a second for nothing. The
 process instead checks all its sockets together, in two queries, every `idle_check_interval()`.
+
+The same check writes the players' actions on the idle clock: a socket only notes when its player
+last acted, and the check records the notes of all sockets in one transaction.
 """
 
 from __future__ import annotations
@@ -24,6 +27,13 @@ log = logging.getLogger("amigos.realtime.watchdog")
 db_verdicts = database_sync_to_async(sessions.verdicts)
 
 
+def activity_window() -> float:
+    """How much of the idle clock a session may lose to save writes: an action less than this
+    after the last one recorded is not written (30 s, or a twentieth of the idle timeout when that
+    is shorter: at most 5% of it)."""
+    return min(30.0, settings.AMIGOS_IDLE_TIMEOUT_SECONDS / 20)
+
+
 def idle_check_interval() -> float:
     """How often sockets re-read their sessions: a quarter of the idle timeout, at most the configured
     AMIGOS_IDLE_CHECK_SECONDS, never more often than twice a second."""
@@ -33,6 +43,12 @@ def idle_check_interval() -> float:
 class Watched(Protocol):
     def watched_session(self) -> tuple[str | None, int] | None:
         """(session key, player id) while signed in, else None."""
+
+    def action_time(self) -> float | None:
+        """The time of the socket's latest action not yet on the idle clock (None: none)."""
+
+    def action_recorded(self, at: float) -> None:
+        """The check wrote the action of ``at``: the socket forgets it, unless it acted again since."""
 
     async def session_lapsed(self, verdict: sessions.Verdict) -> None: ...
 
@@ -56,7 +72,11 @@ class SessionWatch:
         live = [(socket, session) for socket, session in watched if session is not None]
         if not live:
             return
-        verdicts = await db_verdicts([session for _, session in live], time.time())
+        acted = [socket.action_time() for socket, _ in live]
+        verdicts = await db_verdicts([session for _, session in live], time.time(), acted, activity_window())
+        for (socket, _), at in zip(live, acted, strict=True):
+            if at is not None:
+                socket.action_recorded(at)
         for (socket, _), verdict in zip(live, verdicts, strict=True):
             if verdict.state is not sessions.State.ACTIVE and socket in self.sockets:
                 self.sockets.discard(socket)
