@@ -247,6 +247,9 @@ AMIGOS_TABLE_HAND_PAUSE_SECONDS = env_int("AMIGOS_TABLE_HAND_PAUSE_SECONDS", 5)
 AMIGOS_TABLE_BOT_DELAY_MS = env_int("AMIGOS_TABLE_BOT_DELAY_MS", 800)
 # Computer players think in this many worker processes (0: in a thread of the server, for tests).
 AMIGOS_BOT_PROCESSES = env_int("AMIGOS_BOT_PROCESSES", 2)
+# ...at this much lower a scheduling priority than the server (nice, 0 to 19): a computer player may
+# take a moment longer, a person's play may not.
+AMIGOS_BOT_NICENESS = env_int("AMIGOS_BOT_NICENESS", 10)
 # Several processes (a Redis bus): each table is run by the process holding its lease (docs/deploy.md,
 # "Several processes"). The lease lasts this long, is renewed this often (unheld tables are adopted
 # on the same beat), and a command forwarded to the owning process waits this long for its answer.

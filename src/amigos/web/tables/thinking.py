@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -37,6 +38,15 @@ def choose(view: SeatView, level: str, seed: int) -> Action:
     return find_bot(level).choose(view, random.Random(seed))
 
 
+def yield_to_the_server(niceness: int) -> None:
+    """Run in each new worker: think at a lower priority than the server's process. On a machine
+    whose cores are all busy, hard computer players searching at the server's priority took a
+    share of the CPU from the event loop and delayed every human table's plays (bench/load.py
+    with --bot-tables)."""
+    if niceness > 0:
+        os.nice(niceness)
+
+
 def executor() -> Executor:
     global _executor
     if _executor is None:
@@ -46,7 +56,10 @@ def executor() -> Executor:
         else:
             # spawn: the server has threads (Django's sync pool), which fork does not copy safely.
             _executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=yield_to_the_server,
+                initargs=(settings.AMIGOS_BOT_NICENESS,),
             )
     return _executor
 
