@@ -15,24 +15,13 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.contrib.sessions.backends.db import SessionStore
 
-from amigos.web.accounts.services import LAST_ACTIVITY_KEY
 from amigos.web.realtime import consumer
 from tests.web.conftest import ServerThread, SignedIn
+from tests.web.realtime.test_watchdog import last_action, set_last_action
 from tests.web.test_socket import connect, of_type
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def last_action(player: SignedIn) -> float:
-    return float(SessionStore(player.session_key)[LAST_ACTIVITY_KEY])
-
-
-def set_last_action(player: SignedIn, at: float) -> None:
-    store = SessionStore(player.session_key)
-    store[LAST_ACTIVITY_KEY] = at
-    store.save()
 
 
 async def test_an_action_is_answered_without_session_work_and_reaches_the_idle_clock(

@@ -63,11 +63,12 @@ def test_bulk_verdicts_take_two_queries_whatever_the_number(
     assert {v.state for v in found} == {sessions.State.ACTIVE}
 
 
-def _last_action(player: SignedIn) -> float:
+def last_action(player: SignedIn) -> float:
+    """The last action on the player's idle clock, as stored in the session."""
     return float(SessionStore(player.session_key)[LAST_ACTIVITY_KEY])
 
 
-def _set_last_action(player: SignedIn, at: float) -> None:
+def set_last_action(player: SignedIn, at: float) -> None:
     store = SessionStore(player.session_key)
     store[LAST_ACTIVITY_KEY] = at
     store.save()
@@ -82,17 +83,17 @@ def test_the_check_writes_the_actions_sockets_noted_and_counts_them(
     now = time.time()
     timeout = settings.AMIGOS_IDLE_TIMEOUT_SECONDS
     stale, recent, quiet = sign_in(), sign_in(), sign_in()
-    _set_last_action(stale, now - timeout - 10)  # idle by the stored clock alone
-    _set_last_action(recent, now - 10)
-    _set_last_action(quiet, now - 100)
+    set_last_action(stale, now - timeout - 10)  # idle by the stored clock alone
+    set_last_action(recent, now - 10)
+    set_last_action(quiet, now - 100)
     watched = [(p.session_key, p.user.pk) for p in (stale, recent, quiet, stale)]
     acted = [now - 5, now - 2, None, now - 7]  # two sockets of the same player: the later counts
     with django_assert_max_num_queries(2 + 2 + 2):  # two reads, one transaction, one write each
         found = sessions.verdicts(watched, now, acted, window=30.0)
     assert [v.state for v in found] == [sessions.State.ACTIVE] * 4
-    assert _last_action(stale) == now - 5
-    assert _last_action(recent) == now - 10  # 8 s newer: within the window, not written
-    assert _last_action(quiet) == now - 100
+    assert last_action(stale) == now - 5
+    assert last_action(recent) == now - 10  # 8 s newer: within the window, not written
+    assert last_action(quiet) == now - 100
     assert sessions.verdicts(watched[:1], now)[0].state is sessions.State.ACTIVE
 
 
@@ -102,7 +103,7 @@ def test_a_session_saved_meanwhile_by_a_page_is_not_overwritten(sign_in: Callabl
     read and the write (here a new key) stays, and the action waits for the next check."""
     player = sign_in()
     now = time.time()
-    _set_last_action(player, now - 100)
+    set_last_action(player, now - 100)
     read = Session.objects.get(session_key=player.session_key)
     data = SessionStore().decode(read.session_data)
     store = SessionStore(player.session_key)
