@@ -151,3 +151,26 @@ async def test_a_chat_line_stored_while_redis_is_down_is_acked(
         await peer.connection.close()
     finally:
         server.stop()
+
+
+async def test_a_failed_unsubscribe_never_fails_a_leave_or_a_close(
+    own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression (CI): a server stopped just after Redis came back failed in its hub's close, as
+    redis-py refused an UNSUBSCRIBE sent while the reader was reconnecting. A leave and a close go
+    on whatever the UNSUBSCRIBE does; the topic's later messages find no handler."""
+    bus = RedisBus(own_redis.url, namespace=f"leave-{uuid.uuid4().hex}", max_connections=4)
+    hub = Hub(bus)
+    got: list[dict[str, Any]] = []
+    subscription = await bus.subscribe("lobby", lambda topic, message: got.append(message))
+
+    async def refused(*channels: str) -> None:
+        raise RuntimeError("readuntil() called while another coroutine is already waiting for incoming data")
+
+    monkeypatch.setattr(bus._pubsub, "unsubscribe", refused)
+    await subscription.cancel()  # the leave goes on
+    await bus.publish("lobby", {"type": "x", "payload": {}})
+    await asyncio.sleep(0.3)
+    assert got == []
+    await bus.subscribe("table:1:watch", lambda topic, message: None)
+    await hub.close()  # and so does the close, with a topic still subscribed
