@@ -55,13 +55,17 @@ class Writer:
         self.writing = 0
         #: How many writes each transaction carried, newest last (for tests and the benchmark).
         self.groups: list[int] = []
+        # The loop keeps only weak references to tasks: the draining ones are held here.
+        self._draining: set[asyncio.Task[None]] = set()
 
     async def append(self, table_id: int, expected: int, write: store.Write) -> int:
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.waiting.append(_Waiting(table_id, expected, write, future))
         if self.writing < self.lanes:
             self.writing += 1
-            asyncio.get_running_loop().create_task(self._drain())
+            task = asyncio.get_running_loop().create_task(self._drain(), name="amigos-store-writer")
+            self._draining.add(task)
+            task.add_done_callback(self._draining.discard)
         return await future
 
     async def _drain(self) -> None:
