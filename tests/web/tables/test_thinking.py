@@ -7,6 +7,9 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -105,3 +108,33 @@ def test_computer_players_think_at_a_lower_priority_than_the_server(
     mine = os.nice(0)
     theirs = thinking.executor().submit(os.nice, 0).result(timeout=60)
     assert theirs == min(19, mine + niceness)
+
+
+ORPHANED_SERVER = """
+import multiprocessing, os, sys
+from concurrent.futures import ProcessPoolExecutor
+from amigos.web.tables import thinking
+
+spawn = multiprocessing.get_context("spawn")
+pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=thinking.start_worker, initargs=(0, os.getpid()))
+print(pool.submit(os.getpid).result(timeout=60), flush=True)
+os._exit(0)  # killed: no shutdown, no cleanup of the pool
+"""
+
+
+def test_a_worker_ends_when_its_server_is_killed() -> None:
+    """Regression: the workers of a killed server lived on, orphaned, each taking a little CPU (the
+    worker keeps the output pipe open, so the run below waits for it to end)."""
+    done = subprocess.run(
+        [sys.executable, "-c", ORPHANED_SERVER], capture_output=True, text=True, timeout=120, check=True
+    )
+    worker = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError(f"the worker {worker} outlived its server")

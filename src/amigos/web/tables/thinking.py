@@ -17,6 +17,8 @@ import multiprocessing
 import os
 import random
 import secrets
+import threading
+import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from django.conf import settings
@@ -38,13 +40,25 @@ def choose(view: SeatView, level: str, seed: int) -> Action:
     return find_bot(level).choose(view, random.Random(seed))
 
 
-def yield_to_the_server(niceness: int) -> None:
-    """Run in each new worker: think at a lower priority than the server's process. On a machine
-    whose cores are all busy, hard computer players searching at the server's priority took a
-    share of the CPU from the event loop and delayed every human table's plays (bench/load.py
-    with --bot-tables)."""
+def start_worker(niceness: int, server: int) -> None:
+    """Run in each new worker. It thinks at a lower priority than the server's process: on a
+    machine whose cores are all busy, hard computer players searching at the server's priority
+    took a share of the CPU from the event loop and delayed every human table's plays
+    (bench/load.py with --bot-tables). And it ends when the server is gone: after a server was
+    killed, its workers lived on, orphaned, each taking a little CPU, one more pair per crash."""
     if niceness > 0:
         os.nice(niceness)
+    threading.Thread(target=_end_with, args=(server,), name="amigos-bot-watch", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
+#: How often a worker checks that the server that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
 
 
 def executor() -> Executor:
@@ -58,8 +72,8 @@ def executor() -> Executor:
             _executor = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=yield_to_the_server,
-                initargs=(settings.AMIGOS_BOT_NICENESS,),
+                initializer=start_worker,
+                initargs=(settings.AMIGOS_BOT_NICENESS, os.getpid()),
             )
     return _executor
 
