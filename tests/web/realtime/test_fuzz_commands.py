@@ -404,3 +404,45 @@ def test_fuzz_every_command_then_the_socket_still_answers(
     finally:
         for name in LOGGERS:
             logging.getLogger(name).removeHandler(errors)
+
+
+#: The integer fields of the commands (ids, versions, a lead's side).
+INTEGER_FIELDS = sorted(
+    (kind, name)
+    for kind, names in FIELDS.items()
+    for name in names
+    if name.endswith("_id") or name in ("version", "since", "lead_left")
+)
+
+
+def test_integers_beyond_the_databases_keys_are_refused(site_server: ServerThread, world: World) -> None:
+    """Regression (the fuzz, in CI): a `player_id` of 2**63 reached SQLite's driver, which raised
+    OverflowError, and the socket closed with 1011. Every integer field of every command is sent
+    just outside a 64-bit key, the other fields right: each is refused with a documented code,
+    nothing changes, and the socket goes on answering."""
+    codes = documented_codes()
+
+    async def run() -> None:
+        peer = await connect(site_server, world.player)
+        await peer.expect(of_type("welcome"))
+        position = len(peer.received)
+        before = await sync_to_async(database)()
+        for kind, name in INTEGER_FIELDS:
+            for value in (2**63, -(2**63) - 1):
+                payload: dict[str, Any] = {
+                    field: WORDS[field][0] if field in WORDS else world.ids[-1]
+                    for field in FIELDS[kind]
+                    if field not in FORGED
+                }
+                payload[name] = value
+                await peer.send(kind, payload)
+                reply, position = await next_answer(peer, position)
+                assert reply["type"] == "error" and reply["payload"]["code"] in codes, (kind, name, reply)
+        await settled()
+        assert await sync_to_async(database)() == before
+        ident = await peer.send("heartbeat")
+        last, _ = await next_answer(peer, position)
+        assert last["type"] == "ack" and last["payload"]["reply_to"] == ident, last
+        await peer.connection.close()
+
+    asyncio.run(asyncio.wait_for(run(), 4 * WAIT))

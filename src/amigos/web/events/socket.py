@@ -16,10 +16,7 @@ from amigos.web.accounts.models import User
 from amigos.web.events.models import Event
 from amigos.web.events.selectors import may_see
 from amigos.web.events.services.live import topic
-from amigos.web.realtime.commands import CommandError, Connection, command
-
-#: Event ids are database keys: anything outside a 64-bit key is refused before any query.
-LARGEST_ID = 2**63 - 1
+from amigos.web.realtime.commands import CommandError, Connection, command, int_field
 
 
 def _version_if_visible(user_id: int, event_id: int) -> int | None:
@@ -35,9 +32,8 @@ db_version_if_visible = database_sync_to_async(_version_if_visible)
 
 @command("events.watch", activity=False)
 async def watch(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    event_id = payload.get("event_id")
-    if isinstance(event_id, bool) or not isinstance(event_id, int) or not 1 <= event_id <= LARGEST_ID:
-        raise CommandError("bad_payload", '"event_id" must be a positive integer')
+    event_id = int_field(payload, "event_id", lowest=1)
+    assert event_id is not None
     version = await db_version_if_visible(connection.user_id, event_id)
     if version is None:
         # The same answer for an event that does not exist and one the player may not see.

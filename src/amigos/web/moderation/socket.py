@@ -14,7 +14,15 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.moderation import selectors, services
-from amigos.web.realtime.commands import CommandError, Connection, before_welcome, command, on_close, on_open
+from amigos.web.realtime.commands import (
+    CommandError,
+    Connection,
+    before_welcome,
+    command,
+    int_field,
+    on_close,
+    on_open,
+)
 from amigos.web.realtime.hub import Hub, get_hub
 
 # One topic for the whole site: a mute is rare, and a topic per player would cost a subscription
@@ -24,12 +32,7 @@ MUTES_CHANGED = "_moderation.mutes"
 
 
 def _int(payload: dict[str, Any], key: str, *, required: bool = False) -> int | None:
-    value = payload.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise CommandError("bad_payload", f'"{key}" must be an integer')
-    return value
+    return int_field(payload, key, optional=not required)
 
 
 @database_sync_to_async

@@ -28,6 +28,22 @@ class CommandError(Exception):
         self.message = message or code
 
 
+#: The largest id a command may name: the databases' keys are 64-bit signed integers, and a larger
+#: number reached the driver (SQLite's raised OverflowError) and closed the socket (the fuzz found it).
+LARGEST_ID = 2**63 - 1
+
+
+def int_field(payload: dict[str, Any], name: str, *, optional: bool = False, lowest: int = 0) -> int | None:
+    """The integer field ``name`` of a command, from ``lowest`` to `LARGEST_ID` (None when absent
+    and ``optional``); anything else is refused with ``bad_payload`` before it reaches a query."""
+    value = payload.get(name)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= LARGEST_ID:
+        raise CommandError("bad_payload", f'"{name}" must be an integer from {lowest} to {LARGEST_ID}')
+    return value
+
+
 class Connection(Protocol):
     """What a command handler may see of, and do with, the socket that sent it."""
 

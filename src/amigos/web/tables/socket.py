@@ -14,7 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from amigos.web.realtime import muting
-from amigos.web.realtime.commands import CommandError, Connection, command
+from amigos.web.realtime.commands import CommandError, Connection, command, int_field
 from amigos.web.tables import attendance, forwarding, registry, rendering, selectors, socket_keys
 from amigos.web.tables.actor import TableActor, parse_action
 
@@ -27,12 +27,7 @@ muting.authored("table.snapshot", lines="chat")
 
 
 def _int(payload: dict[str, Any], name: str, *, optional: bool = False) -> int | None:
-    value = payload.get(name)
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise CommandError("bad_payload", f'"{name}" must be a non-negative integer')
-    return value
+    return int_field(payload, name, optional=optional)
 
 
 def _required(payload: dict[str, Any], name: str) -> int:
