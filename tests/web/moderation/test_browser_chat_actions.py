@@ -73,7 +73,11 @@ def test_mute_and_report_from_the_lobby_and_a_table_chat(
     # A table: Beto plays against the computer and writes; Ana watches, reports the line and the
     # seated player, and mutes him.
     table_id = play_against_computer(beto, "amigos-100")
+    # The page says "offline" to a line written before its socket is up (seen in CI, under load):
+    # write once the table is on the page, and see the line come back before going on.
+    beto.wait_for_selector("#table-page[data-replaying=false]")
     say(beto, "#table-chat-input", "mesa uno")
+    expect(beto.locator("#table-chat-log .chat__line").filter(has_text="mesa uno")).to_have_count(1)
     ana.goto("/")
     ana.locator(f'#live-tables [data-table-id="{table_id}"] a').click()
     ana.wait_for_selector("#table-page[data-join-as=spectator]")
