@@ -33,7 +33,6 @@ db_version_if_visible = database_sync_to_async(_version_if_visible)
 @command("events.watch", activity=False)
 async def watch(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     event_id = int_field(payload, "event_id", lowest=1)
-    assert event_id is not None
     version = await db_version_if_visible(connection.user_id, event_id)
     if version is None:
         # The same answer for an event that does not exist and one the player may not see.

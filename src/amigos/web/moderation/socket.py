@@ -22,6 +22,7 @@ from amigos.web.realtime.commands import (
     int_field,
     on_close,
     on_open,
+    optional_int_field,
 )
 from amigos.web.realtime.hub import Hub, get_hub
 
@@ -31,26 +32,21 @@ MUTES_TOPIC = "moderation.mutes"
 MUTES_CHANGED = "_moderation.mutes"
 
 
-def _int(payload: dict[str, Any], key: str, *, required: bool = False) -> int | None:
-    return int_field(payload, key, optional=not required)
-
-
 @database_sync_to_async
 def _report(user_id: int, payload: dict[str, Any]) -> int:
     comment = payload.get("comment")
     if not isinstance(comment, str):
         raise CommandError("bad_payload", '"comment" must be a string')
-    reported = _int(payload, "player_id", required=True)
-    assert reported is not None
+    reported = int_field(payload, "player_id")
     try:
         row = services.report(
             reporter=User.objects.get(pk=user_id),
             reported_id=reported,
             comment=comment,
             now=timezone.now(),
-            table_id=_int(payload, "table_id"),
-            table_line_id=_int(payload, "table_line_id"),
-            lobby_line_id=_int(payload, "lobby_line_id"),
+            table_id=optional_int_field(payload, "table_id"),
+            table_line_id=optional_int_field(payload, "table_line_id"),
+            lobby_line_id=optional_int_field(payload, "lobby_line_id"),
         )
     except services.ModerationError as error:
         raise CommandError(error.code) from None
@@ -64,8 +60,7 @@ async def report(connection: Connection, payload: dict[str, Any]) -> dict[str, A
 
 @database_sync_to_async
 def _mute(user_id: int, payload: dict[str, Any], on: bool) -> list[dict[str, object]]:
-    muted = _int(payload, "player_id", required=True)
-    assert muted is not None
+    muted = int_field(payload, "player_id")
     owner = User.objects.get(pk=user_id)
     try:
         if on:
@@ -159,8 +154,7 @@ async def watch(connection: Connection, payload: dict[str, Any]) -> dict[str, An
     """
     from amigos.web.tables import forwarding
 
-    table_id = _int(payload, "table_id", required=True)
-    assert table_id is not None
+    table_id = int_field(payload, "table_id")
     if not await _is_staff(connection.user_id):
         raise CommandError("table_not_found", "no such table")
     # run by the process that holds the table (forwarding.py), the topics joined here

@@ -33,15 +33,18 @@ class CommandError(Exception):
 LARGEST_ID = 2**63 - 1
 
 
-def int_field(payload: dict[str, Any], name: str, *, optional: bool = False, lowest: int = 0) -> int | None:
-    """The integer field ``name`` of a command, from ``lowest`` to `LARGEST_ID` (None when absent
-    and ``optional``); anything else is refused with ``bad_payload`` before it reaches a query."""
+def int_field(payload: dict[str, Any], name: str, *, lowest: int = 0) -> int:
+    """The integer field ``name`` of a command, from ``lowest`` to `LARGEST_ID`; anything else
+    (absent included) is refused with ``bad_payload`` before it reaches a query."""
     value = payload.get(name)
-    if value is None and optional:
-        return None
     if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= LARGEST_ID:
         raise CommandError("bad_payload", f'"{name}" must be an integer from {lowest} to {LARGEST_ID}')
     return value
+
+
+def optional_int_field(payload: dict[str, Any], name: str, *, lowest: int = 0) -> int | None:
+    """`int_field`, or None when the field is absent or null."""
+    return None if payload.get(name) is None else int_field(payload, name, lowest=lowest)
 
 
 class Connection(Protocol):

@@ -14,7 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from amigos.web.realtime import muting
-from amigos.web.realtime.commands import CommandError, Connection, command, int_field
+from amigos.web.realtime.commands import CommandError, Connection, command, int_field, optional_int_field
 from amigos.web.tables import attendance, forwarding, registry, rendering, selectors, socket_keys
 from amigos.web.tables.actor import TableActor, parse_action
 
@@ -26,19 +26,9 @@ muting.authored("table.chat")
 muting.authored("table.snapshot", lines="chat")
 
 
-def _int(payload: dict[str, Any], name: str, *, optional: bool = False) -> int | None:
-    return int_field(payload, name, optional=optional)
-
-
-def _required(payload: dict[str, Any], name: str) -> int:
-    value = _int(payload, name)
-    assert value is not None
-    return value
-
-
 async def _run(name: str, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     """Run the table operation here or in the process that runs the table (`forwarding`)."""
-    return await forwarding.run(name, _required(payload, "table_id"), connection, payload)
+    return await forwarding.run(name, int_field(payload, "table_id"), connection, payload)
 
 
 @command("tables.subscribe", activity=False)
@@ -62,20 +52,20 @@ async def join(connection: Connection, payload: dict[str, Any]) -> dict[str, Any
     as_ = payload.get("as", "seat")
     if as_ not in ("seat", "spectator"):
         raise CommandError("bad_payload", '"as" must be "seat" or "spectator"')
-    _int(payload, "since", optional=True)
+    optional_int_field(payload, "since")
     # The socket's own key (never the client's): the table tells this socket's seat present or
     # away by it, wherever the table runs.
     payload = {**payload, "socket_key": socket_keys.key_of(connection)}
     answer = await _run("table.join", connection, payload)
     seat = answer.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool):
-        attendance.seated(connection, _required(payload, "table_id"), seat)
+        attendance.seated(connection, int_field(payload, "table_id"), seat)
     return answer
 
 
 @forwarding.operation("table.join")
 async def _join(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    since = _int(payload, "since", optional=True)
+    since = optional_int_field(payload, "since")
     key = payload.get("socket_key")
     return await actor.join(
         connection, payload.get("as", "seat") == "seat", since, key if isinstance(key, str) else None
@@ -99,7 +89,7 @@ async def _presence(actor: TableActor, connection: Connection, payload: dict[str
 
 @command("table.leave", activity=False)
 async def leave(connection: Connection, payload: dict[str, Any]) -> None:
-    table_id = _required(payload, "table_id")
+    table_id = int_field(payload, "table_id")
     await connection.leave(rendering.watch_topic(table_id))
     await connection.leave(rendering.chat_topic(table_id))
     await attendance.left(connection, table_id)
@@ -110,14 +100,14 @@ async def leave(connection: Connection, payload: dict[str, Any]) -> None:
 
 @command("table.play")
 async def play(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    _required(payload, "version")
+    int_field(payload, "version")
     parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
     return await _run("table.play", connection, payload)
 
 
 @forwarding.operation("table.play")
 async def _play(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    version = _required(payload, "version")
+    version = int_field(payload, "version")
     action = parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
     return await actor.play(connection.user_id, version, action)
 
@@ -144,7 +134,7 @@ async def _refuse(actor: TableActor, connection: Connection, payload: dict[str, 
 
 @command("table.vote")
 async def vote(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    _required(payload, "version")
+    int_field(payload, "version")
     if not isinstance(payload.get("choice"), str):
         raise CommandError("bad_payload", '"choice" must be text')
     return await _run("table.vote", connection, payload)
@@ -152,7 +142,7 @@ async def vote(connection: Connection, payload: dict[str, Any]) -> dict[str, Any
 
 @forwarding.operation("table.vote")
 async def _vote(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    version = _required(payload, "version")
+    version = int_field(payload, "version")
     return await actor.vote(connection.user_id, version, str(payload["choice"]))
 
 
