@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -34,16 +36,14 @@ def _postgresql() -> bool:
 LANES = 2
 
 
+@dataclass(frozen=True, slots=True)
 class _Waiting:
     """One write waiting for its group, with the future its actor awaits."""
 
-    __slots__ = ("expected", "future", "table_id", "write")
-
-    def __init__(self, table_id: int, expected: int, write: store.Write, future: asyncio.Future[int]) -> None:
-        self.table_id = table_id
-        self.expected = expected
-        self.write = write
-        self.future = future
+    table_id: int
+    expected: int
+    write: store.Write
+    future: asyncio.Future[int]
 
 
 class Writer:
@@ -53,8 +53,8 @@ class Writer:
         self.lanes = lanes
         self.waiting: list[_Waiting] = []
         self.writing = 0
-        #: How many writes each transaction carried, newest last (for tests and the benchmark).
-        self.groups: list[int] = []
+        #: How many writes each of the latest transactions carried, newest last (for the tests).
+        self.groups: deque[int] = deque(maxlen=100)
         # The loop keeps only weak references to tasks: the draining ones are held here.
         self._draining: set[asyncio.Task[None]] = set()
 
@@ -73,7 +73,7 @@ class Writer:
         try:
             while self.waiting:
                 group, self.waiting = self.waiting, []
-                self.groups = [*self.groups[-99:], len(group)]
+                self.groups.append(len(group))
                 await self._write(group)
         finally:
             self.writing -= 1
