@@ -219,14 +219,13 @@ class SiteSocket(AsyncWebsocketConsumer):
         with contextlib.suppress(Exception):
             await self.close(code=CLOSE_INTERNAL)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         if self._closed:
             work.close()
-            return None
+            return
         task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self._task_done)
-        return task
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         """A socket task ended: if it failed, the socket fails with it (closed and removed)."""
@@ -389,7 +388,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         self._activity_at = now
         return True
 
-    def _count_beside(self) -> None:
+    def _note_action(self) -> None:
         """Note the action for the idle clock; the process's session check writes it with every
         other socket's (`watchdog.SessionWatch.check`), and judges the session with it meanwhile.
 
@@ -461,7 +460,7 @@ class SiteSocket(AsyncWebsocketConsumer):
             extra = await found.handler(self, message.payload)
             if found.activity and not self._counted and self.user is not None:
                 # A player's action whose handler did not check the idle clock itself.
-                self._count_beside()
+                self._note_action()
         except envelope.ProtocolError as error:
             self._refuse(error, ident)
             return
