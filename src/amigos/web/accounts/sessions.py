@@ -110,8 +110,8 @@ def verdicts(
 def _record(actions: dict[str, float], stored: dict[str, dict[str, Any]], raw: dict[str, str] | None) -> None:
     """Write each session's latest action (`verdicts`). With the database engine, one UPDATE per
     session in one transaction, and only if the session is still as it was read: a page that saved
-    the session meanwhile (a sign-in elsewhere, a new CSRF token) is never overwritten, and the
-    action is written at the next check."""
+    the session meanwhile (a sign-in elsewhere, a new CSRF token) is never overwritten. That action
+    is then not written (the socket has forgotten it); the player's next one is."""
     if not actions:
         return
     if raw is None:
