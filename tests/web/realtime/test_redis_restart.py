@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 import time
@@ -93,20 +94,20 @@ async def test_the_pool_and_the_subscriber_survive_a_restart(own_redis: OwnRedis
     publisher = RedisBus(own_redis.url, namespace=namespace, max_connections=4)
     subscriber = RedisBus(own_redis.url, namespace=namespace, max_connections=4)
     got: list[int] = []
-    await subscriber.subscribe("lobby", lambda topic, message: got.append(message["payload"]["n"]))
-    await publisher.publish("lobby", {"type": "x", "payload": {"n": 0}})
+    await subscriber.subscribe("lobby", lambda topic, text: got.append(json.loads(text)["payload"]["n"]))
+    await publisher.publish("lobby", json.dumps({"type": "x", "payload": {"n": 0}}))
     await eventually(lambda: asyncio.sleep(0, got == [0]))
 
     own_redis.stop()
     own_redis.start()
     # The publisher's pooled connection is stale now: publishing must still work, at once.
-    await publisher.publish("lobby", {"type": "x", "payload": {"n": 1}})
+    await publisher.publish("lobby", json.dumps({"type": "x", "payload": {"n": 1}}))
     n = 1
 
     async def heard_again() -> bool:
         nonlocal n
         n += 1
-        await publisher.publish("lobby", {"type": "x", "payload": {"n": n}})
+        await publisher.publish("lobby", json.dumps({"type": "x", "payload": {"n": n}}))
         await asyncio.sleep(0.1)
         return any(value > 0 for value in got)
 
@@ -169,7 +170,7 @@ async def test_a_failed_unsubscribe_never_fails_a_leave_or_a_close(
 
     monkeypatch.setattr(bus._pubsub, "unsubscribe", refused)
     await subscription.cancel()  # the leave goes on
-    await bus.publish("lobby", {"type": "x", "payload": {}})
+    await bus.publish("lobby", json.dumps({"type": "x", "payload": {}}))
     await asyncio.sleep(0.3)
     assert got == []
     await bus.subscribe("table:1:watch", lambda topic, message: None)

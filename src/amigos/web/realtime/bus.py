@@ -1,9 +1,11 @@
 """The message bus: one interface, two implementations.
 
-Fan-out of lobby (and later table) events goes through here and from here straight to sockets. The
+Fan-out of lobby and table events goes through here and from here straight to sockets. The
 in-memory bus serves one process; `amigos.web.realtime.redis_bus.RedisBus` carries the same
-messages across processes with Redis pub/sub. Messages are JSON objects and cross the bus as JSON
-text in both implementations, so code tested on one behaves the same on the other.
+messages across processes with Redis pub/sub. A message is text (the hub's JSON, see
+`amigos.web.realtime.wire`) in both implementations, so code tested on one behaves the same on the
+other, and the bus never decodes or re-encodes it: a move's envelope is encoded once, by the hub,
+however many sockets receive it.
 
 Handlers are plain callables invoked in the event loop's thread; they must not block (the hub only
 queues the message for each socket).
@@ -12,14 +14,11 @@ queues the message for each socket).
 from __future__ import annotations
 
 import abc
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
 
-Message = dict[str, Any]
-Handler = Callable[[str, Message], None]
+Handler = Callable[[str, str], None]
 
 log = logging.getLogger("amigos.realtime.bus")
 
@@ -40,13 +39,13 @@ class Subscription:
 
 
 class Bus(abc.ABC):
-    """Publish JSON messages on named topics; every subscriber of the topic, in any process, gets them."""
+    """Publish text messages on named topics; every subscriber of the topic, in any process, gets them."""
 
     def __init__(self) -> None:
         self._handlers: dict[str, list[Subscription]] = defaultdict(list)
 
     @abc.abstractmethod
-    async def publish(self, topic: str, message: Message) -> None: ...
+    async def publish(self, topic: str, text: str) -> None: ...
 
     async def subscribe(self, topic: str, handler: Handler) -> Subscription:
         subscription = Subscription(self, topic, handler)
@@ -70,11 +69,11 @@ class Bus(abc.ABC):
     async def _unlisten(self, topic: str) -> None:  # noqa: B027  (an optional hook)
         """Hook: stop receiving a topic from the transport."""
 
-    def _dispatch(self, topic: str, raw: str) -> None:
-        """Hand a message that arrived as JSON text to every local handler of its topic."""
+    def _dispatch(self, topic: str, text: str) -> None:
+        """Hand a message to every local handler of its topic."""
         for subscription in list(self._handlers.get(topic, [])):
             try:
-                subscription.handler(topic, json.loads(raw))
+                subscription.handler(topic, text)
             except Exception:  # one faulty handler must not starve the others
                 log.exception("bus handler failed on topic %s", topic)
 
@@ -85,5 +84,5 @@ class Bus(abc.ABC):
 class InMemoryBus(Bus):
     """The bus of a single process: publishing delivers at once to the local subscribers."""
 
-    async def publish(self, topic: str, message: Message) -> None:
-        self._dispatch(topic, json.dumps(message))
+    async def publish(self, topic: str, text: str) -> None:
+        self._dispatch(topic, text)

@@ -8,6 +8,7 @@ an underscore are internal signals between processes and are never forwarded to 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import weakref
 from collections import Counter, defaultdict, deque
@@ -16,8 +17,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from amigos.web.realtime import envelope, muting
-from amigos.web.realtime.bus import Bus, InMemoryBus, Message, Subscription
+from amigos.web.realtime import envelope, muting, wire
+from amigos.web.realtime.bus import Bus, InMemoryBus, Subscription
 
 
 class Receiver(Protocol):
@@ -56,7 +57,7 @@ class Hub:
         self._lock = asyncio.Lock()
         self.features: dict[str, Any] = {}
         self._sockets_by_user: Counter[int] = Counter()
-        self._pending: deque[tuple[str, dict[str, Any]]] = deque()
+        self._pending: deque[tuple[str, str]] = deque()
         self._retrying: asyncio.Task[None] | None = None
         self.mutes = muting.MuteBook()
 
@@ -106,7 +107,7 @@ class Hub:
         """Send to every process; never raises. When the bus fails (Redis restarting) the message
         waits in a bounded queue, in order, and is retried in the background: the caller's work (a
         stored chat line, a move) is done and must be answered, not lost to a transport error."""
-        message = {"type": kind, "payload": payload}
+        message = wire.encode(kind, envelope.encode_payload(payload))
         if not self._pending:
             try:
                 await self.bus.publish(topic, message)
@@ -137,11 +138,19 @@ class Hub:
             delay = 0.05
 
     def deliver_local(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
+        """Hand a message to this process's sockets of `topic` only (no other process hears it)."""
+        if self._local.get(topic):
+            self._deliver(topic, kind, envelope.encode_payload(payload), payload)
+
+    def _deliver(self, topic: str, kind: str, encoded: str, payload: dict[str, Any] | None) -> None:
+        """`encoded` is the payload's JSON text; `payload` the same decoded, when the caller has it
+        (it is decoded here only if a receiver needs it: a muting check or a plain `push`)."""
         receivers = list(self._local.get(topic, ()))
         if not receivers:
             return
-        encoded = envelope.encode_payload(payload)
-        author = muting.author_of(kind, payload)
+        if payload is None and muting.may_have_author(kind):
+            payload = json.loads(encoded)
+        author = muting.author_of(kind, payload) if payload is not None else None
         for receiver in receivers:
             # A socket's `muted` (ids its player muted); other receivers (buffers) mute nobody.
             if author is not None and author in getattr(receiver, "muted", muting.NOBODY):
@@ -150,15 +159,24 @@ class Hub:
             if push_json is not None:
                 push_json(kind, encoded)
             else:
+                if payload is None:
+                    payload = json.loads(encoded)
                 receiver.push(kind, payload)
 
-    def _on_message(self, topic: str, message: Message) -> None:
-        kind = str(message.get("type", ""))
-        payload = message.get("payload") or {}
-        for observer in list(self._observers.get(topic, ())):
-            observer(kind, payload)
+    def _on_message(self, topic: str, text: str) -> None:
+        try:
+            kind, encoded = wire.decode(text)
+        except wire.BadMessage as error:
+            log.error("dropped a message on %s that is not the hub's: %s", topic, error)
+            return
+        observers = self._observers.get(topic)
+        payload: dict[str, Any] | None = None
+        if observers:
+            payload = json.loads(encoded)
+            for observer in list(observers):
+                observer(kind, payload)
         if not kind.startswith("_"):
-            self.deliver_local(topic, kind, payload)
+            self._deliver(topic, kind, encoded, payload)
 
     async def close(self) -> None:
         if self._retrying is not None:

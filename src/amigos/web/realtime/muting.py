@@ -26,6 +26,11 @@ def authored(kind: str, *, lines: str | None = None) -> None:
     _authored[kind] = lines
 
 
+def may_have_author(kind: str) -> bool:
+    """Whether a broadcast of ``kind`` is a single line, whose author the hub must read."""
+    return kind in _authored and _authored[kind] is None
+
+
 def author_of(kind: str, payload: dict[str, Any]) -> int | None:
     """The author of a single-line message, or None for any other message."""
     if kind not in _authored or _authored[kind] is not None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -25,7 +24,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from amigos.web.realtime.bus import Bus, Message
+from amigos.web.realtime.bus import Bus
 
 log = logging.getLogger("amigos.realtime.redis")
 
@@ -80,8 +79,8 @@ class RedisBus(Bus):
     async def ping(self) -> bool:
         return bool(await self._redis.ping())
 
-    async def publish(self, topic: str, message: Message) -> None:
-        await self._redis.publish(self._channel(topic), json.dumps(message))
+    async def publish(self, topic: str, text: str) -> None:
+        await self._redis.publish(self._channel(topic), text)
 
     async def _listen(self, topic: str) -> None:
         """Subscribe and wait for the server's confirmation: once `subscribe` returns, every message
