@@ -14,6 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from amigos.web.realtime.routing import websocket_urlpatterns  # noqa: E402
+from amigos.web.realtime.server_send import ServerSend  # noqa: E402
 from amigos.web.security import SameOriginSocketValidator  # noqa: E402
 from amigos.web.tables.startup import ResumeTables  # noqa: E402
 
@@ -22,7 +23,9 @@ application = ResumeTables(
     ProtocolTypeRouter(
         {
             "http": django_application,
-            "websocket": SameOriginSocketValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SameOriginSocketValidator(
+                ServerSend(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            ),
         }
     )
 )

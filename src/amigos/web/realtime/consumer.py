@@ -39,7 +39,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.realtime import commands, envelope, muting
+from amigos.web.realtime import commands, envelope, muting, server_send
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
@@ -252,7 +252,8 @@ class SiteSocket(AsyncWebsocketConsumer):
         return self.hub.mutes.of(self.user.pk)
 
     def push_json(self, kind: str, payload_json: str) -> None:
-        """Queue an envelope whose payload is already JSON text (the hub encodes a broadcast once)."""
+        """Queue an envelope whose payload is already JSON text (the hub encodes a broadcast once),
+        written by `envelope.encode_payload` (so UTF-8 can carry it)."""
         if self._closed:
             return
         self.seq += 1
@@ -272,17 +273,17 @@ class SiteSocket(AsyncWebsocketConsumer):
         self._close_code = code
 
     async def _write(self) -> None:
+        # Frames go straight to the server (see realtime/server_send.py). Their text is always
+        # UTF-8-encodable: every payload was written by `envelope.encode_payload`.
+        send = self.scope.get(server_send.SCOPE_KEY) or self.base_send
         while True:
             text = await self.outbox.get()
             if text is None:
                 await self.close(code=self._close_code)
                 await self._teardown()
                 return
-            if not envelope.encodable(text):  # cannot happen with encode_payload; never fatal
-                log.error("dropped an envelope that UTF-8 cannot carry")
-                continue
             try:
-                await self.send(text_data=text)
+                await send({"type": "websocket.send", "text": text})
             except (ClientDisconnected, OSError):
                 # The client went away mid-send: an ordinary end, not a failure.
                 await self._teardown()
