@@ -5,6 +5,8 @@ failure frees the writer for the next ones. Runs on SQLite and again on PostgreS
 from __future__ import annotations
 
 import asyncio
+import copy
+import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -12,10 +14,12 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import DatabaseError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import store, storing
-from amigos.web.tables.models import Seat, Table, TableEvent
+from amigos.web.tables.models import MatchRecord, Seat, Table, TableEvent
 from tests.web.tables.support import stored_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -121,3 +125,113 @@ async def test_a_seat_change_survives_being_tried_twice(make_player: Callable[..
     assert answers[0] == 1
     level = await sync_to_async(lambda: Seat.objects.get(table_id=first, number=1).level)()
     assert level == "hard"
+
+
+_at = st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2027, 1, 1), timezones=st.just(UTC))
+_moments = st.none() | _at
+
+
+@st.composite
+def _writes(draw: st.DrawFn, next_table: int) -> tuple[int, store.Write]:
+    """A write of any shape the actor makes, with how far its expected version is off (0: right)."""
+    events = [("e", {"n": n}) for n in range(draw(st.integers(0, 3)))]
+    deadline = draw(st.none() | st.tuples(_moments, st.sampled_from(["", "card", "deal"])))
+    if deadline is not None and deadline[0] is None:
+        deadline = (None, "")
+    record = draw(st.none() | st.fixed_dictionaries({"hands": st.lists(st.integers(0, 9), max_size=3)}))
+    ended = record is not None and draw(st.booleans())
+    write = store.Write(
+        events=events,
+        at=draw(_at),
+        status=draw(st.none() | st.sampled_from(["playing", "voting", "finished"])),
+        started_at=draw(_moments),
+        ended_at=draw(_moments),
+        deadline=deadline,
+        match_number=draw(st.none() | st.integers(1, 4)),
+        seats=draw(
+            st.lists(
+                st.fixed_dictionaries(
+                    {"number": st.integers(1, 3), "level": st.sampled_from(["easy", "hard"])}
+                ),
+                max_size=2,
+            )
+        ),
+        record=record,
+        record_started_at=draw(_moments),
+        record_ended=ended,
+        termination=draw(st.sampled_from(["target", "abandonment"])) if ended else "",
+        next_table_id=draw(st.none() | st.just(next_table)),
+    )
+    return draw(st.sampled_from([0, 0, 0, 1])), write
+
+
+def _state(table_id: int) -> dict[str, Any]:
+    """Everything a write may change, for one table."""
+    return {
+        "table": Table.objects.filter(pk=table_id)
+        .values(
+            "version",
+            "status",
+            "started_at",
+            "ended_at",
+            "deadline_at",
+            "deadline_kind",
+            "match_number",
+            "next_table_id",
+        )
+        .get(),
+        "events": list(
+            TableEvent.objects.filter(table_id=table_id)
+            .order_by("version")
+            .values_list("version", "kind", "data", "at")
+        ),
+        "records": list(
+            MatchRecord.objects.filter(table_id=table_id)
+            .order_by("number")
+            .values_list("number", "record", "started_at", "ended_at", "termination")
+        ),
+        "seats": list(
+            Seat.objects.filter(table_id=table_id).order_by("number").values_list("number", "level")
+        ),
+    }
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_group_stores_exactly_what_its_writes_store_one_by_one(
+    make_player: Callable[..., User], data: st.DataObject
+) -> None:
+    """Whatever the writes' shapes (PostgreSQL groups their statements: one UPDATE per set of
+    changed columns, one INSERT, one upsert per kind of record), the tables end as if each write
+    had been stored alone, and each write gets the same answer. Twice in a row, so the second
+    round also meets records and events that exist."""
+    organizer = make_player(f"org-{uuid.uuid4().hex[:8]}")
+    next_table = stored_table([organizer, None, None, None], AT).pk
+    count = data.draw(st.integers(2, 5), label="tables")
+    grouped = [stored_table([organizer, None, None, None], AT).pk for _ in range(count)]
+    alone = [stored_table([organizer, None, None, None], AT).pk for _ in range(count)]
+    versions = [0] * count
+    for _round in range(2):
+        drawn = [data.draw(_writes(next_table), label="write") for _ in range(count)]
+        group = [
+            (table_id, versions[n] + off, copy.deepcopy(write))
+            for n, (table_id, (off, write)) in enumerate(zip(grouped, drawn, strict=True))
+        ]
+        answers = store.append_many(group)
+        singles = [
+            store._alone(table_id, versions[n] + off, copy.deepcopy(write))
+            for n, (table_id, (off, write)) in enumerate(zip(alone, drawn, strict=True))
+        ]
+        assert [type(a).__name__ if isinstance(a, Exception) else a for a in answers] == [
+            type(a).__name__ if isinstance(a, Exception) else a for a in singles
+        ]
+        for left, right in zip(grouped, alone, strict=True):
+            assert _state(left) == _state(right)
+        for (table_id, _, write), answer in zip(group, answers, strict=True):
+            if isinstance(answer, int) and write.record is not None:
+                match = Table.objects.values_list("match_number", flat=True).get(pk=table_id)
+                row = MatchRecord.objects.filter(table_id=table_id, number=match).first()
+                assert row is not None and row.record == write.record
+                if write.record_ended:
+                    assert (row.ended_at, row.termination) == (write.at, write.termination)
+        versions = [a if isinstance(a, int) else versions[n] for n, a in enumerate(answers)]

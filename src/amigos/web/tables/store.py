@@ -175,11 +175,17 @@ def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     A write whose table moved on gets its `LostWrite` and the others are stored all the same. If
     the transaction fails (one write breaks a constraint, the connection drops, a bug), nothing of
     it is kept and each write is tried again alone, so one bad write costs the others nothing but
-    time; each then gets its version or its own error."""
+    time; each then gets its version or its own error.
+
+    On PostgreSQL the group's statements are themselves grouped (`_write_group`): a statement's
+    round trip costs the store thread the interpreter's lock twice, which the busy event loop
+    holds most of the time, so under load each statement took ten times what it takes alone."""
     if len(writes) == 1:
         return [_alone(*writes[0])]
     try:
         with transaction.atomic():
+            if connection.vendor == "postgresql":
+                return _write_group(writes)
             outcomes: list[Outcome] = []
             for table_id, expected_version, write in writes:
                 try:
@@ -193,6 +199,44 @@ def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
         return [_alone(*entry) for entry in writes]
 
 
+def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
+    """`_write` for many tables at once, inside the caller's transaction (PostgreSQL): one UPDATE
+    per set of changed columns (a play changes the same ones at every table), one INSERT for all
+    their events, one upsert per kind of record write; cards and seat changes, which are rare, go
+    as they do alone. A table whose version moved is left untouched and gets its `LostWrite`."""
+    assert len({table_id for table_id, _, _ in writes}) == len(writes), "one write per table"
+    changes = [_changes(expected, write) for _, expected, write in writes]
+    by_columns: dict[tuple[str, ...], list[int]] = {}
+    for index, changed in enumerate(changes):
+        by_columns.setdefault(tuple(changed), []).append(index)
+    matches: dict[int, int] = {}
+    for columns, indexes in by_columns.items():
+        matches.update(_update_tables(columns, [(writes[i][0], writes[i][1], changes[i]) for i in indexes]))
+    lost = [table_id for table_id, _, _ in writes if table_id not in matches]
+    found = dict(Table.objects.filter(pk__in=lost).values_list("pk", "version")) if lost else {}
+    _insert_events_of(
+        [
+            (table_id, expected + 1, write.events, write.at)
+            for table_id, expected, write in writes
+            if table_id in matches and write.events
+        ]
+    )
+    outcomes: list[Outcome] = []
+    records: list[tuple[int, int, Write]] = []
+    for (table_id, expected, write), changed in zip(writes, changes, strict=True):
+        if table_id not in matches:
+            outcomes.append(
+                LostWrite(f"table {table_id} is at version {found.get(table_id)}, not {expected}")
+            )
+            continue
+        _cards_and_seats(table_id, write)
+        if write.record is not None:
+            records.append((table_id, matches[table_id], write))
+        outcomes.append(changed["version"])
+    _store_records(records)
+    return outcomes
+
+
 def _alone(table_id: int, expected_version: int, write: Write) -> Outcome:
     """One write in its own transaction; its failure, whatever it is, goes back to its actor (which
     then rebuilds the table from the log), never to the other tables of the group."""
@@ -202,10 +246,9 @@ def _alone(table_id: int, expected_version: int, write: Write) -> Outcome:
         return failure
 
 
-def _write(table_id: int, expected_version: int, write: Write) -> int:
-    """`append`'s statements, inside the caller's transaction."""
-    version = expected_version + len(write.events)
-    changes: dict[str, Any] = {"version": version}
+def _changes(expected_version: int, write: Write) -> dict[str, Any]:
+    """The table row's new values after ``write`` (its version first)."""
+    changes: dict[str, Any] = {"version": expected_version + len(write.events)}
     if write.status is not None:
         changes["status"] = write.status
     if write.started_at is not None:
@@ -218,30 +261,57 @@ def _write(table_id: int, expected_version: int, write: Write) -> int:
         changes["match_number"] = write.match_number
     if write.next_table_id is not None:
         changes["next_table_id"] = write.next_table_id
+    return changes
+
+
+def _write(table_id: int, expected_version: int, write: Write) -> int:
+    """`append`'s statements, inside the caller's transaction."""
+    changes = _changes(expected_version, write)
     if not _update_table(table_id, expected_version, changes):
         found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         raise LostWrite(f"table {table_id} is at version {found}, not {expected_version}")
     if write.events:
-        _insert_events(table_id, expected_version + 1, write.events, write.at)
+        _insert_events_of([(table_id, expected_version + 1, write.events, write.at)])
+    _cards_and_seats(table_id, write)
+    if write.record is not None:
+        match = write.match_number or Table.objects.values_list("match_number", flat=True).get(pk=table_id)
+        _store_records([(table_id, match, write)])
+    return int(changes["version"])
+
+
+def _cards_and_seats(table_id: int, write: Write) -> None:
     if write.cards:
         stored = [Card.objects.create(table_id=table_id, given_at=write.at, **card) for card in write.cards]
         write.suspended = [row.user_id for row in moderation.cards_given(cards=stored, now=write.at)]
     for change in write.seats:
         fields = {name: value for name, value in change.items() if name != "number"}
         Seat.objects.filter(table_id=table_id, number=change["number"]).update(**fields)
-    if write.record is not None:
-        match = write.match_number or Table.objects.values_list("match_number", flat=True).get(pk=table_id)
-        record, _ = MatchRecord.objects.get_or_create(
-            table_id=table_id,
-            number=match,
-            defaults={"record": write.record, "started_at": write.record_started_at or write.at},
-        )
-        record.record = write.record
-        if write.record_ended:
-            record.ended_at = write.at
-            record.termination = write.termination
-        record.save()
-    return version
+
+
+def _store_records(records: list[tuple[int, int, Write]]) -> None:
+    """Each write's record of its table's match (table, match number, write), created or replaced:
+    one upsert for the records that end and one for the others (an ending one also gets its end
+    and termination; the others keep theirs)."""
+    for ended in (False, True):
+        rows = [
+            MatchRecord(
+                table_id=table_id,
+                number=match,
+                record=write.record,
+                started_at=write.record_started_at or write.at,
+                ended_at=write.at if ended else None,
+                termination=write.termination if ended else "",
+            )
+            for table_id, match, write in records
+            if write.record_ended == ended
+        ]
+        if rows:
+            MatchRecord.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["table", "number"],
+                update_fields=["record", "ended_at", "termination"] if ended else ["record"],
+            )
 
 
 def _update_table(table_id: int, expected_version: int, changes: dict[str, Any]) -> bool:
@@ -267,9 +337,52 @@ def _update_table(table_id: int, expected_version: int, changes: dict[str, Any])
         return bool(cursor.rowcount == 1)
 
 
-def _insert_events(table_id: int, first: int, events: list[tuple[str, dict[str, Any]]], at: datetime) -> None:
-    """One INSERT for the events of a write, numbered from ``first`` (see `_update_table` for why
-    it is plain SQL)."""
+def _update_tables(columns: tuple[str, ...], rows: list[tuple[int, int, dict[str, Any]]]) -> dict[int, int]:
+    """For tables (id, expected version, changes to ``columns``): one ``UPDATE … FROM (VALUES …)``
+    (PostgreSQL) that changes each table still at its expected version; the changed tables' ids,
+    with their match number. Each value is cast to its column's type, since a VALUES list gives
+    PostgreSQL no column to infer it from (a null deadline, say)."""
+    meta = Table._meta
+    quote = connection.ops.quote_name
+    fields = [meta.get_field("next_table" if name == "next_table_id" else name) for name in columns]
+    assert all(isinstance(field, Field) for field in fields)
+    key_field = meta.pk
+    assert key_field is not None
+    version_field = meta.get_field("version")
+    match_field = meta.get_field("match_number")
+    assert isinstance(version_field, Field) and isinstance(match_field, Field)
+    casts = [key_field.db_type(connection), version_field.db_type(connection)]
+    casts += [field.db_type(connection) for field in fields if isinstance(field, Field)]
+    row_sql = "(" + ", ".join(f"%s::{cast}" for cast in casts) + ")"
+    params: list[Any] = []
+    for table_id, expected_version, changes in rows:
+        params += [table_id, expected_version]
+        params += [
+            field.get_db_prep_save(changes[name], connection)
+            for name, field in zip(columns, fields, strict=True)
+            if isinstance(field, Field)
+        ]
+    names = [quote(field.column) for field in fields if isinstance(field, Field)]
+    key, version = quote(key_field.column), quote(version_field.column)
+    expected = quote("expected")
+    assignments = ", ".join(f"{name} = v.{name}" for name in names)
+    # Identifiers come from the models' metadata, quoted; every value is a parameter.
+    sql = (
+        f"UPDATE {quote(meta.db_table)} AS t SET {assignments} "  # noqa: S608
+        f"FROM (VALUES {', '.join([row_sql] * len(rows))}) AS v({key}, {expected}, {', '.join(names)}) "
+        f"WHERE t.{key} = v.{key} AND t.{version} = v.{expected} "
+        f"RETURNING t.{key}, t.{quote(match_field.column)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {int(table_id): int(match) for table_id, match in cursor.fetchall()}
+
+
+def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]], datetime]]) -> None:
+    """One INSERT for the events of some writes (table, first version, events, time), each write's
+    numbered from its first (see `_update_table` for why it is plain SQL)."""
+    if not writes:
+        return
     meta = TableEvent._meta
     quote = connection.ops.quote_name
     fields = [meta.get_field(name) for name in ("table", "version", "kind", "data", "at")]
@@ -277,11 +390,14 @@ def _insert_events(table_id: int, first: int, events: list[tuple[str, dict[str, 
     columns = ", ".join(quote(field.column) for field in fields if isinstance(field, Field))
     data_field, at_field = fields[3], fields[4]
     assert isinstance(data_field, Field) and isinstance(at_field, Field)
-    stamp = at_field.get_db_prep_save(at, connection)
     params: list[Any] = []
-    for offset, (kind, data) in enumerate(events):
-        params += [table_id, first + offset, kind, data_field.get_db_prep_save(data, connection), stamp]
-    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+    count = 0
+    for table_id, first, events, at in writes:
+        stamp = at_field.get_db_prep_save(at, connection)
+        for offset, (kind, data) in enumerate(events):
+            params += [table_id, first + offset, kind, data_field.get_db_prep_save(data, connection), stamp]
+        count += len(events)
+    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * count)
     with connection.cursor() as cursor:
         # Identifiers come from the models' metadata, quoted; every value is a parameter.
         cursor.execute(f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {rows}", params)  # noqa: S608
