@@ -195,15 +195,16 @@ async def seat_client(
                     stats.joined += 1
                 version = payload["version"]
                 turn = payload["turn"]
-            elif kind == "table.event":
-                version = max(version, payload["version"])
-                data = payload["data"]
-                if payload["kind"] == "played" and data["seat"] != seat:
-                    started = stats.pending.get((table, data["tile"]))
-                    if started is not None:
-                        stats.latencies.append(time.perf_counter() - started)
-                elif payload["kind"] == "clock":
-                    turn = data if payload["version"] == version else None
+            elif kind == "table.events":
+                for event in payload["events"]:
+                    version = max(version, event["version"])
+                    data = event["data"]
+                    if event["kind"] == "played" and data["seat"] != seat:
+                        started = stats.pending.get((table, data["tile"]))
+                        if started is not None:
+                            stats.latencies.append(time.perf_counter() - started)
+                    elif event["kind"] == "clock":
+                        turn = data if event["version"] == version else None
             elif kind == "ack" and "version" in payload:
                 stats.plays += 1
             elif kind == "error" and payload["code"] != "stale_version":

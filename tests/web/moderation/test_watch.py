@@ -60,7 +60,7 @@ async def test_staff_watch_a_table_and_its_chat_without_a_seat_and_unseen(
             break
         await asyncio.sleep(0.05)
     assert lines() == ["hola"]
-    assert all(kind in ("table.chat", "table.event") for kind, _ in me.received[before:])
+    assert all(kind in ("table.chat", "table.events") for kind, _ in me.received[before:])
     assert "Jefa" not in str(me.received)
 
 

@@ -49,18 +49,18 @@ async def test_a_returning_socket_gets_what_it_missed_in_order() -> None:
     await topics.join(first, "table:1:watch", None, snapshot)
     assert first.got == [("table.snapshot", {"version": 99})]  # no `since`: a snapshot
     for version in range(1, 5):
-        await topics.publish("table:1:watch", "table.event", {"n": version}, version=version)
+        await topics.publish("table:1:watch", "feature.event", {"n": version}, version=version)
     assert [p["version"] for _, p in first.got[1:]] == [1, 2, 3, 4]
 
     back = FakeConnection(hub)
     await topics.join(back, "table:1:watch", 2, snapshot)
-    assert back.got == [("table.event", {"n": 3, "version": 3}), ("table.event", {"n": 4, "version": 4})]
+    assert back.got == [("feature.event", {"n": 3, "version": 3}), ("feature.event", {"n": 4, "version": 4})]
     current = FakeConnection(hub)
     await topics.join(current, "table:1:watch", 4, snapshot)
     assert current.got == []  # up to date: nothing to send
 
     for version in range(5, 12):  # more than are kept
-        await topics.publish("table:1:watch", "table.event", {"n": version}, version=version)
+        await topics.publish("table:1:watch", "feature.event", {"n": version}, version=version)
     late = FakeConnection(hub)
     await topics.join(late, "table:1:watch", 3, snapshot)
     assert late.got == [("table.snapshot", {"version": 99})]

@@ -74,14 +74,29 @@ class Recorder:
 
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
         return [
-            payload
+            event
             for name, payload in self.received
-            if name == "table.event" and (kind is None or payload["kind"] == kind)
+            for event in flat_events(name, payload)
+            if kind is None or event["kind"] == kind
         ]
 
     async def close(self) -> None:
         for topic in list(self.topics):
             await self.leave(topic)
+
+
+def flat_events(kind: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of a `table.events` message one by one, each with the message's `table_id` and
+    `now` (as the page's script takes them); none for any other message."""
+    if kind != "table.events":
+        return []
+    return [{"table_id": payload["table_id"], "now": payload["now"], **event} for event in payload["events"]]
+
+
+def event_in(envelope: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """The first event of ``kind`` in a socket envelope (see `flat_events`), or None."""
+    events = flat_events(str(envelope.get("type", "")), envelope.get("payload") or {})
+    return next((event for event in events if event["kind"] == kind), None)
 
 
 def same_tile(text: str) -> str:
@@ -166,12 +181,13 @@ class LeakDetector:
     def feed(self, kind: str, payload: dict[str, Any]) -> None:
         """Take the messages as a client does: an event published just before a join may also
         arrive live after the snapshot, and the client drops it (docs/protocol.md, "Joining")."""
-        if kind == "table.event":
-            if payload["version"] <= self.version:
-                return
-            self.version = payload["version"]
-            self.versions.append(self.version)
-            self.event(payload)
+        if kind == "table.events":
+            for event in flat_events(kind, payload):
+                if event["version"] <= self.version:
+                    continue
+                self.version = event["version"]
+                self.versions.append(self.version)
+                self.event(event)
         elif kind == "table.snapshot":
             self.version = payload["version"]
             self.snapshot(payload)

@@ -17,7 +17,7 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry, rendering, services
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
-from tests.web.tables.support import FakeClock, LeakDetector, Recorder
+from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -109,14 +109,15 @@ def my_turn(me: Recorder, actor: TableActor) -> tuple[int, list[dict[str, Any]]]
     """(version, legal plays) when the last message I got gives me the turn at the table's version."""
     seat = actor.seat_of(me.user_id)
     for kind, payload in reversed(me.received):
-        if kind == "table.event" and payload["kind"] == "clock":
-            data = payload["data"]
+        clocks = [event for event in flat_events(kind, payload) if event["kind"] == "clock"]
+        if clocks:
+            data, version = clocks[-1]["data"], clocks[-1]["version"]
         elif kind == "table.snapshot" and payload["turn"] is not None:
-            data = payload["turn"]
+            data, version = payload["turn"], payload["version"]
         else:
             continue
-        if data["seat"] == seat and payload["version"] == actor.version and data["legal"]:
-            return payload["version"], data["legal"]
+        if data["seat"] == seat and version == actor.version and data["legal"]:
+            return version, data["legal"]
         return None
     return None
 
@@ -339,6 +340,40 @@ async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
     ack = await actor.call(lambda: actor.join(fresh, True, None))
     assert ack["mode"] == "snapshot" and fresh.received[0][0] == "table.snapshot"
     assert seen <= ack["version"]
+    await registry.stop_all()
+
+
+async def test_each_stored_action_reaches_every_audience_as_one_message(
+    make_player: Callable[..., User],
+) -> None:
+    """A play and the next turn's clock are stored together and sent together: one `table.events`
+    message per seat and for the spectators, the events in version order, and the whole catch-up
+    in one message too. The play reads the same for everyone."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    watcher = await sync_to_async(make_player)("Mirón")
+    me, others, spectator = await listen_everywhere(actor, user, watcher)
+    turn = await turn_in(me, actor, "any")
+    counts = [len(recorder.received) for recorder in (me, *others, spectator)]
+    before = actor.version
+    await actor.call(lambda: actor.play(user.pk, turn[0], play_of(turn[1][0])))
+    for recorder, count in zip((me, *others, spectator), counts, strict=True):
+        (kind, payload), *_rest = recorder.received[count:]
+        assert kind == "table.events" and payload["table_id"] == actor.id
+        kinds = [event["kind"] for event in payload["events"]]
+        assert kinds[0] == "played" and "clock" in kinds
+        assert [event["version"] for event in payload["events"]] == list(
+            range(before + 1, before + 1 + len(kinds))
+        )
+    played = [
+        recorder.received[count][1]["events"][0]
+        for recorder, count in zip((me, *others, spectator), counts, strict=True)
+    ]
+    assert all(event == played[0] for event in played)
+    late = Recorder(user.pk)
+    ack = await actor.call(lambda: actor.join(late, True, before))
+    assert ack["mode"] == "events"
+    assert [kind for kind, _ in late.received] == ["table.events"]
+    assert [event["version"] for event in late.events()] == list(range(before + 1, ack["version"] + 1))
     await registry.stop_all()
 
 

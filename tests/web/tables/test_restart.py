@@ -18,6 +18,7 @@ from typing import Any
 import websockets
 
 from tests.web.conftest import free_port
+from tests.web.tables.support import flat_events
 
 SETUP = """
 import json, time
@@ -114,15 +115,16 @@ class Seat:
             raise AssertionError(f"nothing matched in {GUARD_SECONDS} s; last envelopes: {last}") from None
 
     def table_events(self) -> list[dict[str, Any]]:
-        return [e["payload"] for e in self.received if e["type"] == "table.event"]
+        return [event for e in self.received for event in flat_events(e["type"], e["payload"])]
 
 
 def my_turn(envelope: dict[str, Any]) -> dict[str, Any] | None:
     payload = envelope["payload"]
     if envelope["type"] == "table.snapshot" and payload["turn"] and payload["turn"]["seat"] == 0:
         return {"version": payload["version"], **payload["turn"]}
-    if envelope["type"] == "table.event" and payload["kind"] == "clock" and payload["data"]["seat"] == 0:
-        return {"version": payload["version"], **payload["data"]}
+    clocks = [event for event in flat_events(envelope["type"], payload) if event["kind"] == "clock"]
+    if clocks and clocks[-1]["data"]["seat"] == 0:
+        return {"version": clocks[-1]["version"], **clocks[-1]["data"]}
     return None
 
 
@@ -243,10 +245,9 @@ async def _before_and_after(env: dict[str, str], port: int, setup: dict[str, Any
         )
         assert ack["type"] == "ack", ack
         await seat.until(
-            lambda e: (
-                e["type"] == "table.event"
-                and e["payload"]["kind"] in ("played", "passed", "hand_ended")
-                and e["payload"]["data"].get("seat") != 0
+            lambda e: any(
+                event["kind"] in ("played", "passed", "hand_ended") and event["data"].get("seat") != 0
+                for event in flat_events(e["type"], e["payload"])
             )
         )
         await seat.connection.close()

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from amigos.web.tables import registry
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import HAND_GUARD_SECONDS, hands_ended, play_one, player, sign_in_as
-from tests.web.tables.support import FakeClock
+from tests.web.tables.support import FakeClock, flat_events
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -63,9 +63,9 @@ def hidden_tiles_seen(envelope: dict[str, Any]) -> list[str]:
         leaks += [
             event["tile"] for event in view.get("history", []) if event["type"] == "draw" and event["tile"]
         ]
-    if envelope.get("type") == "table.event":
-        data = payload.get("data", {})
-        kind = payload.get("kind")
+    for event in flat_events(str(envelope.get("type")), payload):
+        data = event.get("data", {})
+        kind = event.get("kind")
         if kind == "hand_started":
             leaks += data.get("hand") or []
         if kind == "drew" and data.get("tile"):
@@ -77,9 +77,10 @@ def hidden_tiles_seen(envelope: dict[str, Any]) -> list[str]:
 
 def plays(frames: list[dict[str, Any]]) -> list[tuple[int, str]]:
     return [
-        (envelope["payload"]["version"], envelope["payload"]["data"]["tile"])
+        (event["version"], event["data"]["tile"])
         for envelope in frames
-        if envelope.get("type") == "table.event" and envelope["payload"]["kind"] == "played"
+        for event in flat_events(str(envelope.get("type")), envelope.get("payload") or {})
+        if event["kind"] == "played"
     ]
 
 

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.web.conftest import in_ci
+from tests.web.tables.support import event_in, flat_events
 from tests.web.tables.test_restart import AMIGOS, Seat, connect, kill_all
 from tests.web.test_processes import REDIS_URL, require_redis
 
@@ -151,8 +152,9 @@ def turn_of(seat: int, envelope: dict[str, Any]) -> dict[str, Any] | None:
     payload = envelope["payload"]
     if envelope["type"] == "table.snapshot" and payload["turn"] and payload["turn"]["seat"] == seat:
         return {"version": payload["version"], **payload["turn"]}
-    if envelope["type"] == "table.event" and payload["kind"] == "clock" and payload["data"]["seat"] == seat:
-        return {"version": payload["version"], **payload["data"]}
+    clocks = [event for event in flat_events(envelope["type"], payload) if event["kind"] == "clock"]
+    if clocks and clocks[-1]["data"]["seat"] == seat:
+        return {"version": clocks[-1]["version"], **clocks[-1]["data"]}
     return None
 
 
@@ -312,10 +314,8 @@ async def _play(database: str, ports: list[int], setup: dict[str, Any], owner: A
     # every version the owner published reached Beto's socket on the other process, once, in order
     before = [e["version"] for e in beto.socket.table_events()]
     assert before == list(range(before[0], before[-1] + 1))
-    notice = await beto.socket.until(
-        lambda e: e["type"] == "table.event" and e["payload"]["kind"] == "notice"
-    )
-    assert notice["payload"]["data"]["code"] == "fresh_time"
+    notice = event_in(await beto.socket.until(lambda e: event_in(e, "notice") is not None), "notice")
+    assert notice is not None and notice["data"]["code"] == "fresh_time"
     second = query(database, OWNER, table)[0][0]
     assert second and second != first
     # Ana comes back on the surviving process and catches up from the last version she saw

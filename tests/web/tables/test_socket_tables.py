@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from amigos.web.tables import services
 from amigos.web.tables.models import Table, TableEvent
 from tests.web.conftest import ServerThread, SignedIn
-from tests.web.tables.support import LeakDetector
+from tests.web.tables.support import LeakDetector, event_in, flat_events
 from tests.web.test_socket import Peer, connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,7 +36,7 @@ class Player:
         return [
             (e["type"], e["payload"])
             for e in self.peer.received
-            if e["type"] in ("table.event", "table.snapshot")
+            if e["type"] in ("table.events", "table.snapshot")
         ]
 
     async def run(self, table_id: int) -> None:
@@ -57,18 +57,15 @@ class Player:
                 turn = payload["turn"]
                 if turn is not None and turn["seat"] == self.seat and turn["legal"]:
                     await self.play(table_id, turn["legal"][0])
-            elif kind == "table.event":
-                self.version = max(self.version, payload["version"])
-                data = payload["data"]
-                if payload["kind"] == "match_ended":
+            elif kind == "table.events":
+                events = flat_events(kind, payload)
+                self.version = max(self.version, events[-1]["version"])
+                if any(event["kind"] == "match_ended" for event in events):
                     self.ended.set()
                     return
-                if (
-                    payload["kind"] == "clock"
-                    and data["seat"] == self.seat
-                    and payload["version"] == self.version
-                ):
-                    await self.play(table_id, data["legal"][0])
+                clocks = [event["data"] for event in events if event["kind"] == "clock"]
+                if clocks and clocks[-1]["seat"] == self.seat:
+                    await self.play(table_id, clocks[-1]["legal"][0])
 
     async def play(self, table_id: int, entry: dict[str, Any]) -> None:
         self.last_play = entry
@@ -173,15 +170,17 @@ async def test_forged_malformed_and_stale_commands_are_refused_and_change_nothin
         if envelope["type"] == "table.snapshot" and payload["turn"] and payload["turn"]["seat"] == 0:
             turn.update(version=payload["version"], legal=payload["turn"]["legal"])
             return True
-        if envelope["type"] == "table.event" and payload["kind"] == "clock" and payload["data"]["seat"] == 0:
-            turn.update(version=payload["version"], legal=payload["data"]["legal"])
+        clock = event_in(envelope, "clock")
+        if clock is not None and clock["data"]["seat"] == 0:
+            turn.update(version=clock["version"], legal=clock["data"]["legal"])
             return True
         return False
 
     await ana_peer.expect(my_turn)
     await asyncio.sleep(0.2)  # let any event already on its way arrive, so `turn` is the latest
     latest = max(
-        e["payload"]["version"] for e in ana_peer.received if e["type"] in ("table.event", "table.snapshot")
+        [e["payload"]["version"] for e in ana_peer.received if e["type"] == "table.snapshot"]
+        + [event["version"] for e in ana_peer.received for event in flat_events(e["type"], e["payload"])]
     )
     assert latest == turn["version"]
     entry = turn["legal"][0]
@@ -231,12 +230,10 @@ async def test_a_seated_player_whose_socket_closes_is_away_and_back_on_rejoining
     await seated.connection.close()
 
     def seat_event(kind: str) -> Callable[[dict[str, Any]], bool]:
-        return lambda e: (
-            e["type"] == "table.event" and e["payload"]["kind"] == kind and e["payload"]["data"]["seat"] == 0
-        )
+        return lambda e: (event := event_in(e, kind)) is not None and event["data"]["seat"] == 0
 
-    away = await watcher.expect(seat_event("disconnected"))
-    assert away["payload"]["data"]["reconnect_deadline"] is not None
+    away = event_in(await watcher.expect(seat_event("disconnected")), "disconnected")
+    assert away is not None and away["data"]["reconnect_deadline"] is not None
     again = await connect(site_server, ana)
     joined = await command(again, "table.join", {"table_id": table.pk, "since": None, "as": "seat"})
     assert joined["type"] == "ack"

@@ -107,7 +107,12 @@ class Hub:
         """Send to every process; never raises. When the bus fails (Redis restarting) the message
         waits in a bounded queue, in order, and is retried in the background: the caller's work (a
         stored chat line, a move) is done and must be answered, not lost to a transport error."""
-        message = wire.encode(kind, envelope.encode_payload(payload))
+        await self.publish_encoded(topic, kind, envelope.encode_payload(payload))
+
+    async def publish_encoded(self, topic: str, kind: str, payload_json: str) -> None:
+        """`publish` for a payload already encoded by `envelope.encode_payload` (a publisher that
+        sends the same payload on several topics encodes it once)."""
+        message = wire.encode(kind, payload_json)
         if not self._pending:
             try:
                 await self.bus.publish(topic, message)

@@ -229,24 +229,33 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any]) 
         last = int(result.get("version") or 0)
         for kind, payload in pushes:
             connection.push(kind, payload)
-            if kind in ("table.event", "table.snapshot"):
+            if kind == "table.snapshot":
                 last = max(last, int(payload.get("version") or 0))
+            elif kind == "table.events":
+                last = max([last, *(int(event.get("version") or 0) for event in payload.get("events") or [])])
         events, audience = _audience(table_id, topics)
         if events:
             stored = await database_sync_to_async(store.events_between)(table_id, last, 2**62)
-            now = rendering.iso(timezone.now()) or ""
-            for version, kind, data in stored:
-                rendered = rendering.envelope(table_id, version, kind, data, audience, now)
-                connection.push("table.event", rendered)
-                last = version
+            if stored:
+                now = rendering.iso(timezone.now()) or ""
+                connection.push("table.events", rendering.batch(table_id, stored, audience, now))
+                last = stored[-1][0]
         for topic, buffer in buffers.items():
             # No await between closing the buffer and the socket's join adding it to the topic.
             buffer.open = False
             for kind, payload in buffer.heard:
-                if kind == "table.event":
-                    if int(payload.get("version") or 0) <= last:
+                if kind == "table.events":
+                    # Only the events after what the socket already has (a message heard while the
+                    # log was read may hold some of both).
+                    fresh = [
+                        event
+                        for event in payload.get("events") or []
+                        if int(event.get("version") or 0) > last
+                    ]
+                    if not fresh:
                         continue
-                    last = int(payload["version"])
+                    last = int(fresh[-1]["version"])
+                    payload = {**payload, "events": fresh}
                 connection.push(kind, payload)
             await connection.join(topic)
     finally:

@@ -8,6 +8,7 @@ of a reconnecting client alike, so both always agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,16 +54,19 @@ def render(kind: str, data: dict[str, Any], audience: int | None) -> dict[str, A
     return out
 
 
-def envelope(
-    table_id: int, version: int, kind: str, data: dict[str, Any], audience: int | None, now: str
+def batch(
+    table_id: int, events: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str
 ) -> dict[str, Any]:
-    """The `table.event` payload for one audience."""
+    """The `table.events` payload for one audience: numbered events (version, kind, data) in order,
+    all those of one stored action (or of a catch-up), so a client gets them in one frame and
+    never draws the table halfway through an action (a play without the next turn)."""
     return {
         "table_id": table_id,
-        "version": version,
-        "kind": kind,
         "now": now,
-        "data": render(kind, data, audience),
+        "events": [
+            {"version": version, "kind": kind, "data": render(kind, data, audience)}
+            for version, kind, data in events
+        ],
     }
 
 

@@ -728,7 +728,8 @@ function matchEnded(data) {
 }
 
 // Events arrive in version order; a gap means something was lost, so the table is asked again.
-function receive(event) {
+// `draw`: false for all but the last event of a message, so the table is drawn once per message.
+function receive(event, draw = true) {
   if (!state || event.table_id !== tableId) return;
   if (event.version <= state.version) return;
   if (event.version !== state.version + 1) {
@@ -737,7 +738,7 @@ function receive(event) {
   }
   state.version = event.version;
   applyEvent(event);
-  if (!replaying) render();
+  if (draw && !replaying) render();
 }
 
 // A returning player sees what they missed laid move by move, then the table as it is.
@@ -812,6 +813,22 @@ function rejoin() {
 
 // -- the server's messages ------------------------------------------------------------------------
 
+function onEvent(event, draw) {
+  if (catchUpUntil && event.version <= catchUpUntil && !replaying) {
+    // The catch-up after a reconnection: the missed moves are laid one by one.
+    replaying = true;
+    page.dataset.replaying = "true";
+    announce(labels.replaying);
+    window.setTimeout(drain, REPLAY_STEP_MS);
+  }
+  if (replaying || queue.length) {
+    queue.push(event);
+    return;
+  }
+  receive(event, draw);
+  page.dataset.version = String(state ? state.version : 0);
+}
+
 let firstSnapshot = true;
 
 document.addEventListener("amigos:envelope", (event) => {
@@ -829,20 +846,11 @@ document.addEventListener("amigos:envelope", (event) => {
     firstSnapshot = false;
     if (!replaying) page.dataset.replaying = "false"; // the page is up to date (tests wait on it)
     render();
-  } else if (type === "table.event" && payload.table_id === tableId) {
-    if (catchUpUntil && payload.version <= catchUpUntil && !replaying) {
-      // The catch-up after a reconnection: the missed moves are laid one by one.
-      replaying = true;
-      page.dataset.replaying = "true";
-      announce(labels.replaying);
-      window.setTimeout(drain, REPLAY_STEP_MS);
-    }
-    if (replaying || queue.length) {
-      queue.push(payload);
-      return;
-    }
-    receive(payload);
-    page.dataset.version = String(state ? state.version : 0);
+  } else if (type === "table.events" && payload.table_id === tableId) {
+    // All the events of one stored action (or of a catch-up), in order: applied together, drawn once.
+    payload.events.forEach((event, index) =>
+      onEvent({ table_id: payload.table_id, now: payload.now, ...event }, index === payload.events.length - 1),
+    );
   } else if (type === "table.chat" && payload.table_id === tableId) {
     renderChat([payload]);
   }
