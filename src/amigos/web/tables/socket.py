@@ -15,7 +15,8 @@ from channels.db import database_sync_to_async
 
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, int_field, optional_int_field
-from amigos.web.tables import attendance, forwarding, registry, rendering, selectors, socket_keys
+from amigos.web.realtime.hub import get_hub
+from amigos.web.tables import attendance, forwarding, lobby, registry, rendering, selectors, socket_keys
 from amigos.web.tables.actor import TableActor, parse_action
 
 # The most seats a table has (leaving a table leaves each seat's topic).
@@ -34,6 +35,7 @@ async def _run(name: str, connection: Connection, payload: dict[str, Any]) -> di
 @command("tables.subscribe", activity=False)
 async def subscribe(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     registry.remember_loop()
+    await lobby.list_feed(get_hub()).listen()
     await connection.join(rendering.LOBBY_TOPIC)
     await connection.join(rendering.user_topic(connection.user_id))
     tables = await database_sync_to_async(selectors.live_tables)()
