@@ -1,14 +1,16 @@
 """Live tables under load, over real sockets.
 
     python bench/load.py --tables N --rate R --seconds S [--closed] [--bot-tables B]
-                         [--database postgresql://...] [--json] [--quick]
+                         [--database postgresql://...] [--json] [--quick] [--client-processes P]
 
 Starts its own server (`amigos serve`, production settings, SQLite in a scratch directory unless
 --database names another database), creates N four-seat Amigos tables whose seats are all people
 (every seat a client over its own WebSocket) and B tables of one client against three hard
 computer players, starts them, and lets every client play the first legal play offered when its
-turn comes: after 1/R seconds (R plays per second per table), or at once with --closed. Every
-play is durable before it is broadcast (the table server's rule). It prints JSON:
+turn comes: after 1/R seconds (R plays per second per table), or at once with --closed. The
+clients run in P processes (default 2), each with whole tables: one Python process could not keep up
+with a thousand tables' sockets, and its own delays counted as the server's. Every play is durable
+before it is broadcast (the table server's rule). It prints JSON:
 
 * `tables`, `bot_tables`, `plays` (acknowledged plays by the human tables), `plays_per_second`;
 * `p50_ms`, `p99_ms` — from a client sending a play to the `played` event reaching each of the
@@ -27,7 +29,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
+import random
 import sys
 import tempfile
 import time
@@ -157,7 +161,10 @@ async def seat_client(
 
         async def play(turn: dict[str, Any], at_version: int) -> None:
             if delay:
-                await asyncio.sleep(delay)
+                # Each wait drawn around the mean: the tables all start at the same moment, and
+                # waiting exactly 1/R seconds kept their plays in step, a thousand plays arriving
+                # within a few milliseconds once a second, which no real room of players does.
+                await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             entry = turn["legal"][0]
             stats.pending[(table, entry["tile"])] = time.perf_counter()
             await send(
@@ -216,20 +223,19 @@ async def seat_client(
         beating.cancel()
 
 
-async def drive(
+async def _clients(
     port: int,
-    pid: int,
     players: dict[int, str],
     made: list[tuple[int, list[int]]],
-    tables: int,
-    rate: float,
+    delay: float,
     seconds: float,
-    closed: bool,
+    ready: Any,
 ) -> dict[str, Any]:
+    """One client process's share of the tables: open and join every seat, wait at ``ready`` (a
+    barrier shared with the other client processes and the parent) so that all measure the same
+    seconds, then play for ``seconds``."""
     stats = Stats()
     stop = asyncio.Event()
-    before = resident_kb(pid)
-    delay = 0.0 if closed else 1.0 / rate  # the seat in turn waits, so a table makes R plays a second
     clients = []
     for number, (table, users) in enumerate(made):
         for seat, user_id in enumerate(users):
@@ -245,31 +251,103 @@ async def drive(
     while stats.joined < len(clients) and time.perf_counter() - opened < JOIN_GUARD_SECONDS:
         await asyncio.sleep(0.1)
     join_seconds = time.perf_counter() - opened
+    await asyncio.to_thread(ready.wait)
     await asyncio.sleep(1.0)
-    memory = resident_kb(pid) - before
     start_plays, start = stats.plays, time.perf_counter()
     stats.latencies.clear()
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - start
     plays = stats.plays - start_plays
-    memory_end = resident_kb(pid) - before
+    latencies = list(stats.latencies)
     stop.set()
     await asyncio.gather(*clients, return_exceptions=True)
+    return {
+        "plays": plays,
+        "elapsed": elapsed,
+        "latencies": latencies,
+        "errors": stats.errors,
+        "sockets": len(clients),
+        "joined": stats.joined,
+        "join_seconds": join_seconds,
+    }
+
+
+def _client_process(
+    port: int,
+    players: dict[int, str],
+    made: list[tuple[int, list[int]]],
+    delay: float,
+    seconds: float,
+    ready: Any,
+    results: Any,
+) -> None:
+    try:
+        import uvloop
+
+        runner = uvloop.run
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings uvloop
+        runner = asyncio.run
+    results.put(runner(_clients(port, players, made, delay, seconds, ready)))
+
+
+def drive(
+    port: int,
+    pid: int,
+    players: dict[int, str],
+    made: list[tuple[int, list[int]]],
+    tables: int,
+    rate: float,
+    seconds: float,
+    closed: bool,
+    processes: int,
+) -> dict[str, Any]:
+    """Drive the tables from ``processes`` client processes (each a share of the tables, all four
+    seats of a table in the same one): one process of Python sockets cannot keep up with thousands
+    of them, and the bench must measure the server, not its own clients."""
+    context = multiprocessing.get_context("fork")
+    processes = max(1, min(processes, len(made)))
+    ready = context.Barrier(processes + 1)
+    results: Any = context.Queue()
+    delay = 0.0 if closed else 1.0 / rate  # the seat in turn waits, so a table makes R plays a second
+    before = resident_kb(pid)
+    workers = [
+        context.Process(
+            target=_client_process,
+            args=(port, players, made[part::processes], delay, seconds, ready, results),
+            daemon=True,
+        )
+        for part in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    ready.wait(timeout=JOIN_GUARD_SECONDS + 60)
+    time.sleep(1.0)
+    memory = resident_kb(pid) - before
+    time.sleep(seconds)
+    memory_end = resident_kb(pid) - before
+    parts = [results.get(timeout=JOIN_GUARD_SECONDS) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=30)
+    latencies = [latency for part in parts for latency in part["latencies"]]
+    errors = [code for part in parts for code in part["errors"]]
+    plays = sum(part["plays"] for part in parts)
+    elapsed = max(part["elapsed"] for part in parts)
     return {
         "tables": tables,
         "bot_tables": len(made) - tables,
         "plays": plays,
         "plays_per_second": round(plays / elapsed, 1),
-        "latency_samples": len(stats.latencies),
-        "p50_ms": round(lobby_bench.percentile(stats.latencies, 0.50) * 1000, 2),
-        "p99_ms": round(lobby_bench.percentile(stats.latencies, 0.99) * 1000, 2),
+        "latency_samples": len(latencies),
+        "p50_ms": round(lobby_bench.percentile(latencies, 0.50) * 1000, 2),
+        "p99_ms": round(lobby_bench.percentile(latencies, 0.99) * 1000, 2),
         "memory_per_table_kb": round(max(memory, 0) / max(len(made), 1), 1),
         "memory_end_per_table_kb": round(max(memory_end, 0) / max(len(made), 1), 1),
-        "sockets": len(clients),
-        "sockets_joined": stats.joined,
-        "join_seconds": round(join_seconds, 1),
-        "errors": len(stats.errors),
-        "error_codes": sorted(set(stats.errors)),
+        "sockets": sum(part["sockets"] for part in parts),
+        "sockets_joined": sum(part["joined"] for part in parts),
+        "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
+        "client_processes": processes,
+        "errors": len(errors),
+        "error_codes": sorted(set(errors)),
     }
 
 
@@ -283,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", help="a database URL instead of a scratch SQLite file")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output format)")
     parser.add_argument("--quick", action="store_true", help="4 tables, 3 seconds (CI)")
+    parser.add_argument(
+        "--client-processes", type=int, default=2, help="processes that run the clients' sockets (default 2)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
@@ -295,11 +376,22 @@ def main(argv: list[str] | None = None) -> int:
         players = make_players(args.tables * 4 + args.bot_tables)
         made = make_tables(players, args.tables, args.bot_tables)
         sessions = dict(players)
+        from django.db import connections
+
+        connections.close_all()  # the client processes are forked: they must not share a connection
         port = lobby_bench.free_port()
         server = lobby_bench.start_server(port, env)
         try:
-            result = asyncio.run(
-                drive(port, server.pid, sessions, made, args.tables, args.rate, args.seconds, args.closed)
+            result = drive(
+                port,
+                server.pid,
+                sessions,
+                made,
+                args.tables,
+                args.rate,
+                args.seconds,
+                args.closed,
+                args.client_processes,
             )
         finally:
             server.terminate()
