@@ -7,6 +7,11 @@ process instead checks all its sockets together, in two queries, every `idle_che
 
 The same check writes the players' actions on the idle clock: a socket only notes when its player
 last acted, and the check records the notes of all sockets in one transaction.
+
+With many sockets the round is cut into slices, checked one after another across the interval: each
+socket is still judged once per interval, and the process never stops for all of them at once (at
+four thousand sockets one check held the interpreter for a fifth of a second every 15 s, and every
+play in flight waited).
 """
 
 from __future__ import annotations
@@ -25,6 +30,11 @@ from amigos.web.realtime.hub import Hub
 log = logging.getLogger("amigos.realtime.watchdog")
 
 db_verdicts = database_sync_to_async(sessions.verdicts)
+
+#: A round is cut into one slice per this many sockets (so a few hundred sockets are checked in one
+#: go, as before), at most MAX_SLICES.
+SLICE_SOCKETS = 250
+MAX_SLICES = 15
 
 
 def activity_window() -> float:
@@ -66,9 +76,15 @@ class SessionWatch:
     def discard(self, socket: Watched) -> None:
         self.sockets.discard(socket)
 
-    async def check(self) -> None:
-        """Judge every watched socket's session now; sign out those that lapsed."""
-        watched = [(socket, socket.watched_session()) for socket in list(self.sockets)]
+    async def check(self, sockets: list[Watched] | None = None) -> None:
+        """Judge the sessions of ``sockets`` (all the watched sockets when None) now; sign out
+        those that lapsed."""
+        chosen = (
+            list(self.sockets)
+            if sockets is None
+            else [socket for socket in sockets if socket in self.sockets]
+        )
+        watched = [(socket, socket.watched_session()) for socket in chosen]
         live = [(socket, session) for socket, session in watched if session is not None]
         if not live:
             return
@@ -86,12 +102,18 @@ class SessionWatch:
                     log.exception("could not sign out a socket whose session lapsed")
 
     async def _run(self) -> None:
+        """Round after round, each socket once per `idle_check_interval()`, in slices spread over
+        it. A socket that opens during a round is in the next one."""
         while self.sockets:
-            await asyncio.sleep(idle_check_interval())
-            try:
-                await self.check()
-            except Exception:  # the database is away: try again next time
-                log.exception("the session watchdog could not check its sockets")
+            interval = idle_check_interval()
+            round_ = list(self.sockets)
+            slices = max(1, min(MAX_SLICES, len(round_) // SLICE_SOCKETS))
+            for index in range(slices):
+                await asyncio.sleep(interval / slices)
+                try:
+                    await self.check(round_[index::slices])
+                except Exception:  # the database is away: try again next time
+                    log.exception("the session watchdog could not check its sockets")
 
 
 def session_watch(hub: Hub) -> SessionWatch:
