@@ -7,10 +7,11 @@ Starts its own server (`amigos serve`, production settings, SQLite in a scratch 
 --database names another database), creates N four-seat Amigos tables whose seats are all people
 (every seat a client over its own WebSocket) and B tables of one client against three hard
 computer players, starts them, and lets every client play the first legal play offered when its
-turn comes: after 1/R seconds (R plays per second per table), or at once with --closed. The
-clients run in P processes (default 2), each with whole tables: one Python process could not keep up
-with a thousand tables' sockets, and its own delays counted as the server's. Every play is durable
-before it is broadcast (the table server's rule). It prints JSON:
+turn comes: after a wait drawn between 0.5/R and 1.5/R seconds (about R plays per second per
+table), or at once with --closed. The clients run in P processes (default 2), each with whole
+tables: one Python process could not keep up with a thousand tables' sockets, and its own delays
+counted as the server's. Every play is durable before it is broadcast (the table server's rule).
+It prints JSON:
 
 * `tables`, `bot_tables`, `plays` (acknowledged plays by the human tables), `plays_per_second`;
 * `p50_ms`, `p99_ms` — from a client sending a play to the `played` event reaching each of the
@@ -35,6 +36,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -223,24 +225,30 @@ async def seat_client(
         beating.cancel()
 
 
-async def _clients(
-    port: int,
-    players: dict[int, str],
-    made: list[tuple[int, list[int]]],
-    delay: float,
-    seconds: float,
-    ready: Any,
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Plan:
+    """What every client process needs: where the server is, the players' sessions, how long a
+    seat waits before playing (0: closed loop) and how long the measure lasts."""
+
+    port: int
+    players: dict[int, str]
+    delay: float
+    seconds: float
+
+
+async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) -> dict[str, Any]:
     """One client process's share of the tables: open and join every seat, wait at ``ready`` (a
     barrier shared with the other client processes and the parent) so that all measure the same
-    seconds, then play for ``seconds``."""
+    seconds, then play for ``plan.seconds``."""
     stats = Stats()
     stop = asyncio.Event()
     clients = []
     for number, (table, users) in enumerate(made):
         for seat, user_id in enumerate(users):
             clients.append(
-                asyncio.create_task(seat_client(port, players[user_id], table, seat, stats, delay, stop))
+                asyncio.create_task(
+                    seat_client(plan.port, plan.players[user_id], table, seat, stats, plan.delay, stop)
+                )
             )
         if number % 50 == 49:
             await asyncio.sleep(0.05)
@@ -255,7 +263,7 @@ async def _clients(
     await asyncio.sleep(1.0)
     start_plays, start = stats.plays, time.perf_counter()
     stats.latencies.clear()
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(plan.seconds)
     elapsed = time.perf_counter() - start
     plays = stats.plays - start_plays
     latencies = list(stats.latencies)
@@ -272,34 +280,17 @@ async def _clients(
     }
 
 
-def _client_process(
-    port: int,
-    players: dict[int, str],
-    made: list[tuple[int, list[int]]],
-    delay: float,
-    seconds: float,
-    ready: Any,
-    results: Any,
-) -> None:
+def _client_process(plan: Plan, made: list[tuple[int, list[int]]], ready: Any, results: Any) -> None:
     try:
         import uvloop
-
-        runner = uvloop.run
     except ImportError:  # pragma: no cover - uvicorn[standard] brings uvloop
-        runner = asyncio.run
-    results.put(runner(_clients(port, players, made, delay, seconds, ready)))
+        results.put(asyncio.run(_clients(plan, made, ready)))
+        return
+    results.put(uvloop.run(_clients(plan, made, ready)))
 
 
 def drive(
-    port: int,
-    pid: int,
-    players: dict[int, str],
-    made: list[tuple[int, list[int]]],
-    tables: int,
-    rate: float,
-    seconds: float,
-    closed: bool,
-    processes: int,
+    plan: Plan, pid: int, made: list[tuple[int, list[int]]], tables: int, processes: int
 ) -> dict[str, Any]:
     """Drive the tables from ``processes`` client processes (each a share of the tables, all four
     seats of a table in the same one): one process of Python sockets cannot keep up with thousands
@@ -308,12 +299,11 @@ def drive(
     processes = max(1, min(processes, len(made)))
     ready = context.Barrier(processes + 1)
     results: Any = context.Queue()
-    delay = 0.0 if closed else 1.0 / rate  # the seat in turn waits, so a table makes R plays a second
     before = resident_kb(pid)
     workers = [
         context.Process(
             target=_client_process,
-            args=(port, players, made[part::processes], delay, seconds, ready, results),
+            args=(plan, made[part::processes], ready, results),
             daemon=True,
         )
         for part in range(processes)
@@ -323,7 +313,7 @@ def drive(
     ready.wait(timeout=JOIN_GUARD_SECONDS + 60)
     time.sleep(1.0)
     memory = resident_kb(pid) - before
-    time.sleep(seconds)
+    time.sleep(plan.seconds)
     memory_end = resident_kb(pid) - before
     parts = [results.get(timeout=JOIN_GUARD_SECONDS) for _ in workers]
     for worker in workers:
@@ -382,17 +372,10 @@ def main(argv: list[str] | None = None) -> int:
         port = lobby_bench.free_port()
         server = lobby_bench.start_server(port, env)
         try:
-            result = drive(
-                port,
-                server.pid,
-                sessions,
-                made,
-                args.tables,
-                args.rate,
-                args.seconds,
-                args.closed,
-                args.client_processes,
-            )
+            # the seat in turn waits 1/R on average, so a table makes about R plays a second
+            delay = 0.0 if args.closed else 1.0 / args.rate
+            plan = Plan(port, sessions, delay, args.seconds)
+            result = drive(plan, server.pid, made, args.tables, args.client_processes)
         finally:
             server.terminate()
             server.wait(timeout=30)
