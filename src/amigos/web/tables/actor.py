@@ -1087,9 +1087,11 @@ class TableActor:
         if not events:
             return
         encoded: list[tuple[dict[str, Any], str]] = []
-        topics = [rendering.seat_topic(self.id, seat) for seat in range(self.variant.players)]
-        audiences: list[int | None] = [*range(self.variant.players), None]
-        for topic, audience in zip([*topics, rendering.watch_topic(self.id)], audiences, strict=True):
+        audiences: list[tuple[str, int | None]] = [
+            (rendering.seat_topic(self.id, seat), seat) for seat in range(self.variant.players)
+        ]
+        audiences.append((rendering.watch_topic(self.id), None))
+        for topic, audience in audiences:
             payload = rendering.batch(self.id, events, audience, now)
             text = next((text for known, text in encoded if known == payload), None)
             if text is None:

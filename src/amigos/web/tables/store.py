@@ -225,9 +225,7 @@ def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     records: list[tuple[int, int, Write]] = []
     for (table_id, expected, write), changed in zip(writes, changes, strict=True):
         if table_id not in matches:
-            outcomes.append(
-                LostWrite(f"table {table_id} is at version {found.get(table_id)}, not {expected}")
-            )
+            outcomes.append(_lost(table_id, found.get(table_id), expected))
             continue
         _cards_and_seats(table_id, write)
         if write.record is not None:
@@ -235,6 +233,17 @@ def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
         outcomes.append(changed["version"])
     _store_records(records)
     return outcomes
+
+
+def _lost(table_id: int, found: int | None, expected_version: int) -> LostWrite:
+    return LostWrite(f"table {table_id} is at version {found}, not {expected_version}")
+
+
+def _table_field(name: str) -> Field[Any, Any]:
+    """The table's field for a key of `_changes` (which names the next table by its column)."""
+    field = Table._meta.get_field("next_table" if name == "next_table_id" else name)
+    assert isinstance(field, Field)
+    return field
 
 
 def _alone(table_id: int, expected_version: int, write: Write) -> Outcome:
@@ -269,7 +278,7 @@ def _write(table_id: int, expected_version: int, write: Write) -> int:
     changes = _changes(expected_version, write)
     if not _update_table(table_id, expected_version, changes):
         found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
-        raise LostWrite(f"table {table_id} is at version {found}, not {expected_version}")
+        raise _lost(table_id, found, expected_version)
     if write.events:
         _insert_events_of([(table_id, expected_version + 1, write.events, write.at)])
     _cards_and_seats(table_id, write)
@@ -324,8 +333,7 @@ def _update_table(table_id: int, expected_version: int, changes: dict[str, Any])
     quote = connection.ops.quote_name
     assignments, params = [], []
     for name, value in changes.items():
-        field = meta.get_field("next_table" if name == "next_table_id" else name)
-        assert isinstance(field, Field)
+        field = _table_field(name)
         assignments.append(f"{quote(field.column)} = %s")
         params.append(field.get_db_prep_save(value, connection))
     version = quote(Table._meta.get_field("version").column)
@@ -347,22 +355,18 @@ def _update_tables(columns: tuple[str, ...], rows: list[tuple[int, int, dict[str
     list of a new length each time was parsed anew (a tenth of the store thread's time)."""
     meta = Table._meta
     quote = connection.ops.quote_name
-    fields = [meta.get_field("next_table" if name == "next_table_id" else name) for name in columns]
-    assert all(isinstance(field, Field) for field in fields)
+    fields = [_table_field(name) for name in columns]
     key_field = meta.pk
     assert key_field is not None
-    version_field = meta.get_field("version")
-    match_field = meta.get_field("match_number")
-    assert isinstance(version_field, Field) and isinstance(match_field, Field)
-    typed = [field for field in fields if isinstance(field, Field)]
+    version_field, match_field = _table_field("version"), _table_field("match_number")
     casts = [key_field.db_type(connection), version_field.db_type(connection)]
-    casts += [field.db_type(connection) for field in typed]
+    casts += [field.db_type(connection) for field in fields]
     params: list[list[Any]] = [[table_id for table_id, _, _ in rows], [expected for _, expected, _ in rows]]
     params += [
         [field.get_db_prep_save(changes[name], connection) for _, _, changes in rows]
-        for name, field in zip(columns, typed, strict=True)
+        for name, field in zip(columns, fields, strict=True)
     ]
-    names = [quote(field.column) for field in typed]
+    names = [quote(field.column) for field in fields]
     key, version = quote(key_field.column), quote(version_field.column)
     expected = quote("expected")
     assignments = ", ".join(f"{name} = v.{name}" for name in names)
