@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from amigos.web.lobby.models import ChatMessage, Presence
 from amigos.web.realtime import commands
+from amigos.web.realtime.consumer import OUTBOX_LIMIT
 from amigos.web.realtime.hub import get_hub
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import WAIT, Peer, connect, of_type
@@ -55,6 +56,19 @@ async def count(connection: commands.Connection, payload: dict[str, Any]) -> Non
 @commands.command("test.lobby_members", activity=False)
 async def lobby_members(connection: commands.Connection, payload: dict[str, Any]) -> dict[str, Any]:
     return {"count": len(get_hub().local("lobby")), "sockets": get_hub().sockets_of(connection.user_id)}
+
+
+@commands.command("test.spam", activity=False)
+async def spam(connection: commands.Connection, payload: dict[str, Any]) -> None:
+    """More envelopes at once than a socket may have waiting: as a client that stopped reading."""
+    for n in range(OUTBOX_LIMIT + 10):
+        connection.push("test.spam", {"n": n})
+
+
+@commands.command("test.others_tasks", activity=False)
+async def others_tasks(connection: commands.Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """How many tasks each other socket in the lobby holds right now."""
+    return {"tasks": [len(s.tasks) for s in get_hub().local("lobby") if s is not connection]}  # type: ignore[attr-defined]
 
 
 async def closed_code(peer: Peer) -> int | None:
@@ -276,3 +290,41 @@ async def test_counters_left_by_a_dead_process_are_rebuilt_on_start(
         # and the presence lapses after the short grace unless its browser comes back.
         assert other.open_sockets == 0 and other.last_seen < now
     await peer.connection.close()
+
+
+async def test_a_client_that_cannot_keep_up_is_closed_and_its_backlog_dropped(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    await peer.send("test.spam")
+    assert await closed_code(peer) == 4408
+    assert not [e for e in peer.received if e["type"] == "test.spam"]  # dropped, not sent late
+    again = await connect(site_server, player)
+    await again.expect(of_type("welcome"))
+    await answers(again)
+    await again.connection.close()
+
+
+async def test_an_idle_socket_holds_no_task(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    """Its writer and its worker run only while something waits for them (memory: thousands of
+    sockets sit idle at tables), and a new command or envelope starts them again."""
+    ana, beto = await sync_to_async(sign_in)("Ana"), await sync_to_async(sign_in)("Beto")
+    idle = await connect(site_server, ana)
+    await idle.expect(of_type("welcome"))
+    await answers(idle)
+    asker = await connect(site_server, beto)
+    await asker.expect(of_type("welcome"))
+
+    async def settled() -> bool:
+        reply = await asker.reply(await asker.send("test.others_tasks"))
+        return bool(reply["payload"]["tasks"] == [0])
+
+    await eventually(settled)
+    await answers(idle)  # both start again on demand
+    await eventually(settled)
+    await idle.connection.close()
+    await asker.connection.close()

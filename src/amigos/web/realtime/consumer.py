@@ -10,6 +10,11 @@ registered it (`amigos.web.realtime.commands`). Why it is built the way it is:
   queued on a small bounded queue of their own, run one at a time by the socket's worker task: one
   socket never has more than one command's database work in flight, so a flooding account cannot
   starve the others, and a closed socket's queued commands are dropped, not run.
+* Both queues are plain lists, and their tasks exist only while something waits in them: a socket
+  at a table is idle nearly all the time, and with thousands of sockets two `asyncio.Queue`s (four
+  deques each) and two parked tasks apiece were a large part of a live table's memory. For the same
+  reason the socket reads its frames itself (`__call__`) rather than through channels' dispatcher,
+  which wrapped every frame's read in a task of its own.
 * The session (idle clock, suspension, sign-out elsewhere) is checked for all of a process's
   sockets together (`amigos.web.realtime.watchdog`), not by a task per socket.
 * Whatever fails inside a socket (a handler's bug, a broken writer, the bus), the socket is closed
@@ -90,6 +95,20 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     # --- connection lifecycle -------------------------------------------------------------------
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Read the socket's events one after another and dispatch each.
+
+        Channels' own `__call__` reads through `await_many_dispatch`, built to listen to a channel
+        layer as well: it wraps every read in a new task and waits on it with `asyncio.wait`. The
+        site has no channel layer (the hub is its own bus), so a plain loop does the same work
+        without a task per frame, one parked per socket."""
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            while True:
+                await self.dispatch(await receive())
+
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.seq = 0
         self._close_code = 1000
@@ -101,10 +120,12 @@ class SiteSocket(AsyncWebsocketConsumer):
         self._activity_at = 0.0  # when this socket last recorded an action on the idle clock
         self._acted_at: float | None = None  # its latest action not yet on the idle clock
         self._registered = False
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
-        self.inbox: asyncio.Queue[envelope.ClientMessage | envelope.ProtocolError] = asyncio.Queue(
-            maxsize=INBOX_LIMIT
-        )
+        # Frames waiting for the writer (None: close once the frames before it are sent), and
+        # commands waiting for the worker; each task runs only while its list has something.
+        self.outbox: list[str | None] = []
+        self.inbox: list[envelope.ClientMessage | envelope.ProtocolError] = []
+        self._writing = False
+        self._working = False
         self.tasks: set[asyncio.Task[None]] = set()
         self.topics: set[str] = set()
         self.bucket = TokenBucket(
@@ -138,7 +159,6 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        self._spawn(self._write())
         user = self.scope.get("user")
         session = self.scope.get("session")
         if not isinstance(user, User) or session is None:
@@ -176,7 +196,6 @@ class SiteSocket(AsyncWebsocketConsumer):
         for hook in commands.open_hooks():
             await hook(self)
         await announce_presence(self.hub)
-        self._spawn(self._work())
         session_watch(self.hub).add(self)
 
     async def disconnect(self, code: int) -> None:
@@ -191,8 +210,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         for task in list(self.tasks):
             if task is not current:
                 task.cancel()
-        while not self.inbox.empty():  # a closed socket's queued commands are dropped, never run
-            self.inbox.get_nowait()
+        self.inbox.clear()  # a closed socket's queued commands are dropped, never run
         hub = self.hub
         await self._run_close_hooks()
         if hub is not None:
@@ -256,38 +274,48 @@ class SiteSocket(AsyncWebsocketConsumer):
         written by `envelope.encode_payload` (so UTF-8 can carry it)."""
         if self._closed:
             return
-        self.seq += 1
-        try:
-            self.outbox.put_nowait(envelope.frame(kind, self.seq, payload_json))
-        except asyncio.QueueFull:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             log.warning("closing a socket that does not keep up with its messages")
             self._finish(CLOSE_TOO_SLOW, drop_queue=True)
+            return
+        self.seq += 1
+        self._queue_frame(envelope.frame(kind, self.seq, payload_json))
+
+    def _queue_frame(self, text: str | None) -> None:
+        self.outbox.append(text)
+        if not self._writing:
+            self._writing = True
+            self._spawn(self._write())
 
     def _finish(self, code: int, *, drop_queue: bool = False) -> None:
         """Close after the queued envelopes are sent (or at once, dropping them, for a slow client)."""
         if drop_queue:
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(None)
+            self.outbox.clear()
+        if None not in self.outbox:
+            self._queue_frame(None)
         self._close_code = code
 
     async def _write(self) -> None:
+        """Send the queued frames in order, then end (the next frame starts a new writer)."""
         # Frames go straight to the server (see realtime/server_send.py). Their text is always
         # UTF-8-encodable: every payload was written by `envelope.encode_payload`.
         send = self.scope.get(server_send.SCOPE_KEY) or self.base_send
-        while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.close(code=self._close_code)
-                await self._teardown()
-                return
-            try:
-                await send({"type": "websocket.send", "text": text})
-            except (ClientDisconnected, OSError):
-                # The client went away mid-send: an ordinary end, not a failure.
-                await self._teardown()
-                return
+        try:
+            while self.outbox:
+                text = self.outbox.pop(0)
+                if text is None:
+                    self.outbox.clear()
+                    await self.close(code=self._close_code)
+                    await self._teardown()
+                    return
+                try:
+                    await send({"type": "websocket.send", "text": text})
+                except (ClientDisconnected, OSError):
+                    # The client went away mid-send: an ordinary end, not a failure.
+                    await self._teardown()
+                    return
+        finally:
+            self._writing = False
 
     # --- the idle and suspension watchdog ---------------------------------------------------------
 
@@ -325,8 +353,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         was_open = self.user is not None
         await self._run_close_hooks()
         self.user = None
-        while not self.inbox.empty():
-            self.inbox.get_nowait()
+        self.inbox.clear()
         if verdict.state in (sessions.State.IDLE, sessions.State.SUSPENDED):
             await db_end(self.session_key, user_id)
         elif was_open:
@@ -433,21 +460,28 @@ class SiteSocket(AsyncWebsocketConsumer):
             return
         if self.user is None and isinstance(item, envelope.ClientMessage):
             item = envelope.ProtocolError("unauthenticated", "this socket is not signed in", ident)
-        try:
-            self.inbox.put_nowait(item)
-        except asyncio.QueueFull:
+        if len(self.inbox) >= INBOX_LIMIT:
             self._refuse(
                 envelope.ProtocolError("rate_limited", "too many messages waiting; slow down", ident)
             )
+            return
+        self.inbox.append(item)
+        if not self._working:
+            self._working = True
+            self._spawn(self._work())
 
     async def _work(self) -> None:
-        """Run the queued commands one at a time, in the order they arrived."""
-        while True:
-            item = await self.inbox.get()
-            if isinstance(item, envelope.ProtocolError):
-                self._refuse(item)
-            else:
-                await self._run(item)
+        """Run the queued commands one at a time, in the order they arrived, then end (the next
+        command starts a new worker)."""
+        try:
+            while self.inbox:
+                item = self.inbox.pop(0)
+                if isinstance(item, envelope.ProtocolError):
+                    self._refuse(item)
+                else:
+                    await self._run(item)
+        finally:
+            self._working = False
 
     async def _run(self, message: envelope.ClientMessage) -> None:
         ident = message.id
