@@ -1,0 +1,244 @@
+"""Who is at the table: the part of the table actor that follows each seat's presence.
+
+A live match counts on its players being there (docs/rules.md, "Connection and absence"): the
+sockets of each seat, its heartbeats, the window an absent player has to come back, what happens
+when it lapses (a blue card and the end of the match at an Amigos table, a computer player holding
+the seat elsewhere) and the clock that stops while the table waits and starts afresh on the return.
+This is one job with its own state (`sockets`, `last_seen`, `away_since`, `vote_left`), so it is
+kept apart from the actor's queue and commands; `TableActor` inherits it, and every method here
+runs inside the actor, like the rest of its jobs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from channels.db import database_sync_to_async
+
+from amigos.table import Conduct
+from amigos.web.tables import store, timing
+from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.web.tables.rendering import iso
+
+if TYPE_CHECKING:
+    from amigos.web.tables.actor_types import Clock
+    from amigos.web.tables.game import Game
+
+
+class PresenceMixin:
+    """Presence at the table, for `TableActor` (which sets the attributes below)."""
+
+    status: str
+    conduct: Conduct
+    seats: list[SeatState]
+    game: Game
+    clock: Clock
+    clock_info: dict[str, Any] | None
+    turn: timing.TurnClock | None
+    turn_started: datetime | None
+    deadline_at: datetime | None
+    deadline_kind: str
+    # The sockets seated at each seat (this process), when each seat was last heard from, since
+    # when an absent seat is away, and, during the vote, since when a seat has had no page open.
+    sockets: dict[int, set[object]]
+    last_seen: dict[int, datetime]
+    away_since: dict[int, datetime]
+    vote_left: dict[int, datetime]
+
+    if TYPE_CHECKING:
+        # Defined by `TableActor` and its other parts.
+
+        async def _commit(self, pending: Pending) -> None: ...
+        def _arm(self) -> None: ...
+        def _set_clock(self, pending: Pending) -> None: ...
+        def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None: ...
+        def _deal_next(self) -> Pending: ...
+        def _end_for_suspension(self, offender: int) -> Pending: ...
+        def _end_unfinished(
+            self, termination: str, seat: int | None, pending: Pending | None = None
+        ) -> Pending: ...
+        async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None: ...
+
+    @property
+    def tracking(self) -> bool:
+        """Whether absence counts now: during a live match (correspondence has no heartbeat)."""
+        return self.status == "playing" and self.conduct is not Conduct.CORRESPONDENCE
+
+    @property
+    def paused(self) -> bool:
+        """Whether the match waits for an absent player (no clock runs meanwhile)."""
+        return self.tracking and any(
+            seat in self.away_since and not self.seats[seat].held_by_computer for seat in self.away_since
+        )
+
+    def _window(self) -> float:
+        """How long an absent player has: 5 minutes at an Amigos table; 2 minutes elsewhere,
+        after which a computer player holds the seat."""
+        return timing.TIMING.reconnect if self.conduct is Conduct.AMIGOS else timing.TIMING.grace
+
+    def _window_end(self, seat: int) -> datetime | None:
+        since = self.away_since.get(seat)
+        if since is None or self.seats[seat].held_by_computer or not self.tracking:
+            return None
+        return since + timedelta(seconds=self._window())
+
+    def _presence_deadlines(self) -> list[tuple[datetime, str, int]]:
+        """When each seat's silence or absence next matters, earliest first: a seat unheard for
+        30 s is away; an away seat's window lapses (blue card, or a computer player holds it)."""
+        if self.status == "voting":
+            absence = timedelta(seconds=timing.TIMING.vote_absence)
+            return sorted((since + absence, "left_vote", seat) for seat, since in self.vote_left.items())
+        if not self.tracking:
+            return []
+        found: list[tuple[datetime, str, int]] = []
+        silence = timedelta(seconds=timing.TIMING.heartbeat_timeout)
+        for seat in self.seats:
+            if seat.is_computer or seat.user_id is None or seat.held_by_computer:
+                continue
+            number = seat.number
+            if number in self.away_since:
+                window_end = self._window_end(number)
+                if window_end is not None:
+                    found.append((window_end, "window", number))
+            else:
+                found.append((self.last_seen.get(number, self.clock.now()) + silence, "silent", number))
+        return sorted(found)
+
+    async def _suspended(self, seat: int) -> bool:
+        user_id = self.seats[seat].user_id
+        if user_id is None:
+            return False
+        return bool(await database_sync_to_async(store.account_suspended)(user_id, self.clock.now()))
+
+    async def _gone(self, seat: int, at: datetime) -> Pending:
+        """The seat is absent from ``at``: away, with its window, unless the player's account was
+        suspended from outside the table (a desk decision, an administrator), whose sockets the
+        session watchdog just closed: then the match ends for suspension at once."""
+        if await self._suspended(seat):
+            return self._end_for_suspension(seat)
+        return self._away(seat, at)
+
+    async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None:
+        if kind == "left_vote":
+            # No page of the seat came back during the vote: the player left, which is a choice
+            # for the meeting room (as leaving is in `amigos.table`), and the vote closes at once.
+            self.vote_left.pop(seat, None)
+            if self.status == "voting":
+                await self._cast(seat, "communicate", left=True)
+            return
+        if kind == "silent":
+            await self._commit(await self._gone(seat, at))
+        elif await self._suspended(seat):
+            await self._commit(self._end_for_suspension(seat))
+        elif self.conduct is Conduct.AMIGOS:
+            # Not back within 5 minutes: a blue card, and the match ends by abandonment.
+            pending = Pending(write=store.Write(events=[], at=self.clock.now()))
+            self._give_card(pending, seat, "blue", "no_reconnection")
+            await self._commit(self._end_unfinished("abandonment", seat, pending))
+        else:
+            # Two minutes away at a timed table: a computer player holds the seat until the return.
+            self.seats[seat].held_by_computer = True
+            pending = Pending(
+                events=[("computer_holds", {"seat": seat, "level": "normal"})],
+                write=store.Write(events=[], at=self.clock.now()),
+            )
+            self._resume_clock(pending)
+            await self._commit(pending)
+
+    def _away(self, seat: int, at: datetime) -> Pending:
+        """The seat is found absent from ``at``. A player who goes while the table already waits
+        for someone else is marked "Abandono" (``abandon``) and has their own window."""
+        waiting = self.paused
+        self.away_since[seat] = at
+        pending = Pending(
+            events=[
+                (
+                    "disconnected",
+                    {
+                        "seat": seat,
+                        "since": iso(at),
+                        "reconnect_deadline": iso(at + timedelta(seconds=self._window())),
+                        "abandon": waiting,
+                    },
+                )
+            ],
+            write=store.Write(events=[], at=self.clock.now()),
+        )
+        if self.paused and self.clock_info is not None:
+            # The game waits: the clock of the seat in turn stops; it starts afresh on the return.
+            self.clock_info = None
+            self.turn = self.turn_started = None
+            assert pending.write is not None
+            pending.write.deadline = (None, "")
+        return pending
+
+    def _resume_clock(self, pending: Pending) -> None:
+        """Nothing keeps the table waiting any more: the seat in turn gets a fresh clock, or the
+        next hand is dealt if the table stopped between hands."""
+        if self.status != "playing" or self.paused:
+            return
+        if self.game.in_hand:
+            if self.clock_info is None:
+                self._set_clock(pending)
+        elif self.deadline_kind != "deal" or self.deadline_at is None:
+            dealt = self._deal_next()
+            pending.events += dealt.events
+            assert pending.write is not None and dealt.write is not None
+            pending.write.record = dealt.write.record
+            pending.write.deadline = dealt.write.deadline
+
+    def _present(self, seat: int) -> Pending | None:
+        """The seat was heard from: an absent player is back (a computer player gives the seat back
+        at once; a waiting table goes on with fresh time). None: nothing to store."""
+        self.last_seen[seat] = self.clock.now()
+        if seat not in self.away_since:
+            return None
+        self.away_since.pop(seat)
+        state = self.seats[seat]
+        pending = Pending(
+            events=[("reconnected", {"seat": seat})], write=store.Write(events=[], at=self.clock.now())
+        )
+        if not self.tracking:
+            state.held_by_computer = False
+            return pending
+        if state.held_by_computer:
+            state.held_by_computer = False
+            pending.events.append(("seat_returned", {"seat": seat}))
+            if self.game.to_move == seat and not self.paused:
+                self._set_clock(pending)  # the player takes the move back, with a fresh clock
+                return pending
+        self._resume_clock(pending)
+        return pending
+
+    async def attach(self, key: object, seat: int) -> None:
+        """A socket of the seat's player joined the table (inside the actor)."""
+        self.sockets.setdefault(seat, set()).add(key)
+        self.vote_left.pop(seat, None)
+        await self.heard(seat)
+
+    async def heard(self, seat: int) -> None:
+        """A heartbeat (or a join) from the seat's player (inside the actor)."""
+        if self.seats[seat].is_computer:
+            return
+        pending = self._present(seat)
+        if pending is not None:
+            await self._commit(pending)
+        else:
+            self._arm()
+
+    async def detach(self, key: object, seat: int) -> None:
+        """A socket of the seat's player closed or left the table (inside the actor): with no socket
+        left the seat is away at once."""
+        keys = self.sockets.get(seat)
+        if keys is None or key not in keys:
+            return
+        keys.discard(key)
+        if not keys and self.status == "voting" and not self.seats[seat].is_computer:
+            # Its last page closed during the vote: unless one comes back soon (a reload), it left.
+            self.vote_left[seat] = self.clock.now()
+            self._arm()
+            return
+        if keys or not self.tracking or seat in self.away_since or self.seats[seat].is_computer:
+            return
+        await self._commit(await self._gone(seat, self.clock.now()))
