@@ -31,9 +31,10 @@ from amigos.web.realtime import envelope
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.tables import rendering, socket_keys, store, storing, thinking, timing
+from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_types import Clock, Links, Pending, SeatState, SystemClock
-from amigos.web.tables.game import Game, Refused, first_leader_needed, legal_plays
+from amigos.web.tables.game import Game, Refused, first_leader_needed
 from amigos.web.tables.rendering import iso
 
 # The names other modules import from here (the shared types are defined in `actor_types`).
@@ -65,7 +66,7 @@ def position(seat: int, players: int, organizer_seat: int = 0) -> str:
     return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
 
 
-class TableActor(PresenceMixin):
+class TableActor(PresenceMixin, TurnClockMixin):
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
         self.hub = hub
@@ -531,42 +532,6 @@ class TableActor(PresenceMixin):
             pause = timedelta(seconds=settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
             write.deadline = (now + pause, "deal")
 
-    def _set_clock(self, pending: Pending) -> None:
-        """Start the turn clock of the seat in turn (its legal plays go to that seat only).
-
-        While the table waits for an absent player no clock runs (docs/rules.md, "Connection and
-        absence"): the clock starts afresh when the player is back."""
-        assert pending.write is not None
-        write = pending.write
-        now = self.clock.now()
-        seat = self.game.to_move
-        assert seat is not None and self.game.hand is not None
-        if self.paused:
-            self.clock_info = None
-            self.turn = self.turn_started = None
-            write.deadline = (None, "")
-            return
-        state = self.seats[seat]
-        computer = state.is_computer or state.held_by_computer
-        clock = timing.turn_clock(self.game.hand, self.conduct, computer)
-        self.turn, self.turn_started, self.turn_cards = clock, now, 0
-        data = {
-            "seat": seat,
-            "deadline": iso(now + timedelta(seconds=clock.seconds)),
-            "seconds": clock.seconds,
-            "situation": clock.situation,
-            "legal": legal_plays(self.game.hand, seat),
-        }
-        pending.events.append(("clock", data))
-        self.clock_info = data
-        if clock.card_after is not None:
-            write.deadline = (now + timedelta(seconds=clock.card_after), "card")
-        elif clock.system_after is not None:
-            write.deadline = (now + timedelta(seconds=clock.system_after), "system_play")
-        else:
-            assert clock.abandon_after is not None
-            write.deadline = (now + timedelta(seconds=clock.abandon_after), "abandon")
-
     def _after_match(self, pending: Pending) -> None:
         assert pending.write is not None
         now = self.clock.now()
@@ -675,74 +640,12 @@ class TableActor(PresenceMixin):
             return False
         return True
 
-    def _clock_card(self, seat: int, now: datetime) -> Pending:
-        """The turn's time ran out (or 5 s more passed): a yellow card; the player is told there
-        was no blocking situation when a 20-second clock runs out the first time."""
-        pending = Pending(write=store.Write(events=[], at=now))
-        assert pending.write is not None
-        clock = self.turn
-        first = self.turn_cards == 0
-        if clock is not None and clock.situation == "normal" and first:
-            pending.events.append(("notice", {"code": "no_blocking", "seat": seat}))
-        single = clock is not None and clock.single
-        reason = "slow_single" if single else "timeout" if first else "every_5s"
-        self._give_card(pending, seat, "yellow", reason)
-        self.turn_cards += 1
-        started = self.turn_started or now
-        if clock is not None and clock.single and clock.system_after is not None:
-            pending.write.deadline = (started + timedelta(seconds=clock.system_after), "system_play")
-        else:
-            every = clock.card_every if clock is not None else timing.TIMING.card_every
-            base = self.deadline_at if self.deadline_at is not None else now
-            pending.write.deadline = (base + timedelta(seconds=every), "card")
-        return pending
-
-    def _system_play(self, seat: int) -> Pending:
-        """The system moves for the seat: its single tile at 6 s, the default move when a timed
-        turn ran out, or for a computer player that did not answer in time."""
-        hand = self.game.hand
-        assert hand is not None
-        clock = self.turn
-        situation = clock.situation if clock is not None else "timed"
-        reason = {"single": "single_tile", "computer": "computer_late"}.get(situation, "timeout")
-        return self._act(seat, hand.default_action(), system=True, reason=reason)
-
     def _deal_next(self) -> Pending:
         now = self.clock.now()
         events = self.game.deal(new_deal_key())
         pending = Pending(events=events, write=store.Write(events=[], at=now))
         self._continue(pending)
         return pending
-
-    def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None:
-        state = self.seats[seat]
-        if state.user_id is None:
-            return  # computer players get no cards
-        counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
-        counts[colour] += 1
-        hand = self.game.current()
-        pending.events.append(
-            (
-                "card",
-                {
-                    "seat": seat,
-                    "user_id": state.user_id,
-                    "colour": colour,
-                    "reason": reason,
-                    "cards": dict(counts),
-                },
-            )
-        )
-        assert pending.write is not None
-        pending.write.cards.append(
-            {
-                "user_id": state.user_id,
-                "match": self.game.match_number,
-                "hand": None if hand is None else hand.number,
-                "colour": colour,
-                "reason": reason,
-            }
-        )
 
     def post(self, job: Callable[[], Awaitable[Any]]) -> None:
         """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a
