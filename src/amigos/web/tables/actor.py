@@ -25,7 +25,6 @@ from django.conf import settings
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
 from amigos.engine.deal import random_seat
-from amigos.table import ballot
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime import envelope
 from amigos.web.realtime.commands import CommandError, Connection
@@ -34,6 +33,7 @@ from amigos.web.tables import rendering, socket_keys, store, storing, thinking, 
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_types import Clock, Links, Pending, SeatState, SystemClock
+from amigos.web.tables.actor_votes import VotesMixin
 from amigos.web.tables.game import Game, Refused, first_leader_needed
 from amigos.web.tables.rendering import iso
 
@@ -56,7 +56,6 @@ T = TypeVar("T")
 
 POSITIONS_4 = ("organizer", "right", "partner", "left")
 POSITIONS_N = ("organizer", "right", "left")
-CHOICES = ("rematch", "rotate", "communicate")
 
 
 def position(seat: int, players: int, organizer_seat: int = 0) -> str:
@@ -66,7 +65,7 @@ def position(seat: int, players: int, organizer_seat: int = 0) -> str:
     return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
 
 
-class TableActor(PresenceMixin, TurnClockMixin):
+class TableActor(PresenceMixin, TurnClockMixin, VotesMixin):
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
         self.hub = hub
@@ -378,44 +377,6 @@ class TableActor(PresenceMixin, TurnClockMixin):
         await self._tell_invitee(user_id, "refused")
         return {}
 
-    async def vote(self, user_id: int, version: int, choice: str) -> dict[str, Any]:
-        seat = self._acting_seat(user_id, version)
-        if self.status != "voting":
-            raise CommandError("not_voting", "no vote is open at this table")
-        if choice not in CHOICES:
-            raise CommandError("bad_choice", "choose rematch, rotate or communicate")
-        await self._cast(seat, choice)
-        return {"version": self.version}
-
-    async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None:
-        """Store a seat's choice, and close the vote when it is decided (`_vote_decided`)."""
-        self.votes[seat] = choice
-        data: dict[str, Any] = {"seat": seat, "choice": choice}
-        if left:
-            data["left"] = True
-        pending = Pending(events=[("vote", data)])
-        if self._vote_decided():
-            pending.events += await self._close_votes()
-        now = self.clock.now()
-        pending.write = store.Write(events=[], at=now)
-        if self.status != "voting":
-            pending.write.status = self.status
-            pending.write.ended_at = now
-            pending.write.deadline = (None, "")
-            pending.write.next_table_id = self.next_table_id
-        await self._commit(pending)
-        await self._wake_next_table()
-
-    def _vote_decided(self) -> bool:
-        """Whether the vote is over: every human seat chose the same, or it can no longer be
-        unanimous, because someone chose "communicate" or two seats chose differently (the spec:
-        one player who presses another button sends everyone to the meeting room, at once)."""
-        return ballot.settled(self.votes, self._voters(), "communicate")
-
-    def _voters(self) -> list[int]:
-        """The seats that vote after a match: the people's (computer players do not vote)."""
-        return [s.number for s in self.seats if not s.is_computer]
-
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
         seat = self.seat_of(user_id)
         cleaned = lobby_chat.clean_text(text)
@@ -531,48 +492,6 @@ class TableActor(PresenceMixin, TurnClockMixin):
             self.clock_info = None
             pause = timedelta(seconds=settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
             write.deadline = (now + pause, "deal")
-
-    def _after_match(self, pending: Pending) -> None:
-        assert pending.write is not None
-        now = self.clock.now()
-        self.status = "voting"
-        self.votes = {}
-        self.clock_info = None
-        write = pending.write
-        write.status = "voting"
-        write.record = self.game.record()
-        write.record_ended = True
-        write.termination = self.game.termination
-        deadline = now + timedelta(seconds=timing.VOTE_SECONDS)
-        write.deadline = (deadline, "votes")
-        for kind, data in pending.events:
-            if kind == "match_ended":
-                data["votes_deadline"] = iso(deadline)
-
-    async def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
-        """Close the vote: the same rematch or rotate from every human seat creates the next table
-        (stored before anyone is told, so `votes_closed` names it); anything else is "communicate"."""
-        result = ballot.outcome(self.votes, self._voters(), "communicate")
-        if result in ("rematch", "rotate"):
-            try:
-                self.next_table_id = await database_sync_to_async(self.links.create_next_table)(
-                    self.id, result, self.clock.now()
-                )
-            except Exception:
-                log.exception("table %s: could not create the next table; back to the lobby", self.id)
-                result, self.next_table_id = "communicate", None
-        self.status = "finished"
-        return [("votes_closed", {"result": result, "next_table_id": self.next_table_id})]
-
-    async def _wake_next_table(self) -> None:
-        """Start the table the vote created (its seats all accepted: the match starts at once)."""
-        if self.next_table_id is None or self.status != "finished":
-            return
-        try:
-            await self.links.wake(self.next_table_id)
-        except Exception:
-            # its players' pages load it anyway (joining a table wakes it)
-            log.exception("table %s: could not start the next table %s", self.id, self.next_table_id)
 
     async def _on_deadline(self) -> None:
         """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,

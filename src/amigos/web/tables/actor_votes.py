@@ -1,0 +1,132 @@
+"""The vote after a match: the part of the table actor that opens, counts and closes it.
+
+When a match ends the seated people choose a rematch, a rotation or the meeting room
+(`amigos.table.ballot` decides, as it does for the pure table). The vote has its own state
+(`votes`, `next_table_id`) and its own way out (creating the next table and waking it), so it is
+kept apart from the actor's queue and commands; `TableActor` inherits it, and every method here
+runs inside the actor, like the rest of its jobs.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from channels.db import database_sync_to_async
+
+from amigos.table import ballot
+from amigos.web.realtime.commands import CommandError
+from amigos.web.tables import store, timing
+from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.web.tables.rendering import iso
+
+if TYPE_CHECKING:
+    from amigos.web.tables.actor_types import Clock, Links
+    from amigos.web.tables.game import Game
+
+log = logging.getLogger("amigos.tables")
+
+CHOICES = ("rematch", "rotate", "communicate")
+
+
+class VotesMixin:
+    """The end-of-match vote, for `TableActor` (which sets the attributes below)."""
+
+    id: int
+    version: int
+    status: str
+    seats: list[SeatState]
+    game: Game
+    clock: Clock
+    links: Links
+    clock_info: dict[str, Any] | None
+    # Each seat's choice in the vote under way, and the table it created (rematch or rotation).
+    votes: dict[int, str]
+    next_table_id: int | None
+
+    if TYPE_CHECKING:
+        # Defined by `TableActor`.
+
+        async def _commit(self, pending: Pending) -> None: ...
+        def _acting_seat(self, user_id: int, version: int) -> int: ...
+
+    async def vote(self, user_id: int, version: int, choice: str) -> dict[str, Any]:
+        seat = self._acting_seat(user_id, version)
+        if self.status != "voting":
+            raise CommandError("not_voting", "no vote is open at this table")
+        if choice not in CHOICES:
+            raise CommandError("bad_choice", "choose rematch, rotate or communicate")
+        await self._cast(seat, choice)
+        return {"version": self.version}
+
+    async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None:
+        """Store a seat's choice, and close the vote when it is decided (`_vote_decided`)."""
+        self.votes[seat] = choice
+        data: dict[str, Any] = {"seat": seat, "choice": choice}
+        if left:
+            data["left"] = True
+        pending = Pending(events=[("vote", data)])
+        if self._vote_decided():
+            pending.events += await self._close_votes()
+        now = self.clock.now()
+        pending.write = store.Write(events=[], at=now)
+        if self.status != "voting":
+            pending.write.status = self.status
+            pending.write.ended_at = now
+            pending.write.deadline = (None, "")
+            pending.write.next_table_id = self.next_table_id
+        await self._commit(pending)
+        await self._wake_next_table()
+
+    def _vote_decided(self) -> bool:
+        """Whether the vote is over: every human seat chose the same, or it can no longer be
+        unanimous, because someone chose "communicate" or two seats chose differently (the spec:
+        one player who presses another button sends everyone to the meeting room, at once)."""
+        return ballot.settled(self.votes, self._voters(), "communicate")
+
+    def _voters(self) -> list[int]:
+        """The seats that vote after a match: the people's (computer players do not vote)."""
+        return [s.number for s in self.seats if not s.is_computer]
+
+    def _after_match(self, pending: Pending) -> None:
+        assert pending.write is not None
+        now = self.clock.now()
+        self.status = "voting"
+        self.votes = {}
+        self.clock_info = None
+        write = pending.write
+        write.status = "voting"
+        write.record = self.game.record()
+        write.record_ended = True
+        write.termination = self.game.termination
+        deadline = now + timedelta(seconds=timing.VOTE_SECONDS)
+        write.deadline = (deadline, "votes")
+        for kind, data in pending.events:
+            if kind == "match_ended":
+                data["votes_deadline"] = iso(deadline)
+
+    async def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
+        """Close the vote: the same rematch or rotate from every human seat creates the next table
+        (stored before anyone is told, so `votes_closed` names it); anything else is "communicate"."""
+        result = ballot.outcome(self.votes, self._voters(), "communicate")
+        if result in ("rematch", "rotate"):
+            try:
+                self.next_table_id = await database_sync_to_async(self.links.create_next_table)(
+                    self.id, result, self.clock.now()
+                )
+            except Exception:
+                log.exception("table %s: could not create the next table; back to the lobby", self.id)
+                result, self.next_table_id = "communicate", None
+        self.status = "finished"
+        return [("votes_closed", {"result": result, "next_table_id": self.next_table_id})]
+
+    async def _wake_next_table(self) -> None:
+        """Start the table the vote created (its seats all accepted: the match starts at once)."""
+        if self.next_table_id is None or self.status != "finished":
+            return
+        try:
+            await self.links.wake(self.next_table_id)
+        except Exception:
+            # its players' pages load it anyway (joining a table wakes it)
+            log.exception("table %s: could not start the next table %s", self.id, self.next_table_id)
