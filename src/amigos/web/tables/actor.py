@@ -9,6 +9,12 @@ ahead of the database, so the registry drops it and the next command rebuilds it
 
 Time comes from an injected clock, and deadlines are fired by `fire_deadline`, which the actor's
 own timer calls when the time comes (tests call it directly with a fake clock).
+
+The actor is one class, but its jobs are kept in small modules by what they are about, each a part
+`TableActor` inherits: who is at the table (`actor_presence`), the turn clock and its cards
+(`actor_clock`), the vote after a match (`actor_votes`) and what a seat or a spectator sees
+(`actor_view`). This module keeps the queue, the commands, the rules of a job, storing and telling,
+and the timers; the types all of them share are in `actor_types`.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from amigos.web.tables import rendering, socket_keys, store, storing, thinking, 
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_types import Clock, Links, Pending, SeatState, SystemClock
+from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
 from amigos.web.tables.game import Game, Refused, first_leader_needed
 from amigos.web.tables.rendering import iso
@@ -54,18 +61,11 @@ log = logging.getLogger("amigos.tables")
 
 T = TypeVar("T")
 
-POSITIONS_4 = ("organizer", "right", "partner", "left")
-POSITIONS_N = ("organizer", "right", "left")
 
+class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
+    """One live table's single writer. Its parts (presence, turn clock, vote, view) are inherited
+    from the mixins named in the module's docstring; their methods run inside the actor too."""
 
-def position(seat: int, players: int, organizer_seat: int = 0) -> str:
-    """Where ``seat`` sits as seen from the organizer's seat (after a rematch or a rotation the
-    organizer may sit elsewhere than seat 0)."""
-    relative = (seat - organizer_seat) % players
-    return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
-
-
-class TableActor(PresenceMixin, TurnClockMixin, VotesMixin):
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
         self.hub = hub
@@ -231,66 +231,6 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin):
 
     def is_member(self, user_id: int) -> bool:
         return any(seat.user_id == user_id for seat in self.seats)
-
-    def seat_dict(self, seat: SeatState) -> dict[str, Any]:
-        return {
-            "seat": seat.number,
-            "position": position(seat.number, self.variant.players, self.organizer_seat),
-            "user_id": seat.user_id,
-            "name": seat.label(),
-            "kind": "computer" if seat.is_computer else "human" if seat.user_id is not None else "empty",
-            "level": seat.level or None,
-            "connected": seat.number not in self.away_since,
-            "held_by_computer": seat.held_by_computer,
-            "invitation": seat.invitation,
-            "reconnect_deadline": iso(self._window_end(seat.number)),
-            "cards": dict(self.cards.get(seat.number, {"yellow": 0, "blue": 0, "red": 0})),
-        }
-
-    def snapshot(self, audience: int | None) -> dict[str, Any]:
-        now = self.clock.now()
-        hand = self.game.current()
-        turn = None
-        if self.clock_info is not None and self.game.in_hand:
-            info = self.clock_info
-            shown = {name: info.get(name) for name in ("seat", "deadline", "seconds", "situation", "legal")}
-            turn = rendering.turn_for(shown, audience)
-        votes = None
-        if self.status == "voting":
-            votes = {
-                "deadline": iso(self.deadline_at),
-                "choices": {str(seat.number): self.votes.get(seat.number) for seat in self.seats},
-            }
-        return {
-            "table_id": self.id,
-            "version": self.version,
-            "now": iso(now),
-            "table": {
-                "name": self.name,
-                "variant": self.variant.name,
-                "players": self.variant.players,
-                "target": self.target,
-                "kind": self.kind,
-                "status": self.status,
-                "organizer_id": self.organizer_id,
-                "match": self.game.match_number,
-            },
-            "seat": audience,
-            "seats": [self.seat_dict(seat) for seat in self.seats],
-            "hand": None
-            if hand is None
-            else {
-                "number": hand.number,
-                "id": hand.id,
-                "commitment": hand.commitment,
-                "view": self.game.view_dict(audience),
-            },
-            "turn": turn,
-            "sheet": self.game.sheet(),
-            "previous_hands": self.game.previous_hands(),
-            "votes": votes,
-            "chat": list(self.chat[-30:]),
-        }
 
     # -- commands (each runs inside the actor through `call`) ----------------------------------------
 

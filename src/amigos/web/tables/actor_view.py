@@ -1,0 +1,119 @@
+"""What a seat or a spectator sees of a table: the part of the table actor that describes it.
+
+A seat's description (`seat_dict`) goes out in events and in the snapshot; the snapshot is what a
+page joining the table draws from. Both only read the actor's state, so they are kept apart from
+the code that changes it; `TableActor` inherits them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from amigos.web.tables import rendering
+from amigos.web.tables.actor_types import SeatState
+from amigos.web.tables.rendering import iso
+
+if TYPE_CHECKING:
+    from amigos.engine import Variant
+    from amigos.web.tables.actor_types import Clock
+    from amigos.web.tables.game import Game
+
+POSITIONS_4 = ("organizer", "right", "partner", "left")
+POSITIONS_N = ("organizer", "right", "left")
+
+
+def position(seat: int, players: int, organizer_seat: int = 0) -> str:
+    """Where ``seat`` sits as seen from the organizer's seat (after a rematch or a rotation the
+    organizer may sit elsewhere than seat 0)."""
+    relative = (seat - organizer_seat) % players
+    return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
+
+
+class SeatViewMixin:
+    """The table as its audiences see it, for `TableActor` (which sets the attributes below)."""
+
+    id: int
+    version: int
+    name: str
+    variant: Variant
+    target: int | None
+    kind: str
+    organizer_id: int
+    status: str
+    seats: list[SeatState]
+    game: Game
+    clock: Clock
+    clock_info: dict[str, Any] | None
+    deadline_at: datetime | None
+    cards: dict[int, dict[str, int]]
+    chat: list[dict[str, Any]]
+    votes: dict[int, str]
+    away_since: dict[int, datetime]
+
+    if TYPE_CHECKING:
+        # Defined by `TableActor` and its presence part.
+
+        @property
+        def organizer_seat(self) -> int: ...
+        def _window_end(self, seat: int) -> datetime | None: ...
+
+    def seat_dict(self, seat: SeatState) -> dict[str, Any]:
+        return {
+            "seat": seat.number,
+            "position": position(seat.number, self.variant.players, self.organizer_seat),
+            "user_id": seat.user_id,
+            "name": seat.label(),
+            "kind": "computer" if seat.is_computer else "human" if seat.user_id is not None else "empty",
+            "level": seat.level or None,
+            "connected": seat.number not in self.away_since,
+            "held_by_computer": seat.held_by_computer,
+            "invitation": seat.invitation,
+            "reconnect_deadline": iso(self._window_end(seat.number)),
+            "cards": dict(self.cards.get(seat.number, {"yellow": 0, "blue": 0, "red": 0})),
+        }
+
+    def snapshot(self, audience: int | None) -> dict[str, Any]:
+        now = self.clock.now()
+        hand = self.game.current()
+        turn = None
+        if self.clock_info is not None and self.game.in_hand:
+            info = self.clock_info
+            shown = {name: info.get(name) for name in ("seat", "deadline", "seconds", "situation", "legal")}
+            turn = rendering.turn_for(shown, audience)
+        votes = None
+        if self.status == "voting":
+            votes = {
+                "deadline": iso(self.deadline_at),
+                "choices": {str(seat.number): self.votes.get(seat.number) for seat in self.seats},
+            }
+        return {
+            "table_id": self.id,
+            "version": self.version,
+            "now": iso(now),
+            "table": {
+                "name": self.name,
+                "variant": self.variant.name,
+                "players": self.variant.players,
+                "target": self.target,
+                "kind": self.kind,
+                "status": self.status,
+                "organizer_id": self.organizer_id,
+                "match": self.game.match_number,
+            },
+            "seat": audience,
+            "seats": [self.seat_dict(seat) for seat in self.seats],
+            "hand": None
+            if hand is None
+            else {
+                "number": hand.number,
+                "id": hand.id,
+                "commitment": hand.commitment,
+                "view": self.game.view_dict(audience),
+            },
+            "turn": turn,
+            "sheet": self.game.sheet(),
+            "previous_hands": self.game.previous_hands(),
+            "votes": votes,
+            "chat": list(self.chat[-30:]),
+        }
