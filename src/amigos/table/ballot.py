@@ -3,7 +3,7 @@
 The spec: a rematch or a rotation needs every player to press the same button, and one player who
 presses another sends everyone to the meeting room. So a ballot is settled as soon as it is
 unanimous or can no longer become so, and the pure table (`gathering.vote`) and the live table
-server (`amigos.web.tables.actor`) both ask this module, so the two cannot drift apart.
+server (`amigos.web.tables.actor_votes`) both ask this module, so the two cannot drift apart.
 """
 
 from __future__ import annotations
