@@ -148,6 +148,24 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         await self._queue.put((job, future))
         return await future
 
+    def post(self, job: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a
+        busy table); a failure is logged."""
+        if self.broken:
+            return
+
+        async def run() -> None:
+            try:
+                await self.call(job)
+            except CommandError:
+                pass
+            except Exception:
+                log.exception("table %s: a presence job failed", self.id)
+
+        task = asyncio.get_running_loop().create_task(run())
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
     async def _run(self) -> None:
         while True:
             job, future = await self._queue.get()
@@ -187,6 +205,28 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+    def _rebuild_later(self) -> None:
+        """A broken actor is rebuilt from the log by the next command for its table; when only
+        computer players are to move (or the player in turn waits on a paused clock), no command
+        comes, so the table is woken after a pause, again and again until the database answers."""
+
+        async def rebuild() -> None:
+            for attempt in range(REBUILD_ATTEMPTS):
+                await asyncio.sleep(min(REBUILD_SECONDS * 2**attempt, 30.0))
+                try:
+                    await self.links.wake(self.id)
+                    return
+                except CommandError as refusal:
+                    if refusal.code == "table_not_found":
+                        return  # deleted meanwhile: nothing to rebuild
+                    log.warning("table %s could not be rebuilt yet (%s)", self.id, refusal.code)
+                except Exception:
+                    log.warning("table %s could not be rebuilt yet (attempt %s)", self.id, attempt + 1)
+
+        task = asyncio.get_running_loop().create_task(rebuild(), name=f"amigos-table-{self.id}-rebuild")
+        _background.add(task)
+        task.add_done_callback(_background.discard)
 
     async def resume(self) -> None:
         """After a (re)start: send pending invitations' deadlines, start a full table, wake bots."""
@@ -505,46 +545,6 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         pending = Pending(events=events, write=store.Write(events=[], at=now))
         self._continue(pending)
         return pending
-
-    def post(self, job: Callable[[], Awaitable[Any]]) -> None:
-        """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a
-        busy table); a failure is logged."""
-        if self.broken:
-            return
-
-        async def run() -> None:
-            try:
-                await self.call(job)
-            except CommandError:
-                pass
-            except Exception:
-                log.exception("table %s: a presence job failed", self.id)
-
-        task = asyncio.get_running_loop().create_task(run())
-        _background.add(task)
-        task.add_done_callback(_background.discard)
-
-    def _rebuild_later(self) -> None:
-        """A broken actor is rebuilt from the log by the next command for its table; when only
-        computer players are to move (or the player in turn waits on a paused clock), no command
-        comes, so the table is woken after a pause, again and again until the database answers."""
-
-        async def rebuild() -> None:
-            for attempt in range(REBUILD_ATTEMPTS):
-                await asyncio.sleep(min(REBUILD_SECONDS * 2**attempt, 30.0))
-                try:
-                    await self.links.wake(self.id)
-                    return
-                except CommandError as refusal:
-                    if refusal.code == "table_not_found":
-                        return  # deleted meanwhile: nothing to rebuild
-                    log.warning("table %s could not be rebuilt yet (%s)", self.id, refusal.code)
-                except Exception:
-                    log.warning("table %s could not be rebuilt yet (attempt %s)", self.id, attempt + 1)
-
-        task = asyncio.get_running_loop().create_task(rebuild(), name=f"amigos-table-{self.id}-rebuild")
-        _background.add(task)
-        task.add_done_callback(_background.discard)
 
     # -- storing, then telling ----------------------------------------------------------------------
 
