@@ -17,7 +17,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from amigos.web.lobby.models import ChatMessage, Presence
-from amigos.web.realtime import admission, commands
+from amigos.web.realtime import commands
 from amigos.web.realtime.consumer import OUTBOX_LIMIT
 from amigos.web.realtime.hub import get_hub
 from tests.web.conftest import ServerThread, SignedIn
@@ -69,22 +69,6 @@ async def spam(connection: commands.Connection, payload: dict[str, Any]) -> None
 async def others_tasks(connection: commands.Connection, payload: dict[str, Any]) -> dict[str, Any]:
     """How many tasks each other socket in the lobby holds right now."""
     return {"tasks": [len(s.tasks) for s in get_hub().local("lobby") if s is not connection]}  # type: ignore[attr-defined]
-
-
-# Sockets inside their opening right now, and the most seen at once (test_sockets_open_a_few_at_a_time).
-opening_now: dict[str, int] = {"now": 0, "most": 0, "watch": 0}
-
-
-@commands.before_welcome
-async def count_openings(connection: commands.Connection) -> None:
-    if not opening_now["watch"]:
-        return
-    opening_now["now"] += 1
-    opening_now["most"] = max(opening_now["most"], opening_now["now"])
-    try:
-        await asyncio.sleep(0.1)
-    finally:
-        opening_now["now"] -= 1
 
 
 async def closed_code(peer: Peer) -> int | None:
@@ -344,24 +328,3 @@ async def test_an_idle_socket_holds_no_task(
     await eventually(settled)
     await idle.connection.close()
     await asker.connection.close()
-
-
-async def test_sockets_open_a_few_at_a_time(
-    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A storm of sockets (a restart, a room reconnecting) goes through its opening work a few at a
-    time, each answered with its handshake at once; all of them get in."""
-    monkeypatch.setattr(admission, "AT_ONCE", 2)
-    admission._gates.clear()  # the server's loop makes a new gate of two
-    players = [await sync_to_async(sign_in)(f"Jugador {n}") for n in range(3)]
-    opening_now.update(now=0, most=0, watch=1)
-    try:
-        peers = await asyncio.gather(*[connect(site_server, player) for player in players for _ in range(3)])
-        await asyncio.gather(*[peer.expect(of_type("welcome")) for peer in peers])
-    finally:
-        opening_now["watch"] = 0
-        admission._gates.clear()
-    assert opening_now["most"] == 2
-    await answers(peers[-1])
-    for peer in peers:
-        await peer.connection.close()

@@ -44,7 +44,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.realtime import admission, commands, envelope, muting, server_send
+from amigos.web.realtime import commands, envelope, muting, server_send
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
@@ -159,10 +159,6 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        async with admission.opening():  # a few sockets at a time (realtime/admission.py)
-            await self._open()
-
-    async def _open(self) -> None:
         user = self.scope.get("user")
         session = self.scope.get("session")
         if not isinstance(user, User) or session is None:
