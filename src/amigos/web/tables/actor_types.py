@@ -45,13 +45,9 @@ class Links(Protocol):
 
 
 @dataclass
-class SeatState:
-    number: int
-    user_id: int | None
-    name: str
-    level: str
-    invitation: str
-    invited_until: datetime | None
+class SeatState(store.SeatRow):
+    """A seat as the live actor keeps it: the stored row, and whether its player is here."""
+
     connected: bool = True
     held_by_computer: bool = False
 
