@@ -24,7 +24,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -38,7 +38,7 @@ from amigos.web.realtime.hub import Hub
 from amigos.web.tables import rendering, socket_keys, store, storing, thinking, timing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
-from amigos.web.tables.actor_types import Clock, Links, Pending, SeatState, SystemClock
+from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
 from amigos.web.tables.game import Game, Refused, first_leader_needed
@@ -62,6 +62,19 @@ log = logging.getLogger("amigos.tables")
 T = TypeVar("T")
 
 
+class Links(NextTables, Protocol):
+    """What the actor tells the rest of the site (the lobby, the archive, the next table).
+
+    Implemented by `amigos.web.tables.links` and handed over by the registry: the modules behind
+    it import the actor, so the actor must not import them. It is defined here, beside the actor
+    its methods name, so that no part of the actor has to import this module."""
+
+    async def table_changed(self, actor: TableActor, *, statuses: bool = True) -> None: ...
+    async def invitation_answered(self, actor: TableActor, user_id: int, reason: str) -> None: ...
+    async def seat_presence(self, actor: TableActor, seats: list[tuple[int, bool]]) -> None: ...
+    async def hand_over(self, actor: TableActor) -> None: ...
+
+
 class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
     """One live table's single writer. Its parts (presence, turn clock, vote, view) are inherited
     from the mixins named in the module's docstring; their methods run inside the actor too."""
@@ -69,7 +82,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
         self.hub = hub
-        self.links = links
+        self.links: Links = links
         self.clock: Clock = clock or SystemClock()
         self.name = loaded.name
         self.variant = find_variant(loaded.variant, loaded.players)

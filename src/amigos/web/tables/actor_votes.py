@@ -22,7 +22,7 @@ from amigos.web.tables.actor_types import Pending, SeatState
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
-    from amigos.web.tables.actor_types import Clock, Links
+    from amigos.web.tables.actor_types import Clock, NextTables
     from amigos.web.tables.game import Game
 
 log = logging.getLogger("amigos.tables")
@@ -39,7 +39,7 @@ class VotesMixin:
     seats: list[SeatState]
     game: Game
     clock: Clock
-    links: Links
+    links: NextTables
     clock_info: dict[str, Any] | None
     # Each seat's choice in the vote under way, and the table it created (rematch or rotation).
     votes: dict[int, str]
