@@ -8,6 +8,8 @@ who is not the current writer (a process that lost the table's lease, for instan
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -159,7 +161,8 @@ def append(table_id: int, expected_version: int, write: Write) -> int:
 
     One conditional UPDATE both checks the version and locks the table's row until the commit (a
     second writer finds the version moved and gets `LostWrite`), then one INSERT adds the events:
-    two statements for a play, the path every move takes."""
+    two statements for a play. Every move takes this path on SQLite; on PostgreSQL it is what the
+    one-statement group (`_write_group`) is tested against, and where a failed group's writes go."""
     with transaction.atomic():
         return _write(table_id, expected_version, write)
 
@@ -177,14 +180,19 @@ def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     it is kept and each write is tried again alone, so one bad write costs the others nothing but
     time; each then gets its version or its own error.
 
-    On PostgreSQL the group's statements are themselves grouped (`_write_group`): a statement's
-    round trip costs the store thread the interpreter's lock twice, which the busy event loop
-    holds most of the time, so under load each statement took ten times what it takes alone."""
-    if len(writes) == 1:
+    On PostgreSQL the whole group, even of one write, is one statement (`_write_group`): a
+    statement's round trip costs the store thread the interpreter's lock twice, which the busy
+    event loop holds most of the time, so under load each statement took ten times what it takes
+    alone. `append`, statement by statement, is what it must store the same as."""
+    postgresql = connection.vendor == "postgresql"
+    if len(writes) == 1 and not postgresql:
         return [_alone(*writes[0])]
     try:
+        if postgresql and not any(write.cards or write.seats for _, _, write in writes):
+            # One statement is a transaction of its own: no BEGIN and COMMIT, two round trips less.
+            return _write_group(writes)
         with transaction.atomic():
-            if connection.vendor == "postgresql":
+            if postgresql:
                 return _write_group(writes)
             outcomes: list[Outcome] = []
             for table_id, expected_version, write in writes:
@@ -200,39 +208,132 @@ def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
 
 
 def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
-    """`_write` for many tables at once, inside the caller's transaction (PostgreSQL): one UPDATE
-    per set of changed columns (a play changes the same ones at every table), one INSERT for all
-    their events, one upsert per kind of record write; cards and seat changes, which are rare, go
-    as they do alone. A table whose version moved is left untouched and gets its `LostWrite`."""
+    """`_write` for many tables at once (PostgreSQL), in the caller's transaction if it writes cards
+    or seats and otherwise as a transaction of its own: one statement (`GROUP_SQL`) updates each
+    table still at its expected version, adds the events and upserts the records of those tables;
+    cards and seat changes, which are rare, go as they do alone. A table whose version moved is
+    left untouched and gets its `LostWrite`.
+
+    The writes cross to the database as three JSON texts, which PostgreSQL unpacks into rows: the
+    driver quotes each value of a statement in Python, and quoting every element of one array per
+    column, with a round trip per statement, was most of the store thread's time, time it takes
+    from the event loop, since both need the interpreter's lock."""
     assert len({table_id for table_id, _, _ in writes}) == len(writes), "one write per table"
-    changes = [_changes(expected, write) for _, expected, write in writes]
-    by_columns: dict[tuple[str, ...], list[int]] = {}
-    for index, changed in enumerate(changes):
-        by_columns.setdefault(tuple(changed), []).append(index)
-    matches: dict[int, int] = {}
-    for columns, indexes in by_columns.items():
-        matches.update(_update_tables(columns, [(writes[i][0], writes[i][1], changes[i]) for i in indexes]))
+    tables: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
+    for table_id, expected, write in writes:
+        deadline_at, deadline_kind = write.deadline if write.deadline is not None else (None, None)
+        tables.append(
+            {
+                "id": table_id,
+                "expected": expected,
+                "version": expected + len(write.events),
+                "status": write.status,
+                "started_at": _iso(write.started_at),
+                "ended_at": _iso(write.ended_at),
+                "deadline_at": _iso(deadline_at),
+                "deadline_kind": deadline_kind,
+                "match_number": write.match_number,
+                "next_table_id": write.next_table_id,
+            }
+        )
+        at = _iso(write.at)
+        events += [
+            {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
+            for offset, (kind, data) in enumerate(write.events, start=1)
+        ]
+        if write.record is not None:
+            records.append(
+                {
+                    "table_id": table_id,
+                    "record": write.record,
+                    "started_at": _iso(write.record_started_at or write.at),
+                    "ended_at": at if write.record_ended else None,
+                    "termination": write.termination if write.record_ended else "",
+                }
+            )
+    with connection.cursor() as cursor:
+        cursor.execute(_group_sql(), [json.dumps(rows) for rows in (tables, events, records)])
+        matches = {int(table_id) for (table_id,) in cursor.fetchall()}
     lost = [table_id for table_id, _, _ in writes if table_id not in matches]
     found = dict(Table.objects.filter(pk__in=lost).values_list("pk", "version")) if lost else {}
-    _insert_events_of(
-        [
-            (table_id, expected + 1, write.events, write.at)
-            for table_id, expected, write in writes
-            if table_id in matches and write.events
-        ]
-    )
     outcomes: list[Outcome] = []
-    records: list[tuple[int, int, Write]] = []
-    for (table_id, expected, write), changed in zip(writes, changes, strict=True):
+    for (table_id, expected, write), row in zip(writes, tables, strict=True):
         if table_id not in matches:
             outcomes.append(_lost(table_id, found.get(table_id), expected))
             continue
         _cards_and_seats(table_id, write)
-        if write.record is not None:
-            records.append((table_id, matches[table_id], write))
-        outcomes.append(changed["version"])
-    _store_records(records)
+        outcomes.append(int(row["version"]))
     return outcomes
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+#: `_write_group`'s statement. Its parameters are JSON lists of the tables' new values, of their
+#: events and of their records. In a table's values a null keeps the column as it is (a write
+#: leaves unset what it does not change), but for the deadline's time, which a null kind keeps:
+#: a deadline is cleared with a null time and an empty kind. Only the tables whose version was
+#: the one expected are changed, and only their events and records are written.
+GROUP_SQL = """
+WITH u AS (
+    UPDATE {table} AS t SET
+        version = v.version,
+        status = COALESCE(v.status, t.status),
+        started_at = COALESCE(v.started_at, t.started_at),
+        ended_at = COALESCE(v.ended_at, t.ended_at),
+        deadline_at = CASE WHEN v.deadline_kind IS NULL THEN t.deadline_at ELSE v.deadline_at END,
+        deadline_kind = COALESCE(v.deadline_kind, t.deadline_kind),
+        match_number = COALESCE(v.match_number, t.match_number),
+        next_table_id = COALESCE(v.next_table_id, t.next_table_id)
+    FROM json_to_recordset(%s::json) AS v(
+        id bigint, expected integer, version integer, status text, started_at timestamptz,
+        ended_at timestamptz, deadline_at timestamptz, deadline_kind text, match_number integer,
+        next_table_id bigint)
+    WHERE t.id = v.id AND t.version = v.expected
+    RETURNING t.id, t.match_number
+), e AS (
+    INSERT INTO {event} (table_id, version, kind, data, at)
+    SELECT x.table_id, x.version, x.kind, x.data, x.at
+    FROM json_to_recordset(%s::json) AS x(
+        table_id bigint, version integer, kind text, data jsonb, at timestamptz)
+    JOIN u ON u.id = x.table_id
+), m AS (
+    INSERT INTO {record} AS r (table_id, number, record, started_at, ended_at, termination, archived)
+    SELECT x.table_id, u.match_number, x.record, x.started_at, x.ended_at, x.termination, false
+    FROM json_to_recordset(%s::json) AS x(
+        table_id bigint, record jsonb, started_at timestamptz, ended_at timestamptz, termination text)
+    JOIN u ON u.id = x.table_id
+    ON CONFLICT (table_id, number) DO UPDATE SET
+        record = EXCLUDED.record,
+        ended_at = COALESCE(EXCLUDED.ended_at, r.ended_at),
+        termination = CASE WHEN EXCLUDED.ended_at IS NULL THEN r.termination ELSE EXCLUDED.termination END
+)
+SELECT id FROM u
+"""
+
+
+@functools.cache
+def _group_sql() -> str:
+    """`GROUP_SQL` with the models' tables, checked once against their columns (a renamed field
+    fails here, not in a live table's write)."""
+    used = {
+        Table: {"id", "version", "status", "started_at", "ended_at", "deadline_at", "deadline_kind"}
+        | {"match_number", "next_table_id"},
+        TableEvent: {"table_id", "version", "kind", "data", "at"},
+        MatchRecord: {"table_id", "number", "record", "started_at", "ended_at", "termination", "archived"},
+    }
+    for model, names in used.items():
+        columns = {field.column for field in model._meta.concrete_fields}
+        assert names <= columns, f"{model.__name__} lacks {names - columns}"
+    quote = connection.ops.quote_name
+    return GROUP_SQL.format(
+        table=quote(Table._meta.db_table),
+        event=quote(TableEvent._meta.db_table),
+        record=quote(MatchRecord._meta.db_table),
+    )
 
 
 def _lost(table_id: int, found: int | None, expected_version: int) -> LostWrite:
@@ -345,44 +446,6 @@ def _update_table(table_id: int, expected_version: int, changes: dict[str, Any])
         return bool(cursor.rowcount == 1)
 
 
-def _update_tables(columns: tuple[str, ...], rows: list[tuple[int, int, dict[str, Any]]]) -> dict[int, int]:
-    """For tables (id, expected version, changes to ``columns``): one ``UPDATE … FROM unnest(…)``
-    (PostgreSQL) that changes each table still at its expected version; the changed tables' ids,
-    with their match number.
-
-    Each column's values go as one array parameter, so the statement's text is the same whatever
-    the number of tables: the driver parses a statement's text once and caches it, where a VALUES
-    list of a new length each time was parsed anew (a tenth of the store thread's time)."""
-    meta = Table._meta
-    quote = connection.ops.quote_name
-    fields = [_table_field(name) for name in columns]
-    key_field = meta.pk
-    assert key_field is not None
-    version_field, match_field = _table_field("version"), _table_field("match_number")
-    casts = [key_field.db_type(connection), version_field.db_type(connection)]
-    casts += [field.db_type(connection) for field in fields]
-    params: list[list[Any]] = [[table_id for table_id, _, _ in rows], [expected for _, expected, _ in rows]]
-    params += [
-        [field.get_db_prep_save(changes[name], connection) for _, _, changes in rows]
-        for name, field in zip(columns, fields, strict=True)
-    ]
-    names = [quote(field.column) for field in fields]
-    key, version = quote(key_field.column), quote(version_field.column)
-    expected = quote("expected")
-    assignments = ", ".join(f"{name} = v.{name}" for name in names)
-    arrays = ", ".join(f"%s::{cast}[]" for cast in casts)
-    # Identifiers come from the models' metadata, quoted; every value is a parameter.
-    sql = (
-        f"UPDATE {quote(meta.db_table)} AS t SET {assignments} "  # noqa: S608
-        f"FROM unnest({arrays}) AS v({key}, {expected}, {', '.join(names)}) "
-        f"WHERE t.{key} = v.{key} AND t.{version} = v.{expected} "
-        f"RETURNING t.{key}, t.{quote(match_field.column)}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {int(table_id): int(match) for table_id, match in cursor.fetchall()}
-
-
 def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]], datetime]]) -> None:
     """One INSERT for the events of some writes (table, first version, events, time), each write's
     numbered from its first (see `_update_table` for why it is plain SQL)."""
@@ -403,20 +466,11 @@ def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any
                 [table_id, first + offset, kind, data_field.get_db_prep_save(data, connection), stamp]
             )
     table = quote(meta.db_table)
+    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
+    # Identifiers come from the models' metadata, quoted; every value is a parameter.
+    sql = f"INSERT INTO {table} ({columns}) VALUES {values}"  # noqa: S608
     with connection.cursor() as cursor:
-        # Identifiers come from the models' metadata, quoted; every value is a parameter.
-        if connection.vendor == "postgresql":
-            # One array per column: the same statement text for any number of events, so the
-            # driver parses it once (see `_update_tables`).
-            arrays = ", ".join(
-                f"%s::{field.db_type(connection)}[]" for field in fields if isinstance(field, Field)
-            )
-            columns_of = [list(column) for column in zip(*rows, strict=True)]
-            cursor.execute(f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})", columns_of)  # noqa: S608
-        else:
-            values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
-            sql = f"INSERT INTO {table} ({columns}) VALUES {values}"  # noqa: S608
-            cursor.execute(sql, [value for row in rows for value in row])
+        cursor.execute(sql, [value for row in rows for value in row])
 
 
 def events_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
