@@ -128,6 +128,9 @@ def resident_kb(pid: int) -> int:
 #: The longest the sockets may take to open and join before the run goes on without the rest.
 JOIN_GUARD_SECONDS = 600.0
 
+#: How long a client waits for its socket to open (a browser waits minutes).
+OPEN_TIMEOUT_SECONDS = 300.0
+
 #: How often each seat's socket sends a heartbeat (the browser's default period is 20 s).
 HEARTBEAT_SECONDS = 15.0
 
@@ -141,17 +144,52 @@ class Stats:
         self.pending: dict[tuple[int, str], float] = {}
         # sockets that have their table's snapshot (measuring starts once every socket has it)
         self.joined = 0
+        # sockets opened again after a failed opening or a lost connection, and what failed
+        self.reconnects = 0
+        self.failures: list[str] = []
 
 
 async def seat_client(
     port: int, session: str, table: int, seat: int, stats: Stats, delay: float, stop: asyncio.Event
 ) -> None:
+    """One seat's client. Like a browser, it waits as long as the server takes to open its socket
+    (the websockets library gives up after 10 s by default: at a thousand tables openings queued
+    longer, their clients ended, and the bench waited for joins that never came), and it opens the
+    socket again after a failure, waiting longer each time, as the table page does."""
+    from websockets.exceptions import WebSocketException
+
+    joined = [False]
+    pause = 1.0
+    while not stop.is_set():
+        try:
+            await _seat_session(port, session, table, seat, stats, delay, stop, joined)
+            return
+        except (OSError, TimeoutError, WebSocketException) as failure:
+            stats.reconnects += 1
+            stats.failures.append(type(failure).__name__)
+            await asyncio.sleep(pause * random.uniform(0.5, 1.5))
+            pause = min(pause * 2, 30.0)
+
+
+async def _seat_session(
+    port: int,
+    session: str,
+    table: int,
+    seat: int,
+    stats: Stats,
+    delay: float,
+    stop: asyncio.Event,
+    joined: list[bool],
+) -> None:
+    """One socket of a seat's client, until ``stop``; ``joined`` holds whether the seat has ever had
+    its table's snapshot (it counts once, whatever the reconnections)."""
     import websockets
 
     origin = f"http://127.0.0.1:{port}"
     async with websockets.connect(
         f"ws://127.0.0.1:{port}/ws/?lobby=0",
         additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"},
+        open_timeout=OPEN_TIMEOUT_SECONDS,
     ) as connection:
         ident = 0
         version = 0
@@ -191,38 +229,41 @@ async def seat_client(
         tasks: set[asyncio.Task[None]] = set()
         beating = asyncio.create_task(beat())
         tasks.add(beating)
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(connection.recv(), 0.5)
-            except TimeoutError:
-                continue
-            envelope = json.loads(raw)
-            kind, payload = envelope["type"], envelope["payload"]
-            turn = None
-            if kind == "table.snapshot":
-                if version == 0:
-                    stats.joined += 1
-                version = payload["version"]
-                turn = payload["turn"]
-            elif kind == "table.events":
-                for event in payload["events"]:
-                    version = max(version, event["version"])
-                    data = event["data"]
-                    if event["kind"] == "played" and data["seat"] != seat:
-                        started = stats.pending.get((table, data["tile"]))
-                        if started is not None:
-                            stats.latencies.append(time.perf_counter() - started)
-                    elif event["kind"] == "clock":
-                        turn = data if event["version"] == version else None
-            elif kind == "ack" and "version" in payload:
-                stats.plays += 1
-            elif kind == "error" and payload["code"] != "stale_version":
-                stats.errors.append(payload["code"])
-            if turn is not None and turn["seat"] == seat and turn["legal"]:
-                task = asyncio.create_task(play(turn, version))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-        beating.cancel()
+        try:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(connection.recv(), 0.5)
+                except TimeoutError:
+                    continue
+                envelope = json.loads(raw)
+                kind, payload = envelope["type"], envelope["payload"]
+                turn = None
+                if kind == "table.snapshot":
+                    if not joined[0]:
+                        joined[0] = True
+                        stats.joined += 1
+                    version = payload["version"]
+                    turn = payload["turn"]
+                elif kind == "table.events":
+                    for event in payload["events"]:
+                        version = max(version, event["version"])
+                        data = event["data"]
+                        if event["kind"] == "played" and data["seat"] != seat:
+                            started = stats.pending.get((table, data["tile"]))
+                            if started is not None:
+                                stats.latencies.append(time.perf_counter() - started)
+                        elif event["kind"] == "clock":
+                            turn = data if event["version"] == version else None
+                elif kind == "ack" and "version" in payload:
+                    stats.plays += 1
+                elif kind == "error" and payload["code"] != "stale_version":
+                    stats.errors.append(payload["code"])
+                if turn is not None and turn["seat"] == seat and turn["legal"]:
+                    task = asyncio.create_task(play(turn, version))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+        finally:
+            beating.cancel()
 
 
 @dataclass(frozen=True)
@@ -277,6 +318,8 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
         "sockets": len(clients),
         "joined": stats.joined,
         "join_seconds": join_seconds,
+        "reconnects": stats.reconnects,
+        "failures": stats.failures,
     }
 
 
@@ -335,6 +378,8 @@ def drive(
         "sockets": sum(part["sockets"] for part in parts),
         "sockets_joined": sum(part["joined"] for part in parts),
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
+        "reconnects": sum(part["reconnects"] for part in parts),
+        "failure_kinds": sorted({kind for part in parts for kind in part["failures"]}),
         "client_processes": processes,
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
