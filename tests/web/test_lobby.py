@@ -86,7 +86,7 @@ def test_online_players_come_from_presence_rows(make_player: Callable[..., User]
     presence.sign_in(late, now - timedelta(minutes=1))
     presence.sign_in(early, now - timedelta(minutes=5))
     presence.sign_in(playing, now - timedelta(minutes=9))
-    presence.set_status(playing.pk, Status.PLAYING)
+    presence.set_statuses([playing.pk], Status.PLAYING)
     presence.sign_in(gone, now - timedelta(minutes=2))
     Presence.objects.filter(user=gone).update(last_seen=now - timedelta(seconds=61))
     presence.sign_in(back, now - timedelta(minutes=3))
@@ -339,3 +339,25 @@ def test_clean_text_leaves_only_printable_single_line_text(text: str) -> None:
     assert cleaned == cleaned.strip()
     assert len(cleaned) <= len(text)
     assert chat.clean_text(cleaned) == cleaned
+
+
+@pytest.mark.django_db
+def test_a_tables_status_changes_go_together_and_the_latest_wins(make_player: Callable[..., User]) -> None:
+    """The table feature's status changes are written one update per status; a player changed twice
+    in the same batch ends with the later status, as if each change had been written in turn."""
+    from amigos.web.tables.lobby import _set_statuses
+
+    now = timezone.now()
+    ana, beto, caro = (make_player(n) for n in ("Ana", "Beto", "Caro"))
+    for player in (ana, beto, caro):
+        presence.sign_in(player, now)
+    _set_statuses(
+        [
+            (ana.pk, Status.INVITED),
+            (beto.pk, Status.PLAYING),
+            (ana.pk, Status.PLAYING),
+            (caro.pk, Status.INVITED),
+        ]
+    )
+    statuses = dict(Presence.objects.values_list("user_id", "status"))
+    assert statuses == {ana.pk: Status.PLAYING, beto.pk: Status.PLAYING, caro.pk: Status.INVITED}

@@ -175,9 +175,10 @@ def heartbeats(user_ids: Iterable[int], now: datetime) -> None:
         )
 
 
-def set_status(user_id: int, status: Status) -> None:
-    """For the tables feature: invitations, play and reconnection change a player's status."""
-    Presence.objects.filter(user_id=user_id).update(status=status)
+def set_statuses(user_ids: list[int], status: Status) -> None:
+    """For the tables feature: invitations, play and reconnection change players' status (a
+    table's players often together: one update for them all)."""
+    Presence.objects.filter(user_id__in=user_ids).update(status=status)
 
 
 def online_players(now: datetime) -> list[OnlinePlayer]:

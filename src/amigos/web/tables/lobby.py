@@ -22,8 +22,13 @@ log = logging.getLogger("amigos.tables")
 
 
 def _set_statuses(changes: list[tuple[int, str]]) -> None:
-    for user_id, status in changes:
-        presence.set_status(user_id, PresenceStatus(status))
+    """One update per status, not per player: a table's four players usually change together."""
+    latest = dict(changes)  # a player changed twice keeps the later status, as one by one
+    by_status: dict[str, list[int]] = {}
+    for user_id, status in latest.items():
+        by_status.setdefault(status, []).append(user_id)
+    for status, user_ids in by_status.items():
+        presence.set_statuses(user_ids, PresenceStatus(status))
 
 
 def _invitations(table_id: int) -> list[tuple[int, dict[str, object]]]:
