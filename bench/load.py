@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -190,6 +192,7 @@ async def _seat_session(
         f"ws://127.0.0.1:{port}/ws/?lobby=0",
         additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"},
         open_timeout=OPEN_TIMEOUT_SECONDS,
+        ping_interval=None,  # a browser sends no pings (the server's own keep the socket alive)
     ) as connection:
         ident = 0
         version = 0
@@ -207,16 +210,17 @@ async def _seat_session(
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             entry = turn["legal"][0]
             stats.pending[(table, entry["tile"])] = time.perf_counter()
-            await send(
-                "table.play",
-                {
-                    "table_id": table,
-                    "version": at_version,
-                    "tile": entry["tile"],
-                    "arm": entry["arms"][0] if entry["arms"] else None,
-                    "lead_left": entry["lead_left"][0] if entry["lead_left"] else None,
-                },
-            )
+            with contextlib.suppress(websockets.exceptions.ConnectionClosed):  # closed meanwhile
+                await send(
+                    "table.play",
+                    {
+                        "table_id": table,
+                        "version": at_version,
+                        "tile": entry["tile"],
+                        "arm": entry["arms"][0] if entry["arms"] else None,
+                        "lead_left": entry["lead_left"][0] if entry["lead_left"] else None,
+                    },
+                )
 
         async def beat() -> None:
             # A seat whose page stops beating for 30 s is away and its table waits (docs/rules.md):
@@ -423,7 +427,12 @@ def main(argv: list[str] | None = None) -> int:
             result = drive(plan, server.pid, made, args.tables, args.client_processes)
         finally:
             server.terminate()
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # the figures are taken: do not lose them to a slow stop
+                print("the server took over 30 s to stop; killed", file=sys.stderr)
+                server.kill()
+                server.wait()
     result.update({"bench": "load", "quick": args.quick, "closed": args.closed, "rate": args.rate})
     print(json.dumps(result, indent=2))
     return 0
