@@ -146,9 +146,9 @@ class Stats:
         self.pending: dict[tuple[int, str], float] = {}
         # sockets that have their table's snapshot (measuring starts once every socket has it)
         self.joined = 0
-        # sockets opened again after a failed opening or a lost connection, and what failed
+        # sockets opened again after a failed opening or a lost connection, and the kinds of failure
         self.reconnects = 0
-        self.failures: list[str] = []
+        self.failures: set[str] = set()
 
 
 async def seat_client(
@@ -168,7 +168,7 @@ async def seat_client(
             return
         except (OSError, TimeoutError, WebSocketException) as failure:
             stats.reconnects += 1
-            stats.failures.append(type(failure).__name__)
+            stats.failures.add(type(failure).__name__)
             await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 30.0)
 
@@ -383,7 +383,7 @@ def drive(
         "sockets_joined": sum(part["joined"] for part in parts),
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
         "reconnects": sum(part["reconnects"] for part in parts),
-        "failure_kinds": sorted({kind for part in parts for kind in part["failures"]}),
+        "failure_kinds": sorted(set().union(*(part["failures"] for part in parts))),
         "client_processes": processes,
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
