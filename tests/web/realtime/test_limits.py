@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amigos.web.realtime.envelope import MAX_FRAME_BYTES
-from amigos.web.realtime.limits import TokenBucket, uvicorn_websocket_options
+from amigos.web.realtime.limits import PROTOCOL_PATH, TokenBucket, uvicorn_websocket_options
 
 
 class Clock:
@@ -51,4 +51,8 @@ def test_refuses_nonsense() -> None:
 
 
 def test_the_server_refuses_frames_over_the_protocol_limit() -> None:
-    assert uvicorn_websocket_options() == {"ws_max_size": MAX_FRAME_BYTES, "ws_per_message_deflate": False}
+    assert uvicorn_websocket_options() == {
+        "ws": PROTOCOL_PATH,
+        "ws_max_size": MAX_FRAME_BYTES,
+        "ws_per_message_deflate": False,
+    }

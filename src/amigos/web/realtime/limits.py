@@ -13,6 +13,9 @@ from typing import Any
 
 from amigos.web.realtime.envelope import MAX_FRAME_BYTES
 
+# uvicorn's `ws` option: an import string, which needs no import of uvicorn here.
+PROTOCOL_PATH = "amigos.web.realtime.protocol:SiteSocketProtocol"
+
 
 class TokenBucket:
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
@@ -37,8 +40,9 @@ class TokenBucket:
 
 def uvicorn_websocket_options() -> dict[str, Any]:
     """What every uvicorn serving the site must be given (`amigos serve` and the test server): the
-    protocol's frame limit, so a larger frame is refused (close 1009) before it is buffered, and no
+    site's socket protocol (uvicorn's, holding less per socket: `amigos.web.realtime.protocol`),
+    its frame limit, so a larger frame is refused (close 1009) before it is buffered, and no
     per-message compression. Compressing every outgoing envelope was the largest single cost of a
     live table's play in bench/load.py (a third of the event loop's time), for envelopes of a few
     hundred bytes; without it a small compressed frame can neither inflate past the size limit."""
-    return {"ws_max_size": MAX_FRAME_BYTES, "ws_per_message_deflate": False}
+    return {"ws": PROTOCOL_PATH, "ws_max_size": MAX_FRAME_BYTES, "ws_per_message_deflate": False}

@@ -1,0 +1,113 @@
+"""uvicorn's WebSocket protocol, made to hold less for each open socket.
+
+A live table keeps four sockets open for as long as its match lasts, and almost all that time they
+are idle, so what one socket keeps is most of a table's memory (issue 9 asks for at most 150 KB a
+table). uvicorn's protocol (`WebSocketsSansIOProtocol`, the one it picks for the `websockets`
+package) keeps three things for the whole connection that matter only for an instant:
+
+* its incoming events wait in an `asyncio.Queue`, which holds four deques (one inside its `Event`)
+  of 64 slots each, though one reader takes one event at a time; and `writable`, an `asyncio.Event`
+  with a deque of its own for writers who never wait at once on a healthy socket;
+* the handshake's request and response, with every header parsed into `Headers` objects;
+* the scope's copy of the request headers, which the site reads only during the handshake (the
+  origin check and the session cookie, `amigos.web.realtime.entry`).
+
+This subclass keeps the events in a list and the writable flag in two fields, and lets the
+handshake's objects go once the socket is accepted or refused. Everything else (frames, limits,
+keepalive pings, closing) is uvicorn's own. The version of uvicorn is pinned, and
+`tests/web/realtime/test_protocol.py` checks the attributes this relies on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class EventList:
+    """The socket's incoming ASGI events in arrival order, for their one reader (uvicorn's
+    `receive`): the part of `asyncio.Queue` the protocol uses, without its deques."""
+
+    __slots__ = ("_items", "_loop", "_waiter")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._items: list[Any] = []
+        self._loop = loop
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self._items:
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+
+class WritableFlag:
+    """Whether the transport takes more bytes (uvicorn waits on it before every frame): the part of
+    `asyncio.Event` the protocol uses, its waiters kept only while there are some."""
+
+    __slots__ = ("_loop", "_set", "_waiters")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._set = True
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> None:
+        while not self._set:
+            waiter = self._loop.create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(waiter)
+            await waiter
+
+
+class SiteSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's protocol with the lighter event list and writable flag, which drops the handshake's
+    request, response and header copy as soon as the handshake is over (see the module's doc)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = EventList(self.loop)  # type: ignore[assignment]
+        self.writable = WritableFlag(self.loop)  # type: ignore[assignment]
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete and hasattr(self, "request"):
+            self._forget_handshake()
+
+    def _forget_handshake(self) -> None:
+        """The handshake is over: uvicorn reads its request and response no more, and the scope's
+        headers only for nothing (its log lines name the client and the path)."""
+        del self.request, self.response
+        self.scope["headers"] = []

@@ -1,0 +1,94 @@
+"""The site's uvicorn protocol (amigos.web.realtime.protocol): its event list and writable flag behave
+as the asyncio objects they replace, and an open socket keeps nothing of its handshake."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+from asgiref.sync import sync_to_async
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from amigos.web.realtime.protocol import EventList, SiteSocketProtocol, WritableFlag
+from tests.web.conftest import ServerThread, SignedIn
+from tests.web.test_socket import connect, of_type
+
+
+async def test_events_come_out_in_order_and_a_waiting_reader_is_woken() -> None:
+    events = EventList(asyncio.get_running_loop())
+    assert events.empty() and events.qsize() == 0
+    events.put_nowait(1)
+    events.put_nowait(2)
+    assert await events.get() == 1
+    reader = asyncio.ensure_future(events.get())
+    assert await events.get() == 2  # what was there before the reader waits comes first
+    await asyncio.sleep(0)
+    assert not reader.done()
+    events.put_nowait(3)
+    assert await asyncio.wait_for(reader, 1) == 3
+    assert events.empty()
+
+
+async def test_a_cancelled_reader_leaves_the_list_usable() -> None:
+    events = EventList(asyncio.get_running_loop())
+    reader = asyncio.ensure_future(events.get())
+    await asyncio.sleep(0)
+    reader.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reader
+    events.put_nowait("after")
+    assert await asyncio.wait_for(events.get(), 1) == "after"
+
+
+async def test_writers_wait_while_the_transport_is_full_and_all_go_on_when_it_drains() -> None:
+    flag = WritableFlag(asyncio.get_running_loop())
+    assert flag.is_set()
+    await asyncio.wait_for(flag.wait(), 1)  # set: no wait at all
+    flag.clear()
+    writers = [asyncio.ensure_future(flag.wait()) for _ in range(3)]
+    await asyncio.sleep(0.01)
+    assert not any(writer.done() for writer in writers)
+    flag.set()
+    await asyncio.wait_for(asyncio.gather(*writers), 1)
+    flag.clear()
+    flag.set()
+    flag.clear()  # cleared again before a late writer looks: it waits for the next set
+    late = asyncio.ensure_future(flag.wait())
+    await asyncio.sleep(0.01)
+    assert not late.done()
+    flag.set()
+    await asyncio.wait_for(late, 1)
+
+
+def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
+    """The subclass leans on uvicorn's attribute names; a new uvicorn that renamed them would leave
+    the heavy objects in place (or break), so the names are checked here."""
+    for name in ("send", "receive", "handle_connect", "run_asgi"):
+        assert callable(getattr(WebSocketsSansIOProtocol, name))
+    source = WebSocketsSansIOProtocol.__init__.__code__.co_names
+    assert {"queue", "writable"} <= set(source)
+    assert {"request", "response", "scope"} <= set(WebSocketsSansIOProtocol.handle_connect.__code__.co_names)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_open_socket_keeps_nothing_of_its_handshake(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    protocols = [
+        connection
+        for connection in site_server.server.server_state.connections
+        if isinstance(connection, SiteSocketProtocol)
+    ]
+    assert len(protocols) == 1
+    (protocol,) = protocols
+    assert not hasattr(protocol, "request") and not hasattr(protocol, "response")
+    assert protocol.scope["headers"] == []
+    assert isinstance(protocol.queue, EventList) and isinstance(protocol.writable, WritableFlag)
+    # and it still works both ways
+    reply = await peer.reply(await peer.send("heartbeat"))
+    assert reply["type"] == "ack"
+    await peer.connection.close()
