@@ -9,10 +9,8 @@ the `Origin` of every upgrade itself (scheme, host and port), since browsers sen
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import urlsplit
 
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.http.request import validate_host
@@ -89,18 +87,3 @@ def same_origin(origin: str | None, host: str | None, socket_scheme: str) -> boo
     if theirs is None or ours is None or theirs != ours:
         return False
     return validate_host(ours[0], settings.ALLOWED_HOSTS)
-
-
-class SameOriginSocketValidator:
-    """ASGI middleware for the socket route: refuses (HTTP 403) an upgrade from any other origin."""
-
-    def __init__(self, application: Any) -> None:
-        self.application = application
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        headers = dict(scope.get("headers", []))
-        origin = headers.get(b"origin", b"").decode("latin1") or None
-        host = headers.get(b"host", b"").decode("latin1") or None
-        if same_origin(origin, host, str(scope.get("scheme", "ws"))):
-            return await self.application(scope, receive, send)
-        return await WebsocketDenier()(scope, receive, send)

@@ -221,10 +221,16 @@ async def test_a_player_may_not_open_sockets_without_limit(
     peers = [await connect(site_server, player) for _ in range(2)]
     for peer in peers:
         await peer.expect(of_type("welcome"))
+    # Regression: the process's first opening counted its socket, then the sweep of a dead
+    # process's counters (which must come first) set it back to nothing.
+    assert (await Presence.objects.aget(user=player.user)).open_sockets == 2
     extra = await connect(site_server, player)
     error = await extra.expect(of_type("error"))
     assert error["payload"]["code"] == "too_many_sockets"
     assert await closed_code(extra) == 4429
+    # The refused socket was counted in the presence by its opening's trip, and taken off again.
+    presence = await Presence.objects.aget(user=player.user)
+    assert presence.open_sockets == 2
     await peers[0].connection.close()
 
     async def room_again() -> bool:

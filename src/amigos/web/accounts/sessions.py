@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY
+from django.contrib.auth import SESSION_KEY, get_user
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.utils import timezone
@@ -47,6 +47,25 @@ def _data(session_key: str | None) -> dict[str, Any]:
         return {}
     data: dict[str, Any] = _store(session_key).load()
     return data
+
+
+class _SessionHolder:
+    """What Django's `get_user` reads of a request: its session."""
+
+    def __init__(self, session: SessionBase) -> None:
+        self.session = session
+
+
+def signed_in(session_key: str | None) -> tuple[User, SessionBase] | None:
+    """The player a session cookie's key signs in, with the session, or None: judged by Django's own
+    `get_user`, as for a page (the backend, and the password hash the session was signed in with; a
+    session whose hash no longer matches is ended). A socket's handshake is no request, so it is
+    handed a stand-in that holds the session."""
+    if not session_key:
+        return None
+    store = _store(session_key)
+    user = get_user(_SessionHolder(store))  # type: ignore[arg-type]
+    return (user, store) if isinstance(user, User) else None
 
 
 def verdict(session_key: str | None, user_id: int, now: float) -> Verdict:

@@ -15,6 +15,9 @@ registered it (`amigos.web.realtime.commands`). Why it is built the way it is:
   deques each) and two parked tasks apiece were a large part of a live table's memory. For the same
   reason the socket reads its frames itself (`__call__`) rather than through channels' dispatcher,
   which wrapped every frame's read in a task of its own.
+* The socket is opened from `amigos.web.realtime.entry` with a small scope (the session cookie's
+  key and the query string), and loads its session and player in its opening's one trip to the
+  database thread.
 * The session (idle clock, suspension, sign-out elsewhere) is checked for all of a process's
   sockets together (`amigos.web.realtime.watchdog`), not by a task per socket.
 * Whatever fails inside a socket (a handler's bug, a broken writer, the bus), the socket is closed
@@ -29,6 +32,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -37,7 +41,6 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from uvicorn.protocols.utils import ClientDisconnected
@@ -45,7 +48,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.realtime import commands, envelope, muting, server_send
+from amigos.web.realtime import commands, entry, envelope, muting
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
@@ -64,15 +67,31 @@ CLOSE_FLOODING = 4429
 CLOSE_INTERNAL = 1011
 
 
-def _open(session: SessionBase, user: User, now: float) -> sessions.Verdict:
+@dataclass(frozen=True)
+class Opening:
+    """What a socket's opening learned: whose it is (None: no valid session) and whether that
+    player's session may go on; ``counted`` when the socket already counts in the presence."""
+
+    user: User | None
+    session_key: str | None
+    verdict: sessions.Verdict
+    counted: bool = False
+
+
+def _open(session_key: str | None, now: float) -> Opening:
     """A socket's opening in one trip to the database thread, which every opening waits for (at a
-    thousand tables, four thousand openings queued there): the verdict on the session and the user
-    that the handshake has just read (the session watch reads them afresh later), then, if the
-    session may go on, the socket counts in the player's presence."""
+    thousand tables, four thousand openings queued there): the session and its player, the verdict
+    on them, and, if the session may go on, the socket counted in the player's presence. The
+    session watch reads the session afresh from then on."""
+    found = sessions.signed_in(session_key)
+    if found is None:
+        return Opening(None, None, sessions.Verdict(sessions.State.SIGNED_OUT))
+    user, session = found
     verdict = sessions.verdict_of(dict(session.items()), user, now)
-    if verdict.state is sessions.State.ACTIVE:
-        presence.socket_opened(user, timezone.now())
-    return verdict
+    if verdict.state is not sessions.State.ACTIVE:
+        return Opening(user, session.session_key, verdict)
+    presence.socket_opened(user, timezone.now())
+    return Opening(user, session.session_key, verdict, counted=True)
 
 
 def _close(user_id: int) -> None:
@@ -127,7 +146,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         self._counted = False
         self._activity_at = 0.0  # when this socket last recorded an action on the idle clock
         self._acted_at: float | None = None  # its latest action not yet on the idle clock
-        self._registered = False
+        self._registered_as: int | None = None  # the player whose socket count this socket is in
         # Frames waiting for the writer (None: close once the frames before it are sent), and
         # commands waiting for the worker; each task runs only while its list has something.
         self.outbox: list[str | None] = []
@@ -167,29 +186,32 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        user = self.scope.get("user")
-        session = self.scope.get("session")
-        if not isinstance(user, User) or session is None:
+        self.hub = get_hub()
+        # The process's counters left by a dead process are swept before its first socket counts.
+        await get_lobby_feed(self.hub).prepare()
+        opening = await db_open(self.scope.get(entry.SESSION_KEY), time.time())
+        user = opening.user
+        if user is None:
             self.push("error", {"code": "unauthenticated", "message": _("Please sign in first.")})
             self._finish(CLOSE_SIGNED_OUT)
             return
-        self.hub = get_hub()
         if self.hub.sockets_of(user.pk) >= settings.AMIGOS_SOCKETS_PER_PLAYER:
+            if opening.counted:
+                await db_close(user.pk)
             self.push(
                 "error",
                 {"code": "too_many_sockets", "message": _("Too many pages are open; close some and retry.")},
             )
             self._finish(CLOSE_TOO_MANY_SOCKETS)
             return
+        # No await between the count above and this: two openings of one player cannot both pass.
         self.hub.socket_opened(user.pk)
-        self._registered = True
-        self.session_key = session.session_key
-        verdict = await db_open(session, user, time.time())
-        if verdict.state is not sessions.State.ACTIVE:
-            await self._sign_out(verdict, user.pk)
+        self._registered_as = int(user.pk)
+        self.session_key = opening.session_key
+        if opening.verdict.state is not sessions.State.ACTIVE:
+            await self._sign_out(opening.verdict, user.pk)
             return
         self.user = user
-        await get_lobby_feed(self.hub).prepare()
         for hook in commands.welcome_hooks():
             await hook(self)
         self.push(
@@ -225,8 +247,8 @@ class SiteSocket(AsyncWebsocketConsumer):
             for topic in list(self.topics):
                 with contextlib.suppress(Exception):
                     await hub.leave(topic, self)
-            if self._registered and self.scope.get("user") is not None:
-                hub.socket_closed(self.scope["user"].pk)
+            if self._registered_as is not None:
+                hub.socket_closed(self._registered_as)
         self.topics.clear()
         if self.user is not None:
             user_id = self.user.pk
@@ -304,9 +326,9 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def _write(self) -> None:
         """Send the queued frames in order, then end (the next frame starts a new writer)."""
-        # Frames go straight to the server (see realtime/server_send.py). Their text is always
-        # UTF-8-encodable: every payload was written by `envelope.encode_payload`.
-        send = self.scope.get(server_send.SCOPE_KEY) or self.base_send
+        # Frames go straight to the server's `send` (nothing wraps it: realtime/entry.py). Their
+        # text is always UTF-8-encodable: every payload was written by `envelope.encode_payload`.
+        send = self.base_send
         try:
             while self.outbox:
                 text = self.outbox.pop(0)
