@@ -2,7 +2,9 @@
 
 The archive (branch archive, `amigos.web.archive.services.archive_match`) stores finished matches
 for statistics and replays. Its `source` key makes a second hand-over of the same match count
-once, so this may safely run again after a restart.
+once, so this may safely run again after a restart, and does: a process that stopped (killed,
+say) between storing a match's end and finishing its hand-over left it unarchived, and nothing
+ever handed it over again, so a starting process hands over every such match (`hand_over_left`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from channels.db import database_sync_to_async
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.services import archive_match
 from amigos.web.tables import store
-from amigos.web.tables.models import MatchRecord
+from amigos.web.tables.models import MatchRecord, Seat
 
 if TYPE_CHECKING:
     from amigos.web.tables.actor import TableActor
@@ -40,18 +42,58 @@ def _archive(table_id: int, match: int, seat_user_ids: list[int | None], table_n
 
 async def hand_over(actor: TableActor) -> None:
     """Archive the actor's finished match. A refusal is logged as an error with the archive's
-    code (the table itself goes on: the record stays in MatchRecord, unarchived, for a retry),
-    because a silent refusal once left every match of a branch unarchived unnoticed."""
+    code (the table itself goes on: the record stays in MatchRecord, unarchived, and the next
+    process to start offers it again), because a silent refusal once left every match of a
+    branch unarchived unnoticed."""
     seat_user_ids = [seat.user_id for seat in actor.seats]
     try:
         await database_sync_to_async(_archive)(actor.id, actor.game.match_number, seat_user_ids, actor.name)
-    except ArchiveError as refusal:
+    except Exception as error:
+        _log_refusal(actor.id, actor.game.match_number, error)
+
+
+def _log_refusal(table_id: int, match: int, error: Exception) -> None:
+    if isinstance(error, ArchiveError):
         log.error(
-            "table %s: the archive refused match %s: %s (%s)",
-            actor.id,
-            actor.game.match_number,
-            refusal.code,
-            refusal.detail,
+            "table %s: the archive refused match %s: %s (%s)", table_id, match, error.code, error.detail
         )
+    else:
+        log.error("table %s: the archive refused match %s", table_id, match, exc_info=error)
+
+
+def _hand_over_left() -> int:
+    """Hand over every ended match still unarchived (`hand_over_left`); how many the archive took."""
+    left = list(
+        MatchRecord.objects.filter(archived=False, ended_at__isnull=False)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "table__name")
+    )
+    seats: dict[int, dict[int, int | None]] = {}
+    for table_id, number, user_id in Seat.objects.filter(
+        table_id__in={table_id for table_id, _, _ in left}
+    ).values_list("table_id", "number", "user_id"):
+        seats.setdefault(table_id, {})[number] = user_id
+    taken = 0
+    for table_id, match, name in left:
+        seated = seats.get(table_id, {})
+        seat_user_ids = [seated.get(number) for number in range(len(seated))]
+        try:
+            _archive(table_id, match, seat_user_ids, name)
+        except Exception as error:
+            _log_refusal(table_id, match, error)
+        else:
+            taken += 1
+    return taken
+
+
+async def hand_over_left() -> None:
+    """At a process's start: the matches whose hand-over a stopped process left unfinished (they
+    ended, and are stored, but were never archived) go to the archive now. A match the archive
+    refused before is offered again, and its refusal logged again."""
+    try:
+        taken = await database_sync_to_async(_hand_over_left)()
     except Exception:
-        log.exception("table %s: the archive refused match %s", actor.id, actor.game.match_number)
+        log.exception("the matches left unarchived could not be handed over")
+        return
+    if taken:
+        log.info("%s matches left unarchived by a stopped process were handed over", taken)

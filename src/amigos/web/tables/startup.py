@@ -2,7 +2,9 @@
 
 Wraps the ASGI application: on the lifespan start (or, when the server runs without lifespan, on
 the first connection it serves) every unfinished table is rebuilt from its log and stored
-deadlines, so clocks run and computer players move even before anybody reconnects.
+deadlines, so clocks run and computer players move even before anybody reconnects. Then every
+match that ended but whose hand-over to the archive a stopped process left unfinished is handed
+over (`handover.hand_over_left`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from amigos.web.tables import registry, thinking
+from amigos.web.tables import handover, registry, thinking
 
 log = logging.getLogger("amigos.tables")
 
@@ -20,6 +22,11 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+async def _resume() -> None:
+    await registry.resume_all()
+    await handover.hand_over_left()
 
 
 class ResumeTables:
@@ -32,7 +39,7 @@ class ResumeTables:
         loop = asyncio.get_running_loop()
         if self._started is not loop:
             self._started = loop
-            self._task = loop.create_task(registry.resume_all(), name="amigos-resume-tables")
+            self._task = loop.create_task(_resume(), name="amigos-resume-tables")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
