@@ -77,9 +77,9 @@ def verdict(session_key: str | None, user_id: int, now: float) -> Verdict:
 
 
 def verdict_of(data: dict[str, Any], user: User, now: float) -> Verdict:
-    """`verdict` on a session and a user read moments ago: a socket's opening, whose handshake has
-    just read both (reading them again cost each opening two more queries, on the one database
-    thread every opening waits for)."""
+    """`verdict` on a session and a user read moments ago: a socket's opening, which has just read
+    both with `signed_in` (reading them again cost each opening two more queries, on the one
+    database thread every opening waits for)."""
     if str(data.get(SESSION_KEY)) != str(user.pk):
         return Verdict(State.SIGNED_OUT)
     return _judge(data, user, now)

@@ -107,7 +107,7 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
             self._forget_handshake()
 
     def _forget_handshake(self) -> None:
-        """The handshake is over: uvicorn reads its request and response no more, and the scope's
-        headers only for nothing (its log lines name the client and the path)."""
+        """The handshake is over: uvicorn reads its request and response no more, and nothing reads
+        the scope's headers any longer (uvicorn's log lines use only the client and the path)."""
         del self.request, self.response
         self.scope["headers"] = []
