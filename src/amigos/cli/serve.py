@@ -138,20 +138,9 @@ def run_manage(args: argparse.Namespace) -> int:
 
 
 def _quiet_collector() -> None:
-    """Keep Python's cycle collector from pausing live tables.
+    """Keep Python's cycle collector from pausing live tables: this process and its workers collect
+    on a beat of their own (`amigos.web.collector`, which says why), from the moment their event
+    loop starts."""
+    from amigos.web import collector
 
-    A full collection walks every object; with hundreds of live tables it paused the event loop for
-    up to 120 ms (measured with bench/load.py), and each pause delays every play in flight. The
-    site's code and Django, loaded here once, are moved out of the collector's sight (they live as
-    long as the process), and young objects are collected less often, so fewer survive into the
-    generations whose collections are long."""
-    import gc
-
-    import django
-
-    django.setup()
-    import amigos.web.asgi  # noqa: F401  (the whole application, imported before the freeze)
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    os.environ[collector.ENVIRONMENT_KEY] = "1"

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from amigos.web import collector
 from amigos.web.tables import handover, registry, thinking
 
 log = logging.getLogger("amigos.tables")
@@ -39,6 +40,7 @@ class ResumeTables:
         loop = asyncio.get_running_loop()
         if self._started is not loop:
             self._started = loop
+            collector.pace()
             self._task = loop.create_task(_resume(), name="amigos-resume-tables")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
