@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from amigos.web import jsontext
+
 # The largest client frame we read; chat lines are short and nothing else is bigger. The server
 # (uvicorn's ws_max_size, see `amigos serve`) refuses larger frames before buffering them.
 MAX_FRAME_BYTES = 8192
@@ -101,12 +103,10 @@ def parse(text: str | bytes | None) -> ClientMessage:
 
 
 def encode_payload(payload: dict[str, Any]) -> str:
-    """A payload as JSON text, once for any number of sockets. Readable UTF-8 when possible; any
-    text that UTF-8 cannot carry (a lone surrogate) is written as a JSON escape instead."""
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    if encodable(text):
-        return text
-    return json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
+    """A payload as JSON text, once for any number of sockets (`jsontext.dumps`): readable UTF-8
+    when possible; any text that UTF-8 cannot carry (a lone surrogate) is written as a JSON escape
+    instead."""
+    return jsontext.dumps(payload)
 
 
 def frame(kind: str, seq: int, payload_json: str) -> str:

@@ -9,7 +9,6 @@ who is not the current writer (a process that lost the table's lease, for instan
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +17,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Field, Q
 
+from amigos.web import jsontext
 from amigos.web.moderation import services as moderation
 from amigos.web.tables.models import (
     OPEN_STATUSES,
@@ -254,7 +254,7 @@ def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
                 }
             )
     with connection.cursor() as cursor:
-        cursor.execute(_group_sql(), [json.dumps(rows) for rows in (tables, events, records)])
+        cursor.execute(_group_sql(), [jsontext.dumps(rows) for rows in (tables, events, records)])
         matches = {int(table_id) for (table_id,) in cursor.fetchall()}
     lost = [table_id for table_id, _, _ in writes if table_id not in matches]
     found = dict(Table.objects.filter(pk__in=lost).values_list("pk", "version")) if lost else {}
