@@ -109,3 +109,27 @@ def test_manage_migrate_and_serve_answer_like_make_run(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_serve_with_a_misconfigured_site_stops_before_serving(tmp_path: Path) -> None:
+    """Production settings without a secret key: `amigos serve` says why and stops at once, before
+    it announces an address or starts the server."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("AMIGOS_") and k != "DJANGO_SETTINGS_MODULE"
+    }
+    env.update(
+        AMIGOS_DATA_DIR=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="amigos.web.settings.production",
+        AMIGOS_ALLOWED_HOSTS="example.org",
+    )
+    port = free_port()
+    served = subprocess.run(
+        [sys.executable, "-m", "amigos.cli", "serve", "--port", str(port)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert served.returncode != 0
+    assert "AMIGOS_SECRET_KEY" in served.stderr
+    assert "http://" not in served.stdout

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     from amigos.web.realtime.limits import uvicorn_websocket_options
 
+    _setup()  # a misconfigured site (production settings without a secret key, say) fails here
     _quiet_collector()
     print(f"Amigos por el Dominó: http://{args.host}:{args.port}/  (Ctrl+C stops)", flush=True)
     uvicorn.run(
