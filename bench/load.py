@@ -141,6 +141,8 @@ HEARTBEAT_SECONDS = 15.0
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        # when each latency ended (perf_counter, the same clock in every process of the machine)
+        self.arrivals: list[float] = []
         self.plays = 0
         self.errors: list[str] = []
         # when each play was sent, by (table, tile): a tile is laid once per hand
@@ -256,7 +258,9 @@ async def _seat_session(
                         if event["kind"] == "played" and data["seat"] != seat:
                             started = stats.pending.get((table, data["tile"]))
                             if started is not None:
-                                stats.latencies.append(time.perf_counter() - started)
+                                now = time.perf_counter()
+                                stats.latencies.append(now - started)
+                                stats.arrivals.append(now)
                         elif event["kind"] == "clock":
                             turn = data if event["version"] == version else None
                 elif kind == "ack" and "version" in payload:
@@ -280,6 +284,7 @@ class Plan:
     players: dict[int, str]
     delay: float
     seconds: float
+    timeline: bool = False
 
 
 async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) -> dict[str, Any]:
@@ -316,17 +321,21 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
     await asyncio.sleep(1.0)
     start_plays, start = stats.plays, time.perf_counter()
     stats.latencies.clear()
+    stats.arrivals.clear()
     await asyncio.sleep(plan.seconds)
     elapsed = time.perf_counter() - start
     gc.enable()
     plays = stats.plays - start_plays
     latencies = list(stats.latencies)
+    arrivals = list(stats.arrivals)
     stop.set()
     await asyncio.gather(*clients, return_exceptions=True)
     return {
         "plays": plays,
         "elapsed": elapsed,
         "latencies": latencies,
+        "arrivals": arrivals,
+        "start": start,
         "errors": stats.errors,
         "sockets": len(clients),
         "joined": stats.joined,
@@ -343,6 +352,41 @@ def _client_process(plan: Plan, made: list[tuple[int, list[int]]], ready: Any, r
         results.put(asyncio.run(_clients(plan, made, ready)))
         return
     results.put(uvloop.run(_clients(plan, made, ready)))
+
+
+def machine_loop_ns() -> float:
+    """How long this machine's Python takes for one turn of a plain loop, in nanoseconds (best of
+    five): the same code on the same kind of machine ran three times slower on some days than on
+    others, so a run's figures say little without the speed of the machine they were taken on."""
+    best = float("inf")
+    for _ in range(5):
+        started = time.perf_counter()
+        total = 0
+        for number in range(1_000_000):
+            total += number
+        best = min(best, time.perf_counter() - started)
+    return round(best * 1000, 1)
+
+
+def timeline(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The measured latencies second by second (by when each reached its seat): how many, their
+    p50 and p99, and the longest. A run's p99 alone does not say whether its tail is spread evenly
+    or comes from a few bad seconds (the first hands ending at every table at once, say)."""
+    start = min(part["start"] for part in parts)
+    seconds: dict[int, list[float]] = {}
+    for part in parts:
+        for latency, arrival in zip(part["latencies"], part["arrivals"], strict=True):
+            seconds.setdefault(int(arrival - start), []).append(latency)
+    return [
+        {
+            "second": second,
+            "samples": len(found),
+            "p50_ms": round(lobby_bench.percentile(found, 0.50) * 1000, 1),
+            "p99_ms": round(lobby_bench.percentile(found, 0.99) * 1000, 1),
+            "max_ms": round(max(found) * 1000, 1),
+        }
+        for second, found in sorted(seconds.items())
+    ]
 
 
 def drive(
@@ -369,7 +413,9 @@ def drive(
     ready.wait(timeout=JOIN_GUARD_SECONDS + 60)
     time.sleep(1.0)
     memory = resident_kb(pid) - before
+    cpu = lobby_bench.cpu_seconds(pid)
     time.sleep(plan.seconds)
+    cpu = lobby_bench.cpu_seconds(pid) - cpu
     memory_end = resident_kb(pid) - before
     parts = [results.get(timeout=JOIN_GUARD_SECONDS) for _ in workers]
     for worker in workers:
@@ -388,6 +434,7 @@ def drive(
         "p99_ms": round(lobby_bench.percentile(latencies, 0.99) * 1000, 2),
         "memory_per_table_kb": round(max(memory, 0) / max(len(made), 1), 1),
         "memory_end_per_table_kb": round(max(memory_end, 0) / max(len(made), 1), 1),
+        "server_cpu_ms_per_play": round(1000 * cpu / plays, 3) if plays else None,
         "sockets": sum(part["sockets"] for part in parts),
         "sockets_joined": sum(part["joined"] for part in parts),
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
@@ -396,6 +443,7 @@ def drive(
         "client_processes": processes,
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
+        "timeline": timeline(parts) if plan.timeline else None,
     }
 
 
@@ -410,11 +458,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON (the only output format)")
     parser.add_argument("--quick", action="store_true", help="4 tables, 3 seconds (CI)")
     parser.add_argument(
+        "--timeline", action="store_true", help="add the latencies second by second (`timeline`)"
+    )
+    parser.add_argument(
         "--client-processes", type=int, default=2, help="processes that run the clients' sockets (default 2)"
     )
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
+    loop_ns = machine_loop_ns()
     with tempfile.TemporaryDirectory(prefix="amigos-bench-load-") as data_dir:
         env = lobby_bench.server_env(data_dir, args.database)
         env["AMIGOS_TABLE_HAND_PAUSE_SECONDS"] = "0"
@@ -432,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             # the seat in turn waits 1/R on average, so a table makes about R plays a second
             delay = 0.0 if args.closed else 1.0 / args.rate
-            plan = Plan(port, sessions, delay, args.seconds)
+            plan = Plan(port, sessions, delay, args.seconds, args.timeline)
             result = drive(plan, server.pid, made, args.tables, args.client_processes)
         finally:
             server.terminate()
@@ -442,7 +494,15 @@ def main(argv: list[str] | None = None) -> int:
                 print("the server took over 30 s to stop; killed", file=sys.stderr)
                 server.kill()
                 server.wait()
-    result.update({"bench": "load", "quick": args.quick, "closed": args.closed, "rate": args.rate})
+    result.update(
+        {
+            "bench": "load",
+            "quick": args.quick,
+            "closed": args.closed,
+            "rate": args.rate,
+            "machine_loop_ns": loop_ns,
+        }
+    )
     print(json.dumps(result, indent=2))
     return 0
 
