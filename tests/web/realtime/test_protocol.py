@@ -69,6 +69,11 @@ def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
     source = WebSocketsSansIOProtocol.__init__.__code__.co_names
     assert {"queue", "writable"} <= set(source)
     assert {"request", "response", "scope"} <= set(WebSocketsSansIOProtocol.handle_connect.__code__.co_names)
+    # what `send_text_now` reads and calls, as uvicorn's own `send` does
+    used = {"handshake_complete", "initial_response", "close_sent", "disconnected", "writable"}
+    assert used | {"conn", "transport", "send_text", "data_to_send"} <= set(
+        WebSocketsSansIOProtocol.send.__code__.co_names
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -91,4 +96,37 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake(
     # and it still works both ways
     reply = await peer.reply(await peer.send("heartbeat"))
     assert reply["type"] == "ack"
+    await peer.connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_frame_is_written_at_once_only_while_the_transport_takes_it(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    """`send_text_now` writes on an open socket whose transport is not full, and otherwise writes
+    nothing and says so (the socket's writer then goes through uvicorn's `send`)."""
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    (protocol,) = [
+        connection
+        for connection in site_server.server.server_state.connections
+        if isinstance(connection, SiteSocketProtocol)
+    ]
+    loop = site_server.loop
+
+    async def now(text: str) -> bool:
+        return protocol.send_text_now(text)
+
+    def on_server(text: str) -> bool:
+        return asyncio.run_coroutine_threadsafe(now(text), loop).result(5)
+
+    assert await sync_to_async(on_server)('{"type":"x.direct","seq":0,"payload":{}}')
+    await peer.expect(of_type("x.direct"))
+    loop.call_soon_threadsafe(protocol.writable.clear)
+    assert not await sync_to_async(on_server)('{"type":"x.held","seq":0,"payload":{}}')
+    loop.call_soon_threadsafe(protocol.writable.set)
+    reply = await peer.reply(await peer.send("heartbeat"))  # the socket goes on as before
+    assert reply["type"] == "ack"
+    assert not [envelope for envelope in peer.received if envelope["type"] == "x.held"]
     await peer.connection.close()

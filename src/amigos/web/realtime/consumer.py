@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -52,6 +52,7 @@ from amigos.web.realtime import commands, entry, envelope, muting
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
+from amigos.web.realtime.protocol import SiteSocketProtocol
 from amigos.web.realtime.watchdog import activity_window, session_watch
 
 log = logging.getLogger("amigos.realtime")
@@ -119,6 +120,8 @@ class SiteSocket(AsyncWebsocketConsumer):
     user: User | None = None
     session_key: str | None = None
     hub: Hub | None = None
+    #: Writes a frame at once when the transport takes it (`SiteSocketProtocol.send_text_now`).
+    _send_now: Callable[[str], bool] | None = None
 
     # --- connection lifecycle -------------------------------------------------------------------
 
@@ -132,6 +135,10 @@ class SiteSocket(AsyncWebsocketConsumer):
         self.scope = scope
         self.channel_layer = None
         self.base_send = send
+        # uvicorn's protocol as the site runs it can write a frame at once (`_queue_frame`);
+        # another server (a test's) goes through `send` alone.
+        server = getattr(send, "__self__", None)
+        self._send_now = server.send_text_now if isinstance(server, SiteSocketProtocol) else None
         with contextlib.suppress(StopConsumer):
             while True:
                 await self.dispatch(await receive())
@@ -311,6 +318,17 @@ class SiteSocket(AsyncWebsocketConsumer):
         self._queue_frame(envelope.frame(kind, self.seq, payload_json))
 
     def _queue_frame(self, text: str | None) -> None:
+        if text is not None and not self._writing and self._send_now is not None:
+            # Nothing is waiting before it: written now, without a writer task, if the transport
+            # takes it (any doubt, and it goes the writer's way, which handles every case).
+            try:
+                if self._send_now(text):
+                    return
+            except Exception:  # the transport failed under the write: the client is gone
+                log.info("a socket's transport failed while writing; closing it", exc_info=True)
+                self.outbox.clear()
+                self._spawn(self._teardown())
+                return
         self.outbox.append(text)
         if not self._writing:
             self._writing = True
