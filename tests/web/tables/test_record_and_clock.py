@@ -134,3 +134,20 @@ def _replayed(variant: Any, log: list[tuple[str, dict[str, Any]]]) -> Game:
     fresh = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
     fresh.replay(log)
     return fresh
+
+
+def test_the_system_clock_tells_the_time_as_django_does() -> None:
+    """`SystemClock` skips Django's `timezone.now` (it read the setting on every call): with the
+    site's ``USE_TZ`` both give the aware UTC time."""
+    from datetime import UTC
+
+    from django.conf import settings as django_settings
+    from django.utils import timezone
+
+    from amigos.web.tables.actor_types import SystemClock
+
+    assert django_settings.USE_TZ
+    before = timezone.now()
+    now = SystemClock().now()
+    after = timezone.now()
+    assert now.tzinfo is UTC and before <= now <= after

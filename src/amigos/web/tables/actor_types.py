@@ -10,10 +10,8 @@ typing. `actor` re-exports them, so `from amigos.web.tables.actor import Clock` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
-
-from django.utils import timezone
 
 from amigos.web.tables import store
 
@@ -24,7 +22,11 @@ class Clock(Protocol):
 
 class SystemClock:
     def now(self) -> datetime:
-        return timezone.now()
+        """The aware UTC time, as Django's `timezone.now` gives it with ``USE_TZ`` (the site's
+        setting), without reading the setting through its lazy object on every call: a play asks
+        the clock several times, and that read was most of this call's cost (3% of the table
+        server's time in the closed loop)."""
+        return datetime.now(UTC)
 
 
 class NextTables(Protocol):
