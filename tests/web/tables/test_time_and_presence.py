@@ -6,6 +6,7 @@ day runs out."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -125,6 +126,28 @@ async def test_a_twenty_second_turn_says_there_was_no_blocking_situation_before_
     await actor.fire_deadline()
     assert kinds(me, version) == ["notice", "card", "card"]  # the notice is said once
     assert [e["data"]["reason"] for e in me.events("card")] == ["timeout", "every_5s"]
+
+
+async def test_a_deadline_falls_due_on_the_actors_own_timer(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    """Between deadlines a table holds a timer of the event loop, not a task asleep until the time
+    (every play sets a new deadline); when the time has come, the timer queues the deadline's job
+    like any command: here the turn's clock ran out, which earns the card."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, _ = await turn_in(me, actor, "normal")
+    assert isinstance(actor._timer, asyncio.TimerHandle) and not actor._firing
+    assert kinds(me, version) == []
+    fake_clock.advance(20)
+
+    async def rearm() -> None:
+        actor._arm()  # as after any job: the deadline is now past, so the timer is due at once
+
+    await actor.call(rearm)
+    await until(lambda: kinds(me, version) == ["notice", "card"])
+    await until(lambda: not actor._firing)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("cuban-1v1", None), ("all-fives-100", 2), ("draw-100", 2)])

@@ -144,7 +144,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         self.broken = False
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.Task[None] | None = None
+        # The next deadline's timer, and the jobs it started that have not ended (see `_arm`).
+        self._timer: asyncio.TimerHandle | None = None
+        self._firing: set[asyncio.Task[None]] = set()
         self._thinking: asyncio.Task[None] | None = None
 
     # -- running -----------------------------------------------------------------------------------
@@ -213,7 +215,10 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             _, future = self._queue.get_nowait()
             if not future.done():
                 future.set_exception(CommandError("busy", "the table is being reloaded; try again"))
-        for task in (self._timer, self._thinking, self._task):
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for task in (*self._firing, self._thinking, self._task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -665,7 +670,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
     # -- timers and computer players -----------------------------------------------------------------
 
     def _arm(self) -> None:
-        """Set the timer for the stored deadline and let a computer player think if it is its turn."""
+        """Set the timer for the stored deadline and let a computer player think if it is its turn.
+
+        The timer is the loop's own (`call_later`), not a task asleep until the deadline: every play
+        sets a new deadline, and cancelling a sleeping task runs it once more to unwind it, while a
+        timer handle is just marked cancelled. Only a deadline that falls due starts a task."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -674,7 +683,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         if self.deadline_at is not None and self.status in ("inviting", "playing", "voting"):
             moments.append(self.deadline_at)
         if moments:
-            self._timer = loop.create_task(self._wait_deadline(min(moments)))
+            delay = (min(moments) - self.clock.now()).total_seconds()
+            self._timer = loop.call_later(max(delay, 0.0), self._deadline_due)
         seat = self.game.to_move
         if (
             seat is not None
@@ -685,10 +695,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         ):
             self._thinking = loop.create_task(self._think(seat, self.version))
 
-    async def _wait_deadline(self, deadline: datetime) -> None:
-        delay = (deadline - self.clock.now()).total_seconds()
-        if delay > 0:
-            await asyncio.sleep(delay)
+    def _deadline_due(self) -> None:
+        """The timer's callback: the deadline's job goes into the queue like any command."""
+        self._timer = None
+        task = asyncio.get_running_loop().create_task(self._fire_deadline_quietly())
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def _fire_deadline_quietly(self) -> None:
         with contextlib.suppress(CommandError):
             await self.fire_deadline()
 
