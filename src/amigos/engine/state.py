@@ -77,6 +77,9 @@ class HandState:
     tie_winner: int | None = None
     outcome: HandOutcome | None = None
     dealt: tuple[frozenset[Tile], ...] = field(default=(), compare=False)
+    # `legal_actions`, once asked: a live table asks a state for them several times per turn (is
+    # the pass forced, is the play single, which plays close the hand, the clock's list).
+    _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -137,7 +140,11 @@ class HandState:
         """Every legal action of the seat to move, one per distinct resulting position."""
         if self.outcome is not None:
             return ()
-        return legal_actions_for(self.variant, self.line, self.hands[self.to_move])
+        legal = self._legal
+        if legal is None:
+            legal = legal_actions_for(self.variant, self.line, self.hands[self.to_move])
+            object.__setattr__(self, "_legal", legal)  # a cache: the state itself never changes
+        return legal
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
