@@ -2,6 +2,7 @@
 
     python bench/load.py --tables N --rate R --seconds S [--closed] [--bot-tables B]
                          [--database postgresql://...] [--json] [--quick] [--client-processes P]
+                         [--timeline]
 
 Starts its own server (`amigos serve`, production settings, SQLite in a scratch directory unless
 --database names another database), creates N four-seat Amigos tables whose seats are all people
@@ -18,7 +19,10 @@ It prints JSON:
   other three seats of its table;
 * `memory_per_table_kb` — the server's resident memory after the tables started, less before,
   per table (human and computer tables alike);
-* `errors` — refused commands other than `stale_version` (a race the protocol expects).
+* `errors` — refused commands other than `stale_version` (a race the protocol expects);
+* `server_cpu_ms_per_play` — the server process's CPU over the measure, per play;
+* `machine_loop_ns` — one turn of a plain loop on this machine (its speed, to compare days);
+* `timeline` (with --timeline) — the latencies' count, p50, p99 and maximum, second by second.
 
 Goals (issue 9, one process on PostgreSQL): 1,000 tables at 1 play/s with p99 ≤ 50 ms; closed
 loop ≥ 2,000 durable plays/s; ≤ 150 KB per table; with 50 hard computer tables the same p99.
