@@ -78,7 +78,7 @@ class HandState:
     outcome: HandOutcome | None = None
     dealt: tuple[frozenset[Tile], ...] = field(default=(), compare=False)
     # `legal_actions`, once asked: a live table asks a state for them several times per turn (is
-    # the pass forced, is the play single, which plays close the hand, the clock's list).
+    # the pass forced, is the play single, which plays close the hand).
     _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- construction ----------------------------------------------------------------------------
