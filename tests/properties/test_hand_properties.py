@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,7 +22,7 @@ from amigos.engine import (
     spectator_view,
     tile_set,
 )
-from amigos.engine.state import PlayEvent
+from amigos.engine.state import Action, PlayEvent, legal_actions_for
 
 from .strategies import playout, variants
 
@@ -164,27 +165,26 @@ def test_closing_actions_are_the_plays_that_block_at_once(variant: Variant, rng:
         assert state.closing_actions() == tuple(slow)
 
 
+def rules_answer(state: HandState) -> tuple[Action, ...]:
+    """The legal actions of ``state`` worked out afresh from the rules, without the state's own."""
+    if state.is_over:
+        return ()
+    return legal_actions_for(state.variant, state.line, state.hands[state.to_move])
+
+
 @settings(max_examples=60, deadline=None)
 @given(variants, st.randoms())
 def test_a_states_kept_legal_actions_are_always_its_own(variant: Variant, rng: random.Random) -> None:
     """`legal_actions` keeps its answer on the state (a live table asks several times a turn): the
     kept answer is what the rules give for that state, a successor never inherits it, and a state
     that has answered stays equal, with the same hash, to one that has not."""
-    from dataclasses import replace
-
-    from amigos.engine.state import legal_actions_for
-
     for state in playout(variant, rng):
         fresh = replace(state)
         asked = state.legal_actions()
         assert state.legal_actions() is asked
-        expected = () if state.is_over else legal_actions_for(variant, state.line, state.hands[state.to_move])
-        assert asked == expected
+        assert asked == rules_answer(state)
         assert fresh == state and hash(fresh) == hash(state)
         assert fresh.legal_actions() == asked
         if asked:
             after = state.apply(asked[0], state.to_move)
-            expected_after = (
-                () if after.is_over else legal_actions_for(variant, after.line, after.hands[after.to_move])
-            )
-            assert after.legal_actions() == expected_after
+            assert after.legal_actions() == rules_answer(after)
