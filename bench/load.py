@@ -155,7 +155,7 @@ class Stats:
         self.joined = 0
         # sockets opened again after a failed opening or a lost connection, and the kinds of failure
         self.reconnects = 0
-        self.failures: set[str] = set()
+        self.failures: dict[str, int] = {}
 
 
 async def seat_client(
@@ -175,9 +175,21 @@ async def seat_client(
             return
         except (OSError, TimeoutError, WebSocketException) as failure:
             stats.reconnects += 1
-            stats.failures.add(type(failure).__name__)
+            kind = failure_kind(failure)
+            stats.failures[kind] = stats.failures.get(kind, 0) + 1
             await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 30.0)
+
+
+def failure_kind(failure: BaseException) -> str:
+    """What ended a socket, for the report: the exception's name, with the close code and reason
+    when a close frame came (``ConnectionClosedError 1011 keepalive ping timeout``), so an
+    overloaded run says which side gave up and why."""
+    name = type(failure).__name__
+    received = getattr(failure, "rcvd", None)
+    if received is None:
+        return name
+    return f"{name} {received.code} {received.reason}".rstrip()
 
 
 async def _seat_session(
@@ -393,6 +405,15 @@ def timeline(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def _summed(counts: list[dict[str, int]]) -> dict[str, int]:
+    """The client processes' counts of each failure, added up."""
+    total: dict[str, int] = {}
+    for part in counts:
+        for kind, count in part.items():
+            total[kind] = total.get(kind, 0) + count
+    return dict(sorted(total.items()))
+
+
 def drive(
     plan: Plan, pid: int, made: list[tuple[int, list[int]]], tables: int, processes: int
 ) -> dict[str, Any]:
@@ -444,6 +465,7 @@ def drive(
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
         "reconnects": sum(part["reconnects"] for part in parts),
         "failure_kinds": sorted(set().union(*(part["failures"] for part in parts))),
+        "failure_counts": _summed([part["failures"] for part in parts]),
         "client_processes": processes,
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
