@@ -69,7 +69,7 @@ def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
     source = WebSocketsSansIOProtocol.__init__.__code__.co_names
     assert {"queue", "writable"} <= set(source)
     assert {"request", "response", "scope"} <= set(WebSocketsSansIOProtocol.handle_connect.__code__.co_names)
-    # what `send_text_now` reads and calls, as uvicorn's own `send` does
+    # what `send_texts_now` reads and calls, as uvicorn's own `send` does
     used = {"handshake_complete", "initial_response", "close_sent", "disconnected", "writable"}
     assert used | {"conn", "transport", "send_text", "data_to_send"} <= set(
         WebSocketsSansIOProtocol.send.__code__.co_names
@@ -100,11 +100,12 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake(
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_frame_is_written_at_once_only_while_the_transport_takes_it(
+async def test_frames_are_written_at_once_only_while_the_transport_takes_them(
     site_server: ServerThread, sign_in: Callable[..., SignedIn]
 ) -> None:
-    """`send_text_now` writes on an open socket whose transport is not full, and otherwise writes
-    nothing and says so (the socket's writer then goes through uvicorn's `send`)."""
+    """`send_texts_now` writes on an open socket whose transport is not full, several frames in one
+    write and in their order, and otherwise writes nothing and says so (the socket's writer then
+    goes through uvicorn's `send`)."""
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     await peer.expect(of_type("welcome"))
@@ -114,17 +115,38 @@ async def test_a_frame_is_written_at_once_only_while_the_transport_takes_it(
         if isinstance(connection, SiteSocketProtocol)
     ]
     loop = site_server.loop
+    writes: list[bytes] = []
+    transport_write = protocol.transport.write
 
-    async def now(text: str) -> bool:
-        return protocol.send_text_now(text)
+    def counted(data: bytes | bytearray | memoryview) -> None:
+        writes.append(bytes(data))
+        transport_write(data)
 
-    def on_server(text: str) -> bool:
-        return asyncio.run_coroutine_threadsafe(now(text), loop).result(5)
+    async def now(texts: list[str]) -> bool:
+        protocol.transport.write = counted  # type: ignore[method-assign]
+        try:
+            return protocol.send_texts_now(texts)
+        finally:
+            protocol.transport.write = transport_write  # type: ignore[method-assign]
+
+    def on_server(*texts: str) -> bool:
+        return asyncio.run_coroutine_threadsafe(now(list(texts)), loop).result(5)
 
     assert await sync_to_async(on_server)('{"type":"x.direct","seq":0,"payload":{}}')
     await peer.expect(of_type("x.direct"))
+    assert len(writes) == 1
+    three = [f'{{"type":"x.many","seq":0,"payload":{{"n":{n}}}}}' for n in range(3)]
+    assert await sync_to_async(on_server)(*three)
+    assert len(writes) == 2  # three frames, one write
+    await peer.expect(lambda envelope: envelope["type"] == "x.many" and envelope["payload"] == {"n": 2})
+    assert [envelope["payload"]["n"] for envelope in peer.received if envelope["type"] == "x.many"] == [
+        0,
+        1,
+        2,
+    ]
     loop.call_soon_threadsafe(protocol.writable.clear)
     assert not await sync_to_async(on_server)('{"type":"x.held","seq":0,"payload":{}}')
+    assert len(writes) == 2
     loop.call_soon_threadsafe(protocol.writable.set)
     reply = await peer.reply(await peer.send("heartbeat"))  # the socket goes on as before
     assert reply["type"] == "ack"

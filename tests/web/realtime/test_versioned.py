@@ -28,6 +28,9 @@ class FakeConnection:
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         self.got.append((kind, payload))
 
+    def hold_frames(self) -> None:
+        """Nothing to hold: what is pushed is kept at once."""
+
     async def join(self, topic: str) -> None:
         await self.hub.join(topic, self)
 

@@ -61,6 +61,9 @@ class Recorder:
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         self.received.append((kind, payload))
 
+    def hold_frames(self) -> None:
+        """Nothing to hold: what is pushed is kept at once."""
+
     async def join(self, topic: str) -> None:
         self.topics.add(topic)
         await get_hub().join(topic, self)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
+from amigos.web.realtime.protocol import SiteSocketProtocol
 from amigos.web.tables import services
 from amigos.web.tables.models import Table, TableEvent
 from tests.web.conftest import ServerThread, SignedIn
@@ -94,6 +95,32 @@ async def wait_online(peer: Peer, count: int) -> None:
     await peer.expect(lambda e: e["type"].startswith("presence") and len(peer.online) >= count)
 
 
+async def turn_of(peer: Peer, seat: int) -> dict[str, Any]:
+    """Wait until it is ``seat``'s turn and nothing more is on its way: the turn's version and
+    legal plays, checked to be the latest the socket has."""
+    turn: dict[str, Any] = {}
+
+    def seats_turn(envelope: dict[str, Any]) -> bool:
+        payload = envelope["payload"]
+        if envelope["type"] == "table.snapshot" and payload["turn"] and payload["turn"]["seat"] == seat:
+            turn.update(version=payload["version"], legal=payload["turn"]["legal"])
+            return True
+        clock = event_in(envelope, "clock")
+        if clock is not None and clock["data"]["seat"] == seat:
+            turn.update(version=clock["version"], legal=clock["data"]["legal"])
+            return True
+        return False
+
+    await peer.expect(seats_turn)
+    await asyncio.sleep(0.2)  # let any event already on its way arrive, so `turn` is the latest
+    latest = max(
+        [e["payload"]["version"] for e in peer.received if e["type"] == "table.snapshot"]
+        + [event["version"] for e in peer.received for event in flat_events(e["type"], e["payload"])]
+    )
+    assert latest == turn["version"]
+    return turn
+
+
 async def test_an_invited_partner_accepts_and_a_whole_match_is_played_over_sockets(
     site_server: ServerThread, sign_in: Callable[..., SignedIn]
 ) -> None:
@@ -162,27 +189,7 @@ async def test_forged_malformed_and_stale_commands_are_refused_and_change_nothin
     )
     await command(beto_peer, "table.join", {"table_id": other.pk, "since": None})
     await ana_peer.send("table.join", {"table_id": mine.pk, "since": None})
-    # wait until it is Ana's turn, at a known version
-    turn: dict[str, Any] = {}
-
-    def my_turn(envelope: dict[str, Any]) -> bool:
-        payload = envelope["payload"]
-        if envelope["type"] == "table.snapshot" and payload["turn"] and payload["turn"]["seat"] == 0:
-            turn.update(version=payload["version"], legal=payload["turn"]["legal"])
-            return True
-        clock = event_in(envelope, "clock")
-        if clock is not None and clock["data"]["seat"] == 0:
-            turn.update(version=clock["version"], legal=clock["data"]["legal"])
-            return True
-        return False
-
-    await ana_peer.expect(my_turn)
-    await asyncio.sleep(0.2)  # let any event already on its way arrive, so `turn` is the latest
-    latest = max(
-        [e["payload"]["version"] for e in ana_peer.received if e["type"] == "table.snapshot"]
-        + [event["version"] for e in ana_peer.received for event in flat_events(e["type"], e["payload"])]
-    )
-    assert latest == turn["version"]
+    turn = await turn_of(ana_peer, 0)
     entry = turn["legal"][0]
     good = {
         "table_id": mine.pk,
@@ -210,6 +217,62 @@ async def test_forged_malformed_and_stale_commands_are_refused_and_change_nothin
     assert answer["type"] == "ack" and answer["payload"]["version"] > turn["version"]
     for peer in (ana_peer, beto_peer):
         await peer.connection.close()
+
+
+async def test_a_play_reaches_its_own_socket_with_its_ack_in_one_write(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    """The table holds the player's copy of a play's events until the socket acknowledges the
+    play, and both leave in one write to the transport, events first (the order the protocol
+    promises); what the socket receives is the same as before, envelope for envelope."""
+    ana = await sync_to_async(sign_in)("Ana")
+    ana_peer = await connect(site_server, ana)
+    mine = await sync_to_async(services.play_against_computer)(
+        user=ana.user, variant="cuban-2v2", level="easy"
+    )
+    await ana_peer.send("table.join", {"table_id": mine.pk, "since": None})
+    turn = await turn_of(ana_peer, 0)
+    (protocol,) = [
+        connection
+        for connection in site_server.server.server_state.connections
+        if isinstance(connection, SiteSocketProtocol)
+    ]
+    writes: list[bytes] = []
+
+    async def watch() -> None:
+        original = protocol.transport.write
+
+        def counted(data: bytes | bytearray | memoryview) -> None:
+            writes.append(bytes(data))
+            original(data)
+
+        protocol.transport.write = counted  # type: ignore[method-assign]
+
+    await sync_to_async(lambda: asyncio.run_coroutine_threadsafe(watch(), site_server.loop).result(5))()
+    entry = turn["legal"][0]
+    play = {
+        "table_id": mine.pk,
+        "version": turn["version"],
+        "tile": entry["tile"],
+        "arm": entry["arms"][0] if entry["arms"] else None,
+    }
+    ident = await ana_peer.send("table.play", play)
+    answer = await ana_peer.reply(ident)
+    assert answer["type"] == "ack"
+    mine_played = {"seat": 0, "tile": entry["tile"]}
+    played = await ana_peer.expect(
+        lambda e: any(
+            event["kind"] == "played" and {k: event["data"][k] for k in mine_played} == mine_played
+            for event in flat_events(e["type"], e["payload"])
+        )
+    )
+    # the events came first, the ack right after them
+    order = [e["seq"] for e in (played, answer)]
+    assert order[1] == order[0] + 1
+    together = [data for data in writes if b'"type":"table.events"' in data and b'"type":"ack"' in data]
+    assert len(together) == 1
+    assert together[0].index(b'"type":"table.events"') < together[0].index(b'"type":"ack"')
+    await ana_peer.connection.close()
 
 
 async def test_a_seated_player_whose_socket_closes_is_away_and_back_on_rejoining(

@@ -59,6 +59,11 @@ class Connection(Protocol):
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         """Queue an envelope for this socket only (never blocks)."""
 
+    def hold_frames(self) -> None:
+        """Keep what is sent to this socket from now until it answers the command it is running,
+        then write it all with the answer at once (nothing is dropped or reordered). Outside a
+        command, or where there is no socket to write to, it does nothing."""
+
     async def join(self, topic: str) -> None:
         """Subscribe this socket to a topic of the hub; left automatically when the socket closes."""
 

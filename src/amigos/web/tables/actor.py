@@ -61,6 +61,9 @@ log = logging.getLogger("amigos.tables")
 
 T = TypeVar("T")
 
+#: A queued job: the work, the future its caller awaits, and the socket whose command it is (if any).
+Job = tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any], Connection | None]
+
 
 class Links(NextTables, Protocol):
     """What the actor tells the rest of the site (the lobby, the archive, the next table).
@@ -142,7 +145,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             elif kind == "seat_returned":
                 self.seats[seat_number].held_by_computer = False
         self.broken = False
-        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Job] = asyncio.Queue()
+        # The socket whose command the running job answers, if it came from one (see `_publish`).
+        self._origin: Connection | None = None
         self._task: asyncio.Task[None] | None = None
         # The next deadline's timer, and the jobs it started that have not ended (see `_arm`).
         self._timer: asyncio.TimerHandle | None = None
@@ -155,12 +160,13 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name=f"amigos-table-{self.id}")
 
-    async def call(self, job: Callable[[], Awaitable[T]]) -> T:
-        """Run ``job`` inside the actor (after every job queued before it) and return its result."""
+    async def call(self, job: Callable[[], Awaitable[T]], origin: Connection | None = None) -> T:
+        """Run ``job`` inside the actor (after every job queued before it) and return its result.
+        ``origin``: the socket whose command this is, which will answer it once the job is done."""
         if self.broken:
             raise CommandError("busy", "the table is being reloaded; try again")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        await self._queue.put((job, future))
+        await self._queue.put((job, future, origin))
         return await future
 
     def post(self, job: Callable[[], Awaitable[Any]]) -> None:
@@ -183,7 +189,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
 
     async def _run(self) -> None:
         while True:
-            job, future = await self._queue.get()
+            job, future, self._origin = await self._queue.get()
             if future.cancelled():
                 continue
             try:
@@ -196,6 +202,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             else:
                 if not future.done():
                     future.set_result(result)
+            finally:
+                self._origin = None
 
     async def stop(self) -> None:
         """Stop for good: the job under way finishes (its database work must not be cut off in
@@ -207,12 +215,12 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
                 return None
 
             self.broken = True
-            await self._queue.put((nothing, finished))
+            await self._queue.put((nothing, finished, None))
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(finished, 30)
         self.broken = True
         while not self._queue.empty():
-            _, future = self._queue.get_nowait()
+            _, future, _ = self._queue.get_nowait()
             if not future.done():
                 future.set_exception(CommandError("busy", "the table is being reloaded; try again"))
         if self._timer is not None:
@@ -642,6 +650,10 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         copies are encoded once (encoding was a tenth of the event loop's time)."""
         if not events:
             return
+        if self._origin is not None:
+            # The command's socket answers it right after this job: its copy of these events waits
+            # for that answer and goes out with it, one write instead of two (docs/architecture.md).
+            self._origin.hold_frames()
         encoded: list[tuple[dict[str, Any], str]] = []
         audiences: list[tuple[str, int | None]] = [
             (rendering.seat_topic(self.id, seat), seat) for seat in range(self.variant.players)

@@ -74,6 +74,9 @@ class Remote:
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         self.pushes.append([kind, payload])
 
+    def hold_frames(self) -> None:
+        """Nothing to hold: the pushes are recorded and travel back with the answer anyway."""
+
     async def join(self, topic: str) -> None:
         if topic not in self.topics:
             self.topics.append(topic)
@@ -116,7 +119,9 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
 async def _here(
     actor: TableActor, op: Operation, connection: Connection, payload: dict[str, Any]
 ) -> dict[str, Any]:
-    return await actor.call(lambda: op(actor, connection, payload))
+    # The socket is the job's origin: what the table publishes to it while answering waits for
+    # the answer, so that both leave in one write (`Connection.hold_frames`).
+    return await actor.call(lambda: op(actor, connection, payload), origin=connection)
 
 
 async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict[str, Any]) -> dict[str, Any]:
