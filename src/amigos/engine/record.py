@@ -199,6 +199,14 @@ def record_hand(start: HandState, actions: Sequence[Action]) -> RecordHand:
     for action in actions:
         moves.append(state.move_notation(action))
         state = state.apply(action, state.to_move)
+    return hand_with_moves(start, moves)
+
+
+def hand_with_moves(start: HandState, moves: Sequence[str]) -> RecordHand:
+    """The record of a hand that began at ``start``, whose moves' notation is already known.
+
+    For a caller that wrote each move's notation as the move was made (the live table), so the
+    hand need not be played again to write its record. The moves are trusted as given."""
     return RecordHand(
         deal=tuple(tuple(sort_tiles(hand)) for hand in start.hands),
         boneyard=start.boneyard,

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amigos.engine import find_variant, new_deal_key, parse_record, replay_record
+from amigos.engine.record import record_hand
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.tables import handover, rendering
 from amigos.web.tables.game import Game, first_leader_needed
@@ -107,7 +108,8 @@ def test_a_clock_the_table_alone_decides_is_public(situation: str, seconds: int)
 def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.DataObject) -> None:
     """Each hand's part of the record is kept between builds and rebuilt only when the hand gained
     moves: whenever it is asked for (mid-hand, between hands, in a new match), it must equal the
-    record of a fresh game that replays the same log."""
+    record of a fresh game that replays the same log; and its moves, written one by one as they
+    were made, must be those the engine writes by playing the hand's actions again."""
     name, players = data.draw(
         st.sampled_from([("amigos-100", None), ("draw-100", 3), ("cuban-1v1", None)]), label="variant"
     )
@@ -128,6 +130,10 @@ def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.D
                 if data.draw(st.integers(0, 9), label="ask") == 0:
                     assert game.record() == _replayed(variant, log).record()
             assert game.record() == _replayed(variant, log).record()
+            # the moves written as they were made read as the engine writes them from the actions
+            assert [list(record_hand(hand.start, hand.actions).moves) for hand in game.hands] == [
+                hand["moves"] for hand in game.record()["hands"]
+            ]
 
 
 def _replayed(variant: Any, log: list[tuple[str, dict[str, Any]]]) -> Game:

@@ -32,7 +32,7 @@ from amigos.engine import (
 )
 from amigos.engine.actions import Arm
 from amigos.engine.outcome import Termination
-from amigos.engine.record import Record, RecordHand, record_hand
+from amigos.engine.record import Record, RecordHand, hand_with_moves
 from amigos.engine.trail import HandTrail, MatchTrail, hand_trail_json, match_trail_json
 from amigos.engine.variants import Family
 
@@ -101,6 +101,8 @@ class HandLog:
     commitment: str
     start: HandState
     actions: list[Action] = field(default_factory=list)
+    #: Each action's notation, written as it was made (so the record needs no replay of the hand).
+    moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
     #: One entry per action: None for the player's own move, else the reason the system (or a
     #: computer player) made it, as the record's ``system`` field spells it (engine/trail.py).
@@ -269,7 +271,7 @@ class Game:
         for _, data in events:
             if "boneyard_size" in data:
                 data["boneyard_size"] = remaining
-        self._record(action, at, mark)
+        self._record(action, state.move_notation(action), at, mark)
         self.hand = after
         if after.is_over:
             events.extend(self._end_hand())
@@ -331,10 +333,11 @@ class Game:
             "completed": termination == "target",
         }
 
-    def _record(self, action: Action, at: str, mark: str | None) -> None:
+    def _record(self, action: Action, move: str, at: str, mark: str | None) -> None:
         log = self.hands[-1]
         log.system.append(mark)
         log.actions.append(action)
+        log.moves.append(move)
         log.times.append(at)
 
     # -- replaying the log -------------------------------------------------------------------------
@@ -370,7 +373,7 @@ class Game:
         system = bool(data.get("system") or data.get("automatic"))
         reason = data.get("reason")
         mark = system_reason(action, system, reason if isinstance(reason, str) else None)
-        self._record(action, str(data.get("at", "")), mark)
+        self._record(action, self.hand.move_notation(action), str(data.get("at", "")), mark)
         self.hand = self.hand.apply(action, int(data["seat"]))
         if self.hand.is_over:
             self.match = self.match.finish_hand(self.hand)
@@ -412,11 +415,11 @@ class Game:
         return Record(variant=self.variant.name, players=self.names, hands=tuple(hands), extra=extra).to_obj()
 
     def _record_hand(self, log: HandLog) -> RecordHand:
-        """One hand of the record, replayed only when it gained actions since it was last built."""
+        """One hand of the record, built again only when it gained actions since it was last built."""
         kept = self._recorded.get(log.id)
         if kept is not None and kept[0] == len(log.actions):
             return kept[1]
-        base = record_hand(log.start, log.actions)
+        base = hand_with_moves(log.start, log.moves)
         trail = HandTrail(
             key=log.key,
             hand_id=log.id,
