@@ -9,6 +9,7 @@ Everything a message says about a hand is read from the engine's views.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -337,7 +338,8 @@ class Game:
         log = self.hands[-1]
         log.system.append(mark)
         log.actions.append(action)
-        log.moves.append(move)
+        # A table keeps its hand's moves while it lasts; the same few texts recur at every table.
+        log.moves.append(sys.intern(move))
         log.times.append(at)
 
     # -- replaying the log -------------------------------------------------------------------------
