@@ -121,6 +121,17 @@ async def turn_of(peer: Peer, seat: int) -> dict[str, Any]:
     return turn
 
 
+def first_play(table_id: int, turn: dict[str, Any]) -> dict[str, Any]:
+    """The `table.play` payload of the first legal play of ``turn`` (see `turn_of`)."""
+    entry = turn["legal"][0]
+    return {
+        "table_id": table_id,
+        "version": turn["version"],
+        "tile": entry["tile"],
+        "arm": entry["arms"][0] if entry["arms"] else None,
+    }
+
+
 async def test_an_invited_partner_accepts_and_a_whole_match_is_played_over_sockets(
     site_server: ServerThread, sign_in: Callable[..., SignedIn]
 ) -> None:
@@ -190,13 +201,7 @@ async def test_forged_malformed_and_stale_commands_are_refused_and_change_nothin
     await command(beto_peer, "table.join", {"table_id": other.pk, "since": None})
     await ana_peer.send("table.join", {"table_id": mine.pk, "since": None})
     turn = await turn_of(ana_peer, 0)
-    entry = turn["legal"][0]
-    good = {
-        "table_id": mine.pk,
-        "version": turn["version"],
-        "tile": entry["tile"],
-        "arm": entry["arms"][0] if entry["arms"] else None,
-    }
+    good = first_play(mine.pk, turn)
     cases = [
         (ana_peer, {**good, "tile": "x-y"}, "bad_payload"),
         (ana_peer, {**good, "arm": "north"}, "bad_payload"),
@@ -249,17 +254,11 @@ async def test_a_play_reaches_its_own_socket_with_its_ack_in_one_write(
         protocol.transport.write = counted  # type: ignore[method-assign]
 
     await sync_to_async(lambda: asyncio.run_coroutine_threadsafe(watch(), site_server.loop).result(5))()
-    entry = turn["legal"][0]
-    play = {
-        "table_id": mine.pk,
-        "version": turn["version"],
-        "tile": entry["tile"],
-        "arm": entry["arms"][0] if entry["arms"] else None,
-    }
+    play = first_play(mine.pk, turn)
     ident = await ana_peer.send("table.play", play)
     answer = await ana_peer.reply(ident)
     assert answer["type"] == "ack"
-    mine_played = {"seat": 0, "tile": entry["tile"]}
+    mine_played = {"seat": 0, "tile": play["tile"]}
     played = await ana_peer.expect(
         lambda e: any(
             event["kind"] == "played" and {k: event["data"][k] for k in mine_played} == mine_played
