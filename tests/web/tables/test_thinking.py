@@ -4,6 +4,7 @@ pool is replaced (regression: a failed search left the seat to move with nobody 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import signal
@@ -76,6 +77,28 @@ def test_a_killed_worker_process_is_replaced(fresh_pool: None, settings: Any) ->
         assert isinstance(thinking._executor, ProcessPoolExecutor)
 
     asyncio.run(scenario())
+
+
+def test_stopping_waits_until_the_workers_are_gone(fresh_pool: None, settings: Any) -> None:
+    """The server's stop ends the pool before the process exits (a pool still winding down at exit
+    leaked its queues' semaphores), while a search runs: it ends, and no worker is left."""
+    settings.AMIGOS_BOT_PROCESSES = 2
+    view = a_view()
+
+    async def scenario() -> list[multiprocessing.Process]:
+        assert await thinking.think(view, "normal") in view.legal_actions()
+        pool = thinking._executor
+        assert isinstance(pool, ProcessPoolExecutor)
+        workers = list(pool._processes.values())
+        searching = asyncio.ensure_future(thinking.think(view, "hard"))
+        await asyncio.sleep(0)
+        await thinking.stop()
+        assert thinking._executor is None
+        assert await searching in view.legal_actions()
+        return workers
+
+    workers = asyncio.run(scenario())
+    assert workers and not any(worker.is_alive() for worker in workers)
 
 
 def test_a_broken_pool_is_forgotten_only_once(fresh_pool: None, settings: Any) -> None:

@@ -52,7 +52,7 @@ class ResumeTables:
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
                     await registry.stop_all()
-                    thinking.shutdown()
+                    await thinking.stop()
                     await send({"type": "lifespan.shutdown.complete"})
                     return
         self._start()

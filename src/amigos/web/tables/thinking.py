@@ -100,8 +100,19 @@ def _discard(pool: Executor) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def shutdown() -> None:
+def shutdown(*, wait: bool = False) -> None:
+    """Forget the pool: searches not started are cancelled; with ``wait``, return once the running
+    ones have ended and the workers are gone."""
     global _executor
-    if _executor is not None:
-        _executor.shutdown(wait=False, cancel_futures=True)
-        _executor = None
+    pool, _executor = _executor, None
+    if pool is not None:
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+async def stop() -> None:
+    """The server is stopping: the pool ends with it, waited for on a thread (the loop goes on).
+
+    A pool left to wind down on its own as the process exited leaked its queues' semaphores
+    ("resource_tracker: There appear to be 5 leaked semaphore objects", after every stop of a
+    server that had computer players)."""
+    await asyncio.to_thread(shutdown, wait=True)
