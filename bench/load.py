@@ -212,6 +212,9 @@ async def _seat_session(
         additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"},
         open_timeout=OPEN_TIMEOUT_SECONDS,
         ping_interval=None,  # a browser sends no pings (the server's own keep the socket alive)
+        # A browser never stops reading a socket; the library stops after 16 unread messages, and
+        # then the server's pings go unanswered and it closes the socket (1011).
+        max_queue=None,
     ) as connection:
         ident = 0
         version = 0

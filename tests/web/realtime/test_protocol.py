@@ -4,12 +4,15 @@ as the asyncio objects they replace, and an open socket keeps nothing of its han
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from amigos.web.realtime import consumer
 from amigos.web.realtime.protocol import EventList, SiteSocketProtocol, WritableFlag
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import connect, of_type
@@ -69,6 +72,11 @@ def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
     source = WebSocketsSansIOProtocol.__init__.__code__.co_names
     assert {"queue", "writable"} <= set(source)
     assert {"request", "response", "scope"} <= set(WebSocketsSansIOProtocol.handle_connect.__code__.co_names)
+    # `send_receive_event_to_app` lets uvicorn's method queue the message and stop reading by this flag
+    assert {"read_paused", "pause_reading", "queue"} <= set(
+        WebSocketsSansIOProtocol.send_receive_event_to_app.__code__.co_names
+    )
+    assert "read_paused" in WebSocketsSansIOProtocol.receive.__code__.co_names
     # what `send_texts_now` reads and calls, as uvicorn's own `send` does
     used = {"handshake_complete", "initial_response", "close_sent", "disconnected", "writable"}
     assert used | {"conn", "transport", "send_text", "data_to_send"} <= set(
@@ -151,4 +159,52 @@ async def test_frames_are_written_at_once_only_while_the_transport_takes_them(
     reply = await peer.reply(await peer.send("heartbeat"))  # the socket goes on as before
     assert reply["type"] == "ack"
     assert not [envelope for envelope in peer.received if envelope["type"] == "x.held"]
+    await peer.connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_keeps_reading_while_its_opening_waits_for_the_database(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: uvicorn stopped reading a socket after each message until the application took
+    it. A page sends its first command as soon as the socket is open, while the server is still
+    reading the session from the database; with reading stopped, the answers to the keepalive
+    pings stayed unread, and when thousands of sockets opened together (bench/load.py, 1,000
+    tables) those whose opening took over 40 s were closed with 1011 and opened again, by the
+    thousand. Now the socket reads on, and its messages wait in order for the application."""
+    gate = threading.Event()
+    real_open = consumer.db_open
+
+    async def slow_open(*args: Any) -> Any:
+        await asyncio.get_running_loop().run_in_executor(None, gate.wait, 30)
+        return await real_open(*args)
+
+    monkeypatch.setattr(consumer, "db_open", slow_open)
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    first = await peer.send("heartbeat")
+    second = await peer.send("heartbeat")
+    (protocol,) = [
+        connection
+        for connection in site_server.server.server_state.connections
+        if isinstance(connection, SiteSocketProtocol)
+    ]
+
+    async def reading() -> tuple[int, bool]:
+        return protocol.queue.qsize(), protocol.read_paused
+
+    def on_server() -> tuple[int, bool]:
+        return asyncio.run_coroutine_threadsafe(reading(), site_server.loop).result(5)
+
+    for _ in range(100):  # until the server has read both messages (nobody has taken them yet)
+        waiting, paused = await sync_to_async(on_server)()
+        if waiting >= 2:
+            break
+        await asyncio.sleep(0.05)
+    assert (waiting, paused) == (2, False)
+    pong = await peer.connection.ping()  # the socket still reads: control frames are answered
+    await asyncio.wait_for(pong, 5)
+    gate.set()
+    assert (await peer.reply(first))["type"] == "ack"
+    assert (await peer.reply(second))["type"] == "ack"
     await peer.connection.close()

@@ -13,8 +13,11 @@ package) keeps three things for the whole connection that matter only for an ins
   origin check and the session cookie, `amigos.web.realtime.entry`).
 
 This subclass keeps the events in a list and the writable flag in two fields, and lets the
-handshake's objects go once the socket is accepted or refused. Everything else (frames, limits,
-keepalive pings, closing) is uvicorn's own. The version of uvicorn is pinned, and
+handshake's objects go once the socket is accepted or refused. It also keeps reading while a few
+messages wait for the application (`READ_AHEAD`): uvicorn stops reading a socket after every
+message until the application takes it, and a socket that stops reading cannot read the answers
+to its keepalive pings either. Everything else (frames, limits, keepalive pings, closing) is
+uvicorn's own. The version of uvicorn is pinned, and
 `tests/web/realtime/test_protocol.py` checks the attributes this relies on.
 """
 
@@ -93,6 +96,10 @@ class WritableFlag:
             await waiter
 
 
+#: How many received messages may wait for the application before the socket stops reading.
+READ_AHEAD = 8
+
+
 class SiteSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's protocol with the lighter event list and writable flag, which drops the handshake's
     request, response and header copy as soon as the handshake is over (see the module's doc)."""
@@ -106,6 +113,28 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if self.handshake_complete and hasattr(self, "request"):
             self._forget_handshake()
+
+    def send_receive_event_to_app(self) -> None:
+        """Queue a received message for the application; stop reading only when `READ_AHEAD` are
+        waiting.
+
+        Why: uvicorn stops reading after each message until the application takes it. While a
+        socket opens, the application is busy with the database (the session, the player) and
+        takes nothing, and the page sends its first command at once; reading stopped, the answers
+        to the server's keepalive pings were never read, so a socket whose opening took longer
+        than the ping's interval and timeout (40 s, when thousands open together) was closed with
+        1011, opened again by its page, and loaded the server more. And stopping and starting
+        to read cost two system calls for every message. A flood is still bounded: beyond
+        `READ_AHEAD` waiting messages uvicorn's own rule applies."""
+        if self.read_paused or self.queue.qsize() >= READ_AHEAD:
+            super().send_receive_event_to_app()
+            return
+        # uvicorn stops reading unless it believes it already has: let it believe so for this call.
+        self.read_paused = True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = False
 
     def send_texts_now(self, texts: list[str]) -> bool:
         """Write text frames at once, in one write, if the socket is open and its transport takes
