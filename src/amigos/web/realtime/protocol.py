@@ -123,9 +123,8 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
         takes nothing, and the page sends its first command at once; reading stopped, the answers
         to the server's keepalive pings were never read, so a socket whose opening took longer
         than the ping's interval and timeout (40 s, when thousands open together) was closed with
-        1011, opened again by its page, and loaded the server more. And stopping and starting
-        to read cost two system calls for every message. A flood is still bounded: beyond
-        `READ_AHEAD` waiting messages uvicorn's own rule applies."""
+        1011, opened again by its page, and loaded the server more. A flood is still bounded:
+        beyond `READ_AHEAD` waiting messages uvicorn's own rule applies."""
         if self.read_paused or self.queue.qsize() >= READ_AHEAD:
             super().send_receive_event_to_app()
             return
