@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from amigos.web.tables import services
 from tests.web.axe import assert_accessible
 from tests.web.tables.screen_support import hands_ended, play_against_computer, play_hand, player, sign_in_as
 from tests.web.tables.support import flat_events
@@ -55,6 +56,31 @@ def test_a_spectator_sees_every_play_and_no_hidden_tile(open_page: Callable[...,
     assert any(hidden_tiles_seen(envelope) for envelope in ana_frames)  # the check does see a hand
     # Once the hand is over everyone's tiles are public, on Eva's screen too.
     expect(eva.locator("#revealed .revealed__seat")).to_have_count(4)
+
+
+def test_the_live_list_keeps_a_tables_link_through_its_updates(open_page: Callable[..., Any]) -> None:
+    """Regression: the lobby rebuilt its list of live tables at every update (about once a second
+    while tables play), so a link pressed just before an update was gone when the press was
+    released and the click was lost (a spectator's click in CI led nowhere). An update now keeps
+    each table's item and link, and only what changed is touched."""
+    ana, beto = player("Ana"), player("Beto")
+    player("Eva")
+    eva = open_page()
+    sign_in_as(eva, "Eva")
+    first = services.play_against_computer(user=ana, variant="cuban-2v2", level="easy")
+    link = eva.locator(f'#live-tables [data-table-id="{first.pk}"] a')
+    expect(link).to_have_count(1)
+    handle = link.element_handle()
+    second = services.play_against_computer(user=beto, variant="cuban-2v2", level="easy")
+    expect(eva.locator(f'#live-tables [data-table-id="{second.pk}"] a')).to_have_count(1)
+    assert handle.evaluate(
+        "(node, id) => node.isConnected && node === document.querySelector("
+        "`#live-tables [data-table-id='${id}'] a`)",
+        first.pk,
+    )
+    assert eva.locator("#live-tables li").count() == 2
+    link.click()
+    eva.wait_for_selector("#table-page[data-join-as=spectator]")
 
 
 def test_when_a_player_leaves_the_table_shows_who_it_waits_for_and_until_when(

@@ -30,22 +30,53 @@ function send(type, payload, reply) {
   return detail.sent === true;
 }
 
+// The list changes about once a second while tables play (a score, a status). It is brought up to
+// date in place: a table's item and its link stay the same elements from one update to the next,
+// and only what changed is touched. Rebuilt whole, the link under a player's pointer was replaced
+// between the press and the release of a click, and the click was lost.
 function renderTables(tables) {
-  const items = tables.map((entry) => {
-    const item = element("li", "live-table");
-    item.dataset.tableId = String(entry.table_id);
-    const link = element("a", null, entry.name);
-    link.href = tableUrl(entry.table_id);
-    link.setAttribute("aria-label", format(labels.watch, { name: entry.name }));
-    item.append(link);
-    item.append(element("span", "live-table__variant", labels.variants[entry.variant] || entry.variant));
-    item.append(element("span", "live-table__players", entry.seats.map((seat) => seat.name).join(", ")));
-    item.append(element("span", "live-table__status", labels[entry.status] || entry.status));
-    if (entry.score) item.append(element("span", "live-table__score", entry.score.join(" – ")));
-    return item;
+  const known = new Map();
+  for (const node of list.querySelectorAll("li.live-table")) known.set(node.dataset.tableId, node);
+  const items = tables.map((entry) => tableItem(entry, known.get(String(entry.table_id))));
+  if (items.length === 0) items.push(list.querySelector("li.live-tables__empty") || emptyItem());
+  items.forEach((item, index) => {
+    if (list.children[index] !== item) list.insertBefore(item, list.children[index] || null);
   });
-  if (items.length === 0) items.push(element("li", "live-tables__empty", labels.nobody_plays));
-  list.replaceChildren(...items);
+  while (list.children.length > items.length) list.lastElementChild.remove();
+}
+
+function emptyItem() {
+  return element("li", "live-tables__empty", labels.nobody_plays);
+}
+
+function tableItem(entry, found) {
+  const item = found || element("li", "live-table");
+  item.dataset.tableId = String(entry.table_id);
+  let link = item.querySelector("a");
+  if (!link) {
+    link = element("a");
+    item.prepend(link);
+  }
+  const href = tableUrl(entry.table_id);
+  if (link.getAttribute("href") !== href) link.href = href;
+  if (link.textContent !== entry.name) link.textContent = entry.name;
+  const label = format(labels.watch, { name: entry.name });
+  if (link.getAttribute("aria-label") !== label) link.setAttribute("aria-label", label);
+  const details = [
+    element("span", "live-table__variant", labels.variants[entry.variant] || entry.variant),
+    element("span", "live-table__players", entry.seats.map((seat) => seat.name).join(", ")),
+    element("span", "live-table__status", labels[entry.status] || entry.status),
+  ];
+  if (entry.score) details.push(element("span", "live-table__score", entry.score.join(" – ")));
+  const shown = [...item.children].filter((node) => node !== link);
+  const same =
+    shown.length === details.length &&
+    shown.every((node, index) => node.className === details[index].className && node.textContent === details[index].textContent);
+  if (!same) {
+    shown.forEach((node) => node.remove());
+    item.append(...details);
+  }
+  return item;
 }
 
 function showInvitation(invitation) {
