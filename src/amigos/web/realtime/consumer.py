@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -363,9 +363,9 @@ class SiteSocket(AsyncWebsocketConsumer):
                 self.outbox.clear()
                 self._spawn(self._teardown())
                 return
-        self._enqueue(list(texts))
+        self._enqueue(texts)
 
-    def _enqueue(self, items: list[str | None]) -> None:
+    def _enqueue(self, items: Sequence[str | None]) -> None:
         self.outbox.extend(items)
         if not self._writing:
             self._writing = True

@@ -38,15 +38,13 @@ function renderTables(tables) {
   const known = new Map();
   for (const node of list.querySelectorAll("li.live-table")) known.set(node.dataset.tableId, node);
   const items = tables.map((entry) => tableItem(entry, known.get(String(entry.table_id))));
-  if (items.length === 0) items.push(list.querySelector("li.live-tables__empty") || emptyItem());
+  if (items.length === 0) {
+    items.push(list.querySelector("li.live-tables__empty") || element("li", "live-tables__empty", labels.nobody_plays));
+  }
   items.forEach((item, index) => {
     if (list.children[index] !== item) list.insertBefore(item, list.children[index] || null);
   });
   while (list.children.length > items.length) list.lastElementChild.remove();
-}
-
-function emptyItem() {
-  return element("li", "live-tables__empty", labels.nobody_plays);
 }
 
 function tableItem(entry, found) {
@@ -62,19 +60,20 @@ function tableItem(entry, found) {
   if (link.textContent !== entry.name) link.textContent = entry.name;
   const label = format(labels.watch, { name: entry.name });
   if (link.getAttribute("aria-label") !== label) link.setAttribute("aria-label", label);
+  // The details after the link, as [class, text]: new spans only when one of them changed.
   const details = [
-    element("span", "live-table__variant", labels.variants[entry.variant] || entry.variant),
-    element("span", "live-table__players", entry.seats.map((seat) => seat.name).join(", ")),
-    element("span", "live-table__status", labels[entry.status] || entry.status),
+    ["live-table__variant", labels.variants[entry.variant] || entry.variant],
+    ["live-table__players", entry.seats.map((seat) => seat.name).join(", ")],
+    ["live-table__status", labels[entry.status] || entry.status],
   ];
-  if (entry.score) details.push(element("span", "live-table__score", entry.score.join(" – ")));
+  if (entry.score) details.push(["live-table__score", entry.score.join(" – ")]);
   const shown = [...item.children].filter((node) => node !== link);
   const same =
     shown.length === details.length &&
-    shown.every((node, index) => node.className === details[index].className && node.textContent === details[index].textContent);
+    shown.every((node, index) => node.className === details[index][0] && node.textContent === details[index][1]);
   if (!same) {
     shown.forEach((node) => node.remove());
-    item.append(...details);
+    item.append(...details.map(([className, text]) => element("span", className, text)));
   }
   return item;
 }
