@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import threading
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -243,3 +244,40 @@ def test_a_group_stores_exactly_what_its_writes_store_one_by_one(
                 if write.record_ended:
                     assert (row.ended_at, row.termination) == (write.at, write.termination)
         versions = [a if isinstance(a, int) else versions[n] for n, a in enumerate(answers)]
+
+
+async def test_a_finished_group_reaches_its_actors_within_two_turns_of_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A busy loop's turn lasts tens of milliseconds, so every pass through it between the store
+    thread and the actors delays every play (regression: asgiref's `sync_to_async` took four turns).
+    Now the thread's one callback answers the actors, who run at the turn after it."""
+    monkeypatch.setattr(storing, "_postgresql", lambda: True)  # the store threads' path, no database
+    written, handed_back = threading.Event(), threading.Event()
+    release = threading.Event()
+
+    def append_many(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
+        written.set()
+        release.wait()
+        return [expected + len(write.events) for _, expected, write in writes]
+
+    real_hand_back = storing.Writer._hand_back
+
+    def hand_back(self: storing.Writer, *args: Any) -> None:
+        real_hand_back(self, *args)
+        handed_back.set()
+
+    monkeypatch.setattr(store, "append_many", append_many)
+    monkeypatch.setattr(storing.Writer, "_hand_back", hand_back)
+    writer = storing.Writer(storing.LANES, asyncio.get_running_loop())
+    actors = [asyncio.ensure_future(writer.append(table_id, 4, a_play(table_id))) for table_id in (1, 2)]
+    await asyncio.to_thread(written.wait)
+    release.set()
+    handed_back.wait()  # the loop's thread waits: the answer is queued, no turn has passed
+    turns = 0
+    while not all(actor.done() for actor in actors):
+        await asyncio.sleep(0)
+        turns += 1
+        assert turns <= 2, "the actors were not answered within two turns of the loop"
+    assert [actor.result() for actor in actors] == [6, 6]
+    assert writer.groups[-1] == 2 and writer.writing == 0
