@@ -17,6 +17,7 @@ from typing import Any
 
 from amigos.engine import (
     Action,
+    Deal,
     DrawEvent,
     HandState,
     IllegalAction,
@@ -207,7 +208,7 @@ class Game:
             "hand_sizes": [len(hand) for hand in deal.hands],
             "boneyard_size": len(deal.boneyard) if self.variant.draws else 0,
         }
-        self._apply_hand_started(data)
+        self._apply_hand_started(data, deal)
         return [("hand_started", data)]
 
     def act(
@@ -380,9 +381,12 @@ class Game:
         if self.hand.is_over:
             self.match = self.match.finish_hand(self.hand)
 
-    def _apply_hand_started(self, data: dict[str, Any]) -> None:
+    def _apply_hand_started(self, data: dict[str, Any], deal: Deal | None = None) -> None:
+        """``deal``: the one ``data``'s key gives, when the caller has it already (a live table
+        dealing; deriving a deal from its key is the costliest step of a hand's start)."""
         assert self.match is not None
-        deal = deal_from_key(str(data["key"]), self.variant)
+        if deal is None:
+            deal = deal_from_key(str(data["key"]), self.variant)
         state = self.match.start_hand(deal, int(data["leader"]))
         self.hands.append(
             HandLog(
