@@ -92,31 +92,28 @@ class Writer:
             on_thread = _store_pool().submit(_append_on_store_thread, entries)
             on_thread.add_done_callback(functools.partial(self._hand_back, group))
             return
-        task = self.loop.create_task(self._on_database_thread(group, entries), name="amigos-store-writer")
+        # SQLite: on Django's database thread, the one SQLite's single writer allows.
+        task = self.loop.create_task(
+            database_sync_to_async(store.append_many)(entries), name="amigos-store-writer"
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(functools.partial(self._finish, group))
 
     def _hand_back(self, group: list[_Waiting], on_thread: Future[list[store.Outcome]]) -> None:
         """On the store thread, once its group is written: answer on the loop."""
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
             self.loop.call_soon_threadsafe(self._finish, group, on_thread)
 
-    def _finish(self, group: list[_Waiting], on_thread: Future[list[store.Outcome]]) -> None:
-        try:
-            outcomes = list(on_thread.result())
-        except Exception as failure:  # the thread itself failed: nobody's write is known stored
-            outcomes = [failure] * len(group)
-        self._answer(group, outcomes)
-
-    async def _on_database_thread(
-        self, group: list[_Waiting], entries: list[tuple[int, int, store.Write]]
+    def _finish(
+        self, group: list[_Waiting], done: Future[list[store.Outcome]] | asyncio.Future[list[store.Outcome]]
     ) -> None:
-        """SQLite: the group on Django's database thread, the one SQLite's single writer allows."""
-        try:
-            outcomes: list[store.Outcome] = list(await database_sync_to_async(store.append_many)(entries))
-        except asyncio.CancelledError:  # the loop is ending: so are the actors
+        """On the loop, once a group's write is over, whichever thread wrote it."""
+        if done.cancelled():  # the loop is ending: so are the actors
             self._answer(group, None)
-            raise
+            return
+        try:
+            outcomes = list(done.result())
         except Exception as failure:  # the thread itself failed: nobody's write is known stored
             outcomes = [failure] * len(group)
         self._answer(group, outcomes)
@@ -125,10 +122,9 @@ class Writer:
         """Give each write of a finished group its outcome (``None``: cancelled), then free the lane
         for what arrived meanwhile."""
         self.writing -= 1
-        for n, entry in enumerate(group):
+        for entry, outcome in zip(group, [None] * len(group) if outcomes is None else outcomes, strict=True):
             if entry.future.done():  # its actor was cancelled meanwhile
                 continue
-            outcome = None if outcomes is None else outcomes[n]
             if outcome is None:
                 entry.future.cancel()
             elif isinstance(outcome, Exception):
