@@ -106,3 +106,45 @@ def test_a_surrogate_in_an_outgoing_payload_is_escaped_not_fatal() -> None:
     text.encode("utf-8")  # sendable
     assert json.loads(text)["payload"]["text"] == "a\ud800é"
     assert envelope.encode_payload({"text": "é"}) == '{"text":"é"}'  # readable when possible
+
+
+# Text with lone surrogates, joined pairs and the characters escapes are made of.
+_tricky_text = st.text(alphabet=st.sampled_from(["a", "é", "\\", "u", "\ud800", "\udfff", "😀"]), max_size=6)
+_tricky_values = st.recursive(
+    st.integers() | _tricky_text,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_tricky_text, children, max_size=3),
+    max_leaves=8,
+)
+
+
+def _holds_lone_surrogate(value: object) -> bool:
+    if isinstance(value, str):
+        return not envelope.encodable(value)
+    if isinstance(value, list):
+        return any(_holds_lone_surrogate(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_lone_surrogate(key) or _holds_lone_surrogate(item) for key, item in value.items())
+    return False
+
+
+@given(_tricky_values, st.booleans())
+def test_a_lone_surrogate_is_refused_wherever_it_hides(value: object, ascii_escapes: bool) -> None:
+    """Escaped (``\\ud800``) or raw, in a key or a value: refused exactly when the parsed message
+    would hold a lone surrogate; the text-only shortcut never lets one through."""
+    text = json.dumps({"type": "x", "payload": {"v": value}}, ensure_ascii=ascii_escapes)
+    try:
+        message = envelope.parse(text)
+    except envelope.ProtocolError as error:
+        assert error.code == "bad_text"
+        assert _holds_lone_surrogate(value)
+    else:
+        assert not _holds_lone_surrogate(message.payload)
+
+
+@given(st.integers(envelope.MAX_DEPTH + 1, 3 * envelope.MAX_DEPTH), st.sampled_from("[{"))
+def test_too_deep_is_refused_however_the_brackets_are_counted(depth: int, opening: str) -> None:
+    closing = "]" if opening == "[" else "}"
+    inner = '{"k":' * depth + "1" + "}" * depth if opening == "{" else "[" * depth + "1" + closing * depth
+    with pytest.raises(envelope.ProtocolError) as raised:
+        envelope.parse('{"type": "x", "payload": {"v": ' + inner + "}}")
+    assert raised.value.code == "too_deep"
