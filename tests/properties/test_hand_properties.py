@@ -165,6 +165,18 @@ def test_closing_actions_are_the_plays_that_block_at_once(variant: Variant, rng:
         assert state.closing_actions() == tuple(slow)
 
 
+@given(variants, st.randoms(use_true_random=False))
+def test_the_ends_after_a_play_are_those_of_the_line_it_makes(variant: Variant, rng: random.Random) -> None:
+    """`Line.ends_after` (which skips building the line where it can) says what laying says, in
+    the same order, for every legal play of every state: leads, doubles and spinners included."""
+    from amigos.engine import Play
+
+    for state in playout(variant, rng)[:-1]:
+        for action in state.legal_actions():
+            if isinstance(action, Play):
+                assert state.line.ends_after(action) == state.line.lay(action).open_ends()
+
+
 def rules_answer(state: HandState) -> tuple[Action, ...]:
     """The legal actions of ``state`` worked out afresh from the rules, without the state's own."""
     if state.is_over:

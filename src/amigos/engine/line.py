@@ -188,6 +188,19 @@ class Line:
             return self.place_lead(play.tile, play.lead_left)
         return self.place(play.tile, play.arm)
 
+    def ends_after(self, play: Play) -> tuple[int, ...]:
+        """The open ends once the legal ``play`` is laid, as ``lay(play).open_ends()`` would say.
+
+        On a two-ended line past the lead only the played arm's end changes, so the answer needs
+        no new line: the Amigos turn clock asks it for every legal tile on every turn. A lead, or a
+        spinner line (whose arms open as the spinner is covered), is laid out in full.
+        """
+        arm = play.arm
+        if arm is None or self.with_spinner:
+            return self.lay(play).open_ends()
+        tile = play.tile
+        return tuple(tile.other(value) if open_arm is arm else value for open_arm, value in self.ends)
+
     def place(self, tile: Tile, arm: Arm) -> Line:
         """Lay ``tile`` on ``arm`` (an open arm whose end it matches). Returns the new line."""
         if not self.placements:

@@ -181,7 +181,7 @@ class HandState:
             left = self.hands[seat] - {action.tile}
             if not left:
                 continue  # the last tile: a domino, not a block
-            ends = set(self.line.lay(action).open_ends())
+            ends = set(self.line.ends_after(action))
             hands = (*self.hands[:seat], left, *self.hands[seat + 1 :])
             if not any(_holds_suit(hand, ends) for hand in hands):
                 closing.append(action)
