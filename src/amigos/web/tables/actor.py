@@ -659,8 +659,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             (rendering.seat_topic(self.id, seat), seat) for seat in range(self.variant.players)
         ]
         audiences.append((rendering.watch_topic(self.id), None))
-        for topic, audience in audiences:
-            payload = rendering.batch(self.id, events, audience, now)
+        payloads = rendering.batches(self.id, events, [audience for _, audience in audiences], now)
+        for (topic, _), payload in zip(audiences, payloads, strict=True):
             text = next((text for known, text in encoded if known == payload), None)
             if text is None:
                 text = envelope.encode_payload(payload)

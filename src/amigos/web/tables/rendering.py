@@ -39,18 +39,23 @@ def turn_for(data: dict[str, Any], audience: int | None) -> dict[str, Any]:
     return out
 
 
+#: The kinds of event whose copy depends on its audience; every other kind reads the same for all.
+PER_AUDIENCE = frozenset({"hand_started", "drew", "clock"})
+
+
 def render(kind: str, data: dict[str, Any], audience: int | None) -> dict[str, Any]:
-    """The copy of an event for ``audience``: a seat number, or None for the spectators."""
+    """The copy of an event for ``audience``: a seat number, or None for the spectators. Only the
+    kinds in PER_AUDIENCE look at the audience."""
+    if kind == "clock":
+        return turn_for(data, audience)
     out = {name: value for name, value in data.items() if name not in _SECRET}
     if kind == "hand_started":
         hands = data["hands"]
         out["hand"] = list(hands[audience]) if audience is not None else []
-    elif kind == "hand_ended":
-        out["key"] = data["key"]
     elif kind == "drew":
         out["tile"] = data["tile"] if audience == data["seat"] else None
-    elif kind == "clock":
-        out = turn_for(data, audience)
+    elif kind == "hand_ended":
+        out["key"] = data["key"]
     return out
 
 
@@ -60,14 +65,36 @@ def batch(
     """The `table.events` payload for one audience: numbered events (version, kind, data) in order,
     all those of one stored action (or of a catch-up), so a client gets them in one frame and
     never draws the table halfway through an action (a play without the next turn)."""
-    return {
-        "table_id": table_id,
-        "now": now,
-        "events": [
-            {"version": version, "kind": kind, "data": render(kind, data, audience)}
-            for version, kind, data in events
-        ],
-    }
+    return batches(table_id, events, [audience], now)[0]
+
+
+def batches(
+    table_id: int,
+    events: Sequence[tuple[int, str, dict[str, Any]]],
+    audiences: Sequence[int | None],
+    now: str,
+) -> list[dict[str, Any]]:
+    """`batch` for each of ``audiences`` in turn. An event that reads the same for everyone (a
+    play, a card: most of them) is rendered once and its copy shared by every payload, which are
+    only ever encoded, never changed: a live table publishes each stored action to all its seats
+    and its spectators, and rendering it five times over was a thirtieth of a play's time."""
+    shared = [
+        None if kind in PER_AUDIENCE else {"version": version, "kind": kind, "data": render(kind, data, None)}
+        for version, kind, data in events
+    ]
+    return [
+        {
+            "table_id": table_id,
+            "now": now,
+            "events": [
+                entry
+                if entry is not None
+                else {"version": version, "kind": kind, "data": render(kind, data, audience)}
+                for (version, kind, data), entry in zip(events, shared, strict=True)
+            ],
+        }
+        for audience in audiences
+    ]
 
 
 def seat_topic(table_id: int, seat: int) -> str:

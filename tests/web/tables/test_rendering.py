@@ -1,0 +1,56 @@
+"""Rendering a stored action for several audiences at once gives each the copy it would get alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from amigos.web.tables import rendering
+
+_KINDS = ["hand_started", "hand_ended", "drew", "clock", "played", "passed", "card", "notice", "match_ended"]
+_SEATS = st.integers(0, 3)
+
+
+@st.composite
+def _event(draw: st.DrawFn, version: int) -> tuple[int, str, dict[str, Any]]:
+    kind = draw(st.sampled_from(_KINDS) | st.text(max_size=8))
+    data: dict[str, Any] = {
+        "seat": draw(_SEATS),
+        "hands": [[f"{seat}-{seat}"] for seat in range(4)],
+        "key": draw(st.text(max_size=6)),
+        "at": "2026-11-26T12:00:00.000Z",
+        "tile": draw(st.sampled_from(["6-4", "0-0", None])),
+        "legal": [{"tile": "6-4", "arms": ["left"], "lead_left": None}],
+        "situation": draw(st.sampled_from(["single", "blocking", "normal", "timed", "computer"])),
+        "deadline": "2026-11-26T12:00:20.000Z",
+        "seconds": 20,
+    }
+    return version, kind, data
+
+
+@given(st.data())
+def test_each_audience_gets_the_copy_it_would_get_alone(data: st.DataObject) -> None:
+    """Whatever the events (kinds the renderer knows or not), sharing the copies that read the same
+    for everyone changes no audience's payload; and the secret fields leave for nobody."""
+    count = data.draw(st.integers(0, 5))
+    events = [data.draw(_event(version)) for version in range(1, count + 1)]
+    audiences: list[int | None] = [0, 1, 2, 3, None]
+    together = rendering.batches(7, events, audiences, "now")
+    for audience, payload in zip(audiences, together, strict=True):
+        alone = {
+            "table_id": 7,
+            "now": "now",
+            "events": [
+                {"version": version, "kind": kind, "data": rendering.render(kind, event, audience)}
+                for version, kind, event in events
+            ],
+        }
+        assert payload == alone
+        for entry in payload["events"]:
+            assert "hands" not in entry["data"] and "at" not in entry["data"]
+            if entry["kind"] != "hand_ended":
+                assert "key" not in entry["data"]
+            if entry["kind"] == "hand_started":
+                assert entry["data"]["hand"] == ([] if audience is None else [f"{audience}-{audience}"])
