@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -71,6 +72,11 @@ async def spam(connection: commands.Connection, payload: dict[str, Any]) -> None
     padding = "x" * SPAM_PADDING
     for n in range(SPAM_ENVELOPES):
         connection.push("test.spam", {"n": n, "padding": padding})
+    SPAM_SENT.set()
+
+
+#: Set once `test.spam` has pushed its last envelope (the test server runs in this process).
+SPAM_SENT = threading.Event()
 
 
 @commands.command("test.others_tasks", activity=False)
@@ -312,7 +318,14 @@ async def test_a_client_that_cannot_keep_up_is_closed_and_its_backlog_dropped(
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     await peer.expect(of_type("welcome"))
+    SPAM_SENT.clear()
+    # The client reads nothing until the server has pushed everything: reading along (the server
+    # releases the interpreter's lock at every write) it could keep up, on some machines, and the
+    # server's buffers would never fill.
+    peer.connection.transport.pause_reading()
     await peer.send("test.spam")
+    assert await asyncio.to_thread(SPAM_SENT.wait, WAIT)  # not the thread the server's database calls share
+    peer.connection.transport.resume_reading()
     assert await closed_code(peer) == 4408
     # what was written before the buffers filled arrives, in order; the backlog is dropped, not sent late
     spams = [e["payload"]["n"] for e in peer.received if e["type"] == "test.spam"]
