@@ -10,10 +10,14 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from hypothesis import given
+from hypothesis import strategies as st
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
+from websockets.server import ServerProtocol
 
 from amigos.web.realtime import consumer
-from amigos.web.realtime.protocol import EventList, SiteSocketProtocol, WritableFlag
+from amigos.web.realtime.protocol import EventList, SiteSocketProtocol, WritableFlag, text_frame
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import connect, of_type
 
@@ -107,6 +111,23 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake(
     await peer.connection.close()
 
 
+@given(
+    st.binary(max_size=70_000) | st.sampled_from([b"", b"x" * 125, b"x" * 126, b"x" * 65_535, b"x" * 65_536])
+)
+def test_a_text_frame_is_the_one_websockets_makes(data: bytes) -> None:
+    """`text_frame` writes what websockets' own frame would for a server without extensions, at
+    every length encoding (7, 16 and 64 bits)."""
+    assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+
+
+def test_websockets_still_has_what_the_direct_write_reads() -> None:
+    """`send_texts_now` writes frames itself only on an open connection without extensions, a
+    fragmented message or debug logging; a websockets that renamed these would break it."""
+    connection = ServerProtocol()
+    for name in ("state", "extensions", "expect_continuation_frame", "debug", "data_to_send", "writes"):
+        assert hasattr(connection, name)
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_frames_are_written_at_once_only_while_the_transport_takes_them(
     site_server: ServerThread, sign_in: Callable[..., SignedIn]
@@ -152,9 +173,16 @@ async def test_frames_are_written_at_once_only_while_the_transport_takes_them(
         1,
         2,
     ]
+    # Frames whose length takes 16 and 64 bits arrive whole, UTF-8 intact.
+    for size in (300, 70_000):
+        text = '{"type":"x.long","seq":0,"payload":{"t":"' + "ñ" * size + '"}}'
+        assert await sync_to_async(on_server)(text)
+        await peer.expect(
+            lambda envelope, size=size: envelope["type"] == "x.long" and len(envelope["payload"]["t"]) == size
+        )
     loop.call_soon_threadsafe(protocol.writable.clear)
     assert not await sync_to_async(on_server)('{"type":"x.held","seq":0,"payload":{}}')
-    assert len(writes) == 2
+    assert len(writes) == 4
     loop.call_soon_threadsafe(protocol.writable.set)
     reply = await peer.reply(await peer.send("heartbeat"))  # the socket goes on as before
     assert reply["type"] == "ack"
