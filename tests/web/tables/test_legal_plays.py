@@ -18,7 +18,9 @@ def _from_the_seat_view(state: HandState, seat: int) -> list[dict[str, Any]]:
     for action in seat_view(state, seat).legal_actions():
         if not isinstance(action, Play):
             continue
-        entry = grouped.setdefault(str(action.tile), {"tile": str(action.tile), "arms": [], "lead_left": None})
+        entry = grouped.setdefault(
+            str(action.tile), {"tile": str(action.tile), "arms": [], "lead_left": None}
+        )
         if action.arm is not None and action.arm.value not in entry["arms"]:
             entry["arms"].append(action.arm.value)
         if action.lead_left is not None:
