@@ -274,6 +274,53 @@ async def test_a_seat_unheard_for_thirty_seconds_is_away(
     assert len(away) == 1 and away[0]["data"]["since"] == "2026-11-22T20:00:59.000Z"
 
 
+async def test_a_heartbeat_of_a_present_seat_is_taken_at_once_and_counts_as_being_heard(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    """`heard_at_once` (what a seated socket's heartbeat calls, without a job in the actor's queue)
+    moves the seat's silence as `heard` does; an away seat's heartbeat is left to `heard`."""
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    fake_clock.advance(29)
+    assert actor.heard_at_once(0)
+    assert actor.heard_at_once(1)  # a computer player's seat: nothing to do, nothing to queue
+    await actor.fire_deadline()
+    fake_clock.advance(29.9)
+    await actor.fire_deadline()
+    assert not me.events("disconnected")
+    fake_clock.advance(0.1)
+    await actor.fire_deadline()
+    assert len(me.events("disconnected")) == 1
+    assert not actor.heard_at_once(0)  # away: coming back is stored and told, in the actor
+    await actor.call(lambda: actor.heard(0))
+    assert len(me.events("reconnected")) == 1
+
+
+async def test_a_heartbeat_taken_while_the_silence_is_judged_keeps_the_seat_present(
+    make_player: Callable[..., User], fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a seat found silent is away only after its account is looked up (a suspended
+    account ends the match instead); a heartbeat taken at once during that lookup means the
+    player is there, and the seat does not go away."""
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    looked_up: list[int] = []
+
+    async def not_suspended(seat: int) -> bool:
+        looked_up.append(seat)
+        assert actor.heard_at_once(seat)  # the page's heartbeat arrives meanwhile
+        return False
+
+    monkeypatch.setattr(actor, "_suspended", not_suspended)
+    fake_clock.advance(30)
+    await actor.fire_deadline()
+    assert looked_up == [0]
+    assert not me.events("disconnected")
+    assert 0 not in actor.away_since
+
+
 async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_until_the_return(
     make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:

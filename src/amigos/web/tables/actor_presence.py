@@ -114,6 +114,11 @@ class PresenceMixin:
             return False
         return bool(await database_sync_to_async(store.account_suspended)(user_id, self.clock.now()))
 
+    def _unheard_at(self, seat: int, at: datetime) -> bool:
+        """Whether the seat's silence has lasted its whole allowance by ``at``."""
+        seen = self.last_seen.get(seat)
+        return seen is None or seen + timedelta(seconds=timing.TIMING.heartbeat_timeout) <= at
+
     async def _gone(self, seat: int, at: datetime) -> Pending:
         """The seat is absent from ``at``: away, with its window, unless the player's account was
         suspended from outside the table (a desk decision, an administrator), whose sockets the
@@ -131,7 +136,13 @@ class PresenceMixin:
                 await self._cast(seat, "communicate", left=True)
             return
         if kind == "silent":
-            await self._commit(await self._gone(seat, at))
+            suspended = await self._suspended(seat)
+            if suspended:
+                await self._commit(self._end_for_suspension(seat))
+            elif self._unheard_at(seat, at):
+                # Still unheard: a heartbeat taken while the suspension was looked up (taken at
+                # once, `heard_at_once`) means the player is there after all.
+                await self._commit(self._away(seat, at))
         elif await self._suspended(seat):
             await self._commit(self._end_for_suspension(seat))
         elif self.conduct is Conduct.AMIGOS:
@@ -219,6 +230,23 @@ class PresenceMixin:
         self.sockets.setdefault(seat, set()).add(key)
         self.vote_left.pop(seat, None)
         await self.heard(seat)
+
+    def heard_at_once(self, seat: int) -> bool:
+        """A heartbeat from the seat's player, taken without a job when that is all it is: a
+        present player's silence simply counts from now. False when it is more (the player was
+        away and is back, which is stored and told): then it goes through `heard` in the actor.
+
+        Why: every seated page beats every 20 s, and pages that opened together (all of them,
+        after a restart) beat together. A job each, with its task, its place in the queue and the
+        timer set again, was work enough that a thousand tables' beats arriving within a few
+        seconds doubled the server's load and its plays' delays (bench/load.py). The timer is not
+        set again: the silence deadline only moves later, so a timer set for the earlier one fires,
+        finds nothing due and is set for what is (`_on_deadline`)."""
+        if seat in self.away_since:
+            return False
+        if not self.seats[seat].is_computer:
+            self.last_seen[seat] = self.clock.now()
+        return True
 
     async def heard(self, seat: int) -> None:
         """A heartbeat (or a join) from the seat's player (inside the actor)."""

@@ -65,7 +65,7 @@ def _tell(table_id: int, seat: int, connection: Connection, *, closed: bool) -> 
     if actor is not None and not actor.broken:
         if closed:
             actor.post(lambda: actor.detach(key, seat))
-        else:
+        elif not actor.heard_at_once(seat):
             actor.post(lambda: actor.heard(seat))
         return
     # The table runs elsewhere (or is not loaded here): tell it through its owner.
