@@ -17,6 +17,7 @@ from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
 
 from amigos.web.realtime import consumer
+from amigos.web.realtime import protocol as protocol_module
 from amigos.web.realtime.protocol import EventList, SiteSocketProtocol, WritableFlag, text_frame
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import connect, of_type
@@ -81,6 +82,11 @@ def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
         WebSocketsSansIOProtocol.send_receive_event_to_app.__code__.co_names
     )
     assert "read_paused" in WebSocketsSansIOProtocol.receive.__code__.co_names
+    # `start_keepalive` sets the first ping timer itself; uvicorn's next pings follow from it
+    assert {"ping_timer", "send_keepalive_ping"} <= set(
+        WebSocketsSansIOProtocol.schedule_ping.__code__.co_names
+    )
+    assert callable(WebSocketsSansIOProtocol.start_keepalive)
     # what `send_texts_now` reads and calls, as uvicorn's own `send` does
     used = {"handshake_complete", "initial_response", "close_sent", "disconnected", "writable"}
     assert used | {"conn", "transport", "send_text", "data_to_send"} <= set(
@@ -126,6 +132,35 @@ def test_websockets_still_has_what_the_direct_write_reads() -> None:
     connection = ServerProtocol()
     for name in ("state", "extensions", "expect_continuation_frame", "debug", "data_to_send", "writes"):
         assert hasattr(connection, name)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_first_keepalive_ping_falls_at_a_random_moment_of_the_interval(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sockets that open together must not be pinged together ever after: the first ping waits a
+    random part of the interval (here drawn as a quarter), the next ones the whole interval."""
+
+    class Quarter:
+        @staticmethod
+        def random() -> float:
+            return 0.25
+
+    monkeypatch.setattr(protocol_module, "random", Quarter)
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    (protocol,) = [
+        connection
+        for connection in site_server.server.server_state.connections
+        if isinstance(connection, SiteSocketProtocol)
+    ]
+    interval = protocol.ping_interval
+    assert interval is not None and interval >= 4
+    assert protocol.ping_timer is not None
+    left = protocol.ping_timer.when() - site_server.loop.time()
+    assert interval * 0.25 - 2 < left <= interval * 0.25
+    await peer.connection.close()
 
 
 @pytest.mark.django_db(transaction=True)

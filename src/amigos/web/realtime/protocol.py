@@ -24,6 +24,7 @@ uvicorn's own. The version of uvicorn is pinned, and
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -146,6 +147,19 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
         finally:
             self.read_paused = False
+
+    def start_keepalive(self) -> None:
+        """The first keepalive ping at a random moment of the interval; the next ones follow at the
+        interval, as uvicorn schedules them.
+
+        Why: uvicorn pings every socket a whole interval after its handshake, so sockets that
+        opened together (all of them, when the server restarts; a thousand tables' in
+        bench/load.py) are pinged in the same few seconds of every interval, thousands of writes
+        and pongs at once, which held up every play in those seconds."""
+        if self.ping_interval is not None and self.ping_interval > 0:
+            self.ping_timer = self.loop.call_later(
+                random.random() * self.ping_interval, self.send_keepalive_ping
+            )
 
     def send_texts_now(self, texts: list[str]) -> bool:
         """Write text frames at once, in one write, if the socket is open and its transport takes
