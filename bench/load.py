@@ -247,9 +247,11 @@ async def _seat_session(
         async def beat() -> None:
             # A seat whose page stops beating for 30 s is away and its table waits (docs/rules.md):
             # the clients beat as the browser does.
+            # The first beat at a random moment of the period, as a table page's.
+            await asyncio.sleep(random.uniform(0, HEARTBEAT_SECONDS))
             while not stop.is_set():
-                await asyncio.sleep(HEARTBEAT_SECONDS)
                 await send("heartbeat", {})
+                await asyncio.sleep(HEARTBEAT_SECONDS)
 
         await send("table.join", {"table_id": table, "since": None})
         tasks: set[asyncio.Task[None]] = set()

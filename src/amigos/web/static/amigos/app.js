@@ -159,6 +159,17 @@ function appendChat(message) {
   if (nearBottom) chatLog.scrollTop = chatLog.scrollHeight;
 }
 
+// Heartbeats every period, the first at a random moment of it: pages that connect together (every
+// page, when the server restarts) would otherwise beat together for as long as they stay open.
+function startHeartbeats(period) {
+  clearInterval(heartbeatTimer);
+  clearTimeout(heartbeatTimer);
+  heartbeatTimer = setTimeout(() => {
+    send("heartbeat");
+    heartbeatTimer = setInterval(() => send("heartbeat"), period);
+  }, Math.random() * period);
+}
+
 function handle(envelope) {
   const { type, payload } = envelope;
   document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: envelope }));
@@ -166,8 +177,7 @@ function handle(envelope) {
     me = payload.user;
     retryDelay = 1000;
     setConnection("live");
-    clearInterval(heartbeatTimer);
-    heartbeatTimer = setInterval(() => send("heartbeat"), payload.heartbeat_seconds * 1000);
+    startHeartbeats(payload.heartbeat_seconds * 1000);
     // Page features (the event board, ...) subscribe once the socket is up, again after a reconnection.
     body.dataset.socketState = "live";
     document.dispatchEvent(new CustomEvent("amigos:ready"));
@@ -217,10 +227,13 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     clearInterval(heartbeatTimer);
+    clearTimeout(heartbeatTimer);
     delete body.dataset.socketState;
     if (signedOut || event.code === 4401) return;
     setConnection("lost");
-    setTimeout(connect, retryDelay);
+    // Each page waits its own share of the delay, so pages cut off together do not all come back
+    // in the same instant.
+    setTimeout(connect, retryDelay * (0.5 + Math.random()));
     retryDelay = Math.min(retryDelay * 2, 15000);
   });
 }
