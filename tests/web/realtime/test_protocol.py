@@ -69,6 +69,16 @@ async def test_writers_wait_while_the_transport_is_full_and_all_go_on_when_it_dr
     await asyncio.wait_for(late, 1)
 
 
+def the_only_socket(site_server: ServerThread) -> SiteSocketProtocol:
+    """The protocol of the test server's one open WebSocket."""
+    (protocol,) = [
+        connection
+        for connection in site_server.server.server_state.connections
+        if isinstance(connection, SiteSocketProtocol)
+    ]
+    return protocol
+
+
 def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
     """The subclass leans on uvicorn's attribute names; a new uvicorn that renamed them would leave
     the heavy objects in place (or break), so the names are checked here."""
@@ -101,13 +111,7 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake(
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     await peer.expect(of_type("welcome"))
-    protocols = [
-        connection
-        for connection in site_server.server.server_state.connections
-        if isinstance(connection, SiteSocketProtocol)
-    ]
-    assert len(protocols) == 1
-    (protocol,) = protocols
+    protocol = the_only_socket(site_server)
     assert not hasattr(protocol, "request") and not hasattr(protocol, "response")
     assert protocol.scope["headers"] == []
     assert isinstance(protocol.queue, EventList) and isinstance(protocol.writable, WritableFlag)
@@ -150,11 +154,7 @@ async def test_the_first_keepalive_ping_falls_at_a_random_moment_of_the_interval
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     await peer.expect(of_type("welcome"))
-    (protocol,) = [
-        connection
-        for connection in site_server.server.server_state.connections
-        if isinstance(connection, SiteSocketProtocol)
-    ]
+    protocol = the_only_socket(site_server)
     interval = protocol.ping_interval
     assert interval is not None and interval >= 4
     assert protocol.ping_timer is not None
@@ -173,11 +173,7 @@ async def test_frames_are_written_at_once_only_while_the_transport_takes_them(
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     await peer.expect(of_type("welcome"))
-    (protocol,) = [
-        connection
-        for connection in site_server.server.server_state.connections
-        if isinstance(connection, SiteSocketProtocol)
-    ]
+    protocol = the_only_socket(site_server)
     loop = site_server.loop
     writes: list[bytes] = []
     transport_write = protocol.transport.write
@@ -247,11 +243,7 @@ async def test_a_socket_keeps_reading_while_its_opening_waits_for_the_database(
     peer = await connect(site_server, player)
     first = await peer.send("heartbeat")
     second = await peer.send("heartbeat")
-    (protocol,) = [
-        connection
-        for connection in site_server.server.server_state.connections
-        if isinstance(connection, SiteSocketProtocol)
-    ]
+    protocol = the_only_socket(site_server)
 
     async def reading() -> tuple[int, bool]:
         return protocol.queue.qsize(), protocol.read_paused

@@ -12,20 +12,24 @@ from amigos.web.tables.game import legal_plays
 from tests.properties.strategies import playout, variants
 
 
-def _from_the_seat_view(state: HandState, seat: int) -> list[dict[str, Any]]:
-    """The grouping worked out from the seat's view alone, the way a client could."""
-    grouped: dict[str, dict[str, Any]] = {}
-    for action in seat_view(state, seat).legal_actions():
-        if not isinstance(action, Play):
-            continue
-        entry = grouped.setdefault(
-            str(action.tile), {"tile": str(action.tile), "arms": [], "lead_left": None}
-        )
-        if action.arm is not None and action.arm.value not in entry["arms"]:
-            entry["arms"].append(action.arm.value)
-        if action.lead_left is not None:
-            entry["lead_left"] = [*(entry["lead_left"] or []), action.lead_left]
-    return list(grouped.values())
+def _options_sent(plays: list[dict[str, Any]]) -> list[tuple[str, str | None, int | None]]:
+    """Every distinct placement the grouped plays offer, as (tile, arm, lead's left half)."""
+    options: list[tuple[str, str | None, int | None]] = []
+    for entry in plays:
+        options += [(entry["tile"], arm, None) for arm in entry["arms"]]
+        options += [(entry["tile"], None, left) for left in entry["lead_left"] or []]
+        if not entry["arms"] and not entry["lead_left"]:
+            options.append((entry["tile"], None, None))
+    return options
+
+
+def _options_of_the_seat_view(state: HandState, seat: int) -> list[tuple[str, str | None, int | None]]:
+    """The same, read off the seat's own view, the way a client could."""
+    return [
+        (str(action.tile), action.arm.value if action.arm is not None else None, action.lead_left)
+        for action in seat_view(state, seat).legal_actions()
+        if isinstance(action, Play)
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -35,4 +39,6 @@ def test_every_seat_gets_what_its_own_view_allows(variant: Any, rng: Any) -> Non
     the plays sent equal those the seat's view allows, so nothing of another seat's hand leaks."""
     for state in playout(variant, rng):
         for seat in range(variant.players):
-            assert legal_plays(state, seat) == _from_the_seat_view(state, seat)
+            sent = _options_sent(legal_plays(state, seat))
+            assert sorted(sent, key=str) == sorted(_options_of_the_seat_view(state, seat), key=str)
+            assert len(sent) == len(set(sent))
