@@ -56,7 +56,7 @@ def hand_id(table_id: int, match_number: int, number: int) -> str:
 
 
 def legal_plays(state: HandState, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal plays grouped by tile: which arms each tile fits. None unless it is the
+    """The seat's legal plays grouped by tile: which arms each tile fits. Empty unless it is the
     seat's turn, as the seat's own view would say; asked on the seat's turn, they are the state's
     own legal actions, which the turn clock has just computed and the state keeps (building the
     seat's whole view to compute them again was a twentieth of a play's time)."""
