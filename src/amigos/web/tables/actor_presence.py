@@ -135,16 +135,13 @@ class PresenceMixin:
             if self.status == "voting":
                 await self._cast(seat, "communicate", left=True)
             return
-        if kind == "silent":
-            suspended = await self._suspended(seat)
-            if suspended:
-                await self._commit(self._end_for_suspension(seat))
-            elif self._unheard_at(seat, at):
+        if await self._suspended(seat):
+            await self._commit(self._end_for_suspension(seat))
+        elif kind == "silent":
+            if self._unheard_at(seat, at):
                 # Still unheard: a heartbeat taken while the suspension was looked up (taken at
                 # once, `heard_at_once`) means the player is there after all.
                 await self._commit(self._away(seat, at))
-        elif await self._suspended(seat):
-            await self._commit(self._end_for_suspension(seat))
         elif self.conduct is Conduct.AMIGOS:
             # Not back within 5 minutes: a blue card, and the match ends by abandonment.
             pending = Pending(write=store.Write(events=[], at=self.clock.now()))
