@@ -71,17 +71,14 @@ def encodable(text: str) -> bool:
     return True
 
 
-def _may_hold_surrogate(text: str) -> bool:
-    """Whether the values parsed from ``text`` could hold a lone surrogate: only if the text holds
-    one itself or writes a ``\\u`` escape (which may name one). Checking this on the text spares
-    re-encoding every parsed message, which cost as much as parsing it."""
-    return "\\u" in text or not encodable(text)
-
-
 def parse(text: str | bytes | None) -> ClientMessage:
     if text is None or isinstance(text, bytes):
         raise ProtocolError("bad_frame", "binary frames are not accepted; send JSON text")
-    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+    try:
+        size, raw_surrogate = len(text.encode("utf-8")), False
+    except UnicodeEncodeError:  # the text holds a lone surrogate itself
+        size, raw_surrogate = len(text.encode("utf-8", "surrogatepass")), True
+    if size > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_FRAME_BYTES} bytes")
     # A message nests no deeper than it has opening brackets (those inside strings included), and
     # every command has a handful: the exact count, a regular expression over the whole text that
@@ -101,7 +98,9 @@ def parse(text: str | bytes | None) -> ClientMessage:
         raise ProtocolError("bad_envelope", 'an integer "id" must lie within ±2^53')
     if isinstance(ident, str) and (len(ident) > MAX_ID_LENGTH or not encodable(ident)):
         raise ProtocolError("bad_envelope", f'a string "id" must be valid text of at most {MAX_ID_LENGTH}')
-    if _may_hold_surrogate(text) and not encodable(json.dumps(data, ensure_ascii=False)):
+    # The parsed values can hold a lone surrogate only if the text holds one or writes a `\\u`
+    # escape (which may name one): re-encoding every parsed message cost as much as parsing it.
+    if (raw_surrogate or "\\u" in text) and not encodable(json.dumps(data, ensure_ascii=False)):
         raise ProtocolError("bad_text", "the message holds a lone surrogate (invalid Unicode)", ident)
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
