@@ -162,12 +162,17 @@ function appendChat(message) {
 // Heartbeats every period, the first at a random moment of it: pages that connect together (every
 // page, when the server restarts) would otherwise beat together for as long as they stay open.
 function startHeartbeats(period) {
-  clearInterval(heartbeatTimer);
-  clearTimeout(heartbeatTimer);
+  stopHeartbeats();
   heartbeatTimer = setTimeout(() => {
     send("heartbeat");
     heartbeatTimer = setInterval(() => send("heartbeat"), period);
   }, Math.random() * period);
+}
+
+// The timer is first a timeout, then an interval: clear whichever it is.
+function stopHeartbeats() {
+  clearTimeout(heartbeatTimer);
+  clearInterval(heartbeatTimer);
 }
 
 function handle(envelope) {
@@ -226,8 +231,7 @@ function connect() {
     }
   });
   socket.addEventListener("close", (event) => {
-    clearInterval(heartbeatTimer);
-    clearTimeout(heartbeatTimer);
+    stopHeartbeats();
     delete body.dataset.socketState;
     if (signedOut || event.code === 4401) return;
     setConnection("lost");
