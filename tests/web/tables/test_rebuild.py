@@ -35,12 +35,14 @@ async def break_on_a_computer_play(
     real_append = storing.append
     failed: list[int] = []
 
-    async def failing_once(table_id: int, expected: int, write: store.Write) -> int:
+    async def failing_once(
+        table_id: int, expected: int, write: store.Write, loop: asyncio.AbstractEventLoop | None = None
+    ) -> int:
         computer_play = any(kind == "played" and data.get("seat") != mine for kind, data in write.events)
         if computer_play and not failed:
             failed.append(expected)
             raise OSError("the database went away for a moment")
-        return await real_append(table_id, expected, write)
+        return await real_append(table_id, expected, write, loop)
 
     monkeypatch.setattr(storing, "append", failing_once)
 

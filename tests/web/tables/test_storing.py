@@ -61,6 +61,21 @@ async def outcomes(writes: list[tuple[int, int, store.Write]]) -> list[Any]:
     )
 
 
+async def test_a_write_given_its_loop_joins_the_group_of_the_writes_that_find_it(
+    make_player: Callable[..., User],
+) -> None:
+    """An actor names its loop (`TableActor.loop`) instead of asking for the running one; its write
+    still waits with the others of that loop and goes in their transaction."""
+    ids = await tables(make_player, 4)
+    loop = asyncio.get_running_loop()
+    answers = await asyncio.gather(
+        *(storing.append(table_id, 0, a_play(n), loop if n % 2 else None) for n, table_id in enumerate(ids))
+    )
+    assert answers == [2] * 4
+    assert storing.writer(loop) is storing.writer()
+    assert storing.writer().groups[-1] == 4
+
+
 async def test_writes_that_wait_together_are_stored_in_one_transaction(
     make_player: Callable[..., User],
 ) -> None:

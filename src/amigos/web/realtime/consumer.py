@@ -137,6 +137,9 @@ class SiteSocket(AsyncWebsocketConsumer):
         self.scope = scope
         self.channel_layer = None
         self.base_send = send
+        # The socket's loop, kept: Python 3.11's `asyncio.get_running_loop()` makes a system call
+        # (getpid) on every call, and a socket starts a task for every command it answers.
+        self.loop = asyncio.get_running_loop()
         # uvicorn's protocol as the site runs it can write a frame at once (`_queue_frame`);
         # another server (a test's) goes through `send` alone.
         server = getattr(send, "__self__", None)
@@ -282,7 +285,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         if self._closed:
             work.close()
             return
-        task = asyncio.get_running_loop().create_task(work)
+        task = self.loop.create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self._task_done)
 
@@ -292,7 +295,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         if task.cancelled() or task.exception() is None:
             return
         log.error("a socket task failed; closing the socket", exc_info=task.exception())
-        failing = asyncio.get_running_loop().create_task(self._fail())
+        failing = self.loop.create_task(self._fail())
         self._failing = failing  # keep a reference until it is done
 
     # --- outgoing -------------------------------------------------------------------------------

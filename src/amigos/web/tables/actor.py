@@ -145,6 +145,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             elif kind == "seat_returned":
                 self.seats[seat_number].held_by_computer = False
         self.broken = False
+        # The loop the actor lives in, kept: Python 3.11's `asyncio.get_running_loop()` makes a
+        # system call (getpid) on every call, and every play would make several.
+        self.loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
         # The socket whose command the running job answers, if it came from one (see `_publish`).
         self._origin: Connection | None = None
@@ -157,15 +160,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
     # -- running -----------------------------------------------------------------------------------
 
     def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._run(), name=f"amigos-table-{self.id}")
+        self._task = self.loop.create_task(self._run(), name=f"amigos-table-{self.id}")
 
     async def call(self, job: Callable[[], Awaitable[T]], origin: Connection | None = None) -> T:
         """Run ``job`` inside the actor (after every job queued before it) and return its result.
         ``origin``: the socket whose command this is, which will answer it once the job is done."""
         if self.broken:
             raise CommandError("busy", "the table is being reloaded; try again")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[T] = self.loop.create_future()
         await self._queue.put((job, future, origin))
         return await future
 
@@ -579,7 +581,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         write = pending.write
         write.events = pending.events
         try:
-            version = await storing.append(self.id, self.version, write)
+            version = await storing.append(self.id, self.version, write, self.loop)
         except Exception:
             self.broken = True
             log.exception("table %s: could not store its events; it will be rebuilt", self.id)
@@ -690,7 +692,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        loop = asyncio.get_running_loop()
+        loop = self.loop
         moments = [at for at, _, _ in self._presence_deadlines()[:1]]
         if self.deadline_at is not None and self.status in ("inviting", "playing", "voting"):
             moments.append(self.deadline_at)
@@ -710,7 +712,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
     def _deadline_due(self) -> None:
         """The timer's callback: the deadline's job goes into the queue like any command."""
         self._timer = None
-        task = asyncio.get_running_loop().create_task(self._fire_deadline_quietly())
+        task = self.loop.create_task(self._fire_deadline_quietly())
         self._firing.add(task)
         task.add_done_callback(self._firing.discard)
 

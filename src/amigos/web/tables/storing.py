@@ -138,9 +138,11 @@ class Writer:
 _writers: dict[asyncio.AbstractEventLoop, Writer] = {}
 
 
-def writer() -> Writer:
-    """The writer of the running event loop (tests run each in a loop of its own)."""
-    loop = asyncio.get_running_loop()
+def writer(loop: asyncio.AbstractEventLoop | None = None) -> Writer:
+    """The writer of ``loop``, by default the running one (tests run each in a loop of its own).
+    An actor names its own loop: Python 3.11's `asyncio.get_running_loop()` makes a system call
+    (getpid) on every call."""
+    loop = loop or asyncio.get_running_loop()
     found = _writers.get(loop)
     if found is None:
         for closed in [known for known in _writers if known.is_closed()]:
@@ -149,10 +151,12 @@ def writer() -> Writer:
     return found
 
 
-async def append(table_id: int, expected: int, write: store.Write) -> int:
+async def append(
+    table_id: int, expected: int, write: store.Write, loop: asyncio.AbstractEventLoop | None = None
+) -> int:
     """Store ``write`` (`store.append`'s contract: the new version, or `store.LostWrite`), grouped
-    with the other tables' writes that are waiting."""
-    return await writer().append(table_id, expected, write)
+    with the other tables' writes that are waiting in ``loop`` (by default the running one)."""
+    return await writer(loop).append(table_id, expected, write)
 
 
 def _append_on_store_thread(entries: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
