@@ -14,6 +14,7 @@ from amigos.engine import Play, Tile
 from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
+from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import registry, rendering, services
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
@@ -295,6 +296,18 @@ async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
     reasons = [e["data"]["reason"] for e in me.events("card")]
     assert reasons == ["timeout", "every_5s"]
     assert actor.game.to_move == 0  # nobody played for the player
+    await registry.stop_all()
+
+
+async def test_an_actor_lives_in_the_loop_and_hub_that_located_it(make_player: Callable[..., User]) -> None:
+    """The registry asks for the running loop once per command and hands it on: the actor it
+    builds keeps that loop (its futures, timers and writes use it) and that loop's hub."""
+    _, actor = await against_computers(make_player, "amigos-100")
+    loop = asyncio.get_running_loop()
+    assert actor.loop is loop
+    assert actor.hub is get_hub() is get_hub(loop)
+    assert registry.server_loop() is loop
+    assert await registry.get_actor(actor.id) is actor
     await registry.stop_all()
 
 

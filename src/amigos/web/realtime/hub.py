@@ -195,9 +195,11 @@ class Hub:
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
 
 
-def get_hub() -> Hub:
-    """The hub of the running event loop (one per process under uvicorn; one per loop in tests)."""
-    loop = asyncio.get_running_loop()
+def get_hub(loop: asyncio.AbstractEventLoop | None = None) -> Hub:
+    """The hub of ``loop``, by default the running event loop (one per process under uvicorn; one
+    per loop in tests). A caller that already holds the running loop passes it: Python 3.11's
+    `asyncio.get_running_loop()` makes a system call (getpid) on every call."""
+    loop = loop or asyncio.get_running_loop()
     hub = _hubs.get(loop)
     if hub is None:
         hub = Hub(make_bus())

@@ -56,8 +56,8 @@ class Elsewhere:
     owner: str
 
 
-def _actors() -> Actors:
-    hub = get_hub()
+def _actors(loop: asyncio.AbstractEventLoop | None = None) -> Actors:
+    hub = get_hub(loop)
     found = hub.features.get(FEATURE)
     if not isinstance(found, Actors):
         found = Actors()
@@ -82,9 +82,9 @@ def observe_processes(observer: Callable[[str, dict[str, Any]], None]) -> None:
     _process_observer = observer
 
 
-async def _share(registry: Actors) -> bool:
+async def _share(registry: Actors, loop: asyncio.AbstractEventLoop | None = None) -> bool:
     """With a bus across processes: listen on this process's topic and keep the leases (once)."""
-    hub = get_hub()
+    hub = get_hub(loop)
     if not lease.shared(hub):
         return False
     if registry.listening and registry.keeper is not None and not registry.keeper.done():
@@ -102,10 +102,13 @@ async def _share(registry: Actors) -> bool:
     return True
 
 
-def remember_loop() -> None:
-    """Note the running server loop, for `forwarding.wake_soon` from other threads."""
+def remember_loop() -> asyncio.AbstractEventLoop:
+    """Note the running server loop, for `forwarding.wake_soon` from other threads, and return it
+    (every command asks for it: the caller reuses it instead of asking Python 3.11 again, which
+    costs a system call each time)."""
     global _loop
     _loop = asyncio.get_running_loop()
+    return _loop
 
 
 def use_links(links: Links) -> None:
@@ -124,9 +127,9 @@ def use_clock(clock: Clock | None) -> None:
 async def locate(table_id: int) -> TableActor | Elsewhere | None:
     """The table's actor here (rebuilt from the database if needed, taking the table's lease when
     processes share the tables), where it runs if another live process holds it, or None (no table)."""
-    remember_loop()
-    registry = _actors()
-    shared = await _share(registry)
+    loop = remember_loop()
+    registry = _actors(loop)
+    shared = await _share(registry, loop)
 
     def usable(actor: TableActor | None) -> bool:
         return actor is not None and not actor.broken and (not shared or registry.leases.holds(table_id))
@@ -157,7 +160,7 @@ async def locate(table_id: int) -> TableActor | Elsewhere | None:
                 return None
             if _links is None:
                 raise RuntimeError("the tables app is not ready: no links for its actors")
-            actor = TableActor(loaded, get_hub(), _links, _clock)
+            actor = TableActor(loaded, get_hub(loop), _links, _clock)
             actor.start()
             registry.actors[table_id] = actor
             if loaded.status in ("inviting", "playing", "voting"):
