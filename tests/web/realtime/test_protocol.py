@@ -1,5 +1,6 @@
-"""The site's uvicorn protocol (amigos.web.realtime.protocol): its event list and writable flag behave
-as the asyncio objects they replace, and an open socket keeps nothing of its handshake."""
+"""The site's uvicorn protocol (amigos.web.realtime.protocol): its writable flag behaves as the
+asyncio object it replaces (its event list: test_queues.py), and an open socket keeps nothing of
+its handshake."""
 
 from __future__ import annotations
 
@@ -18,35 +19,10 @@ from websockets.server import ServerProtocol
 
 from amigos.web.realtime import consumer
 from amigos.web.realtime import protocol as protocol_module
-from amigos.web.realtime.protocol import EventList, SiteSocketProtocol, WritableFlag, text_frame
+from amigos.web.realtime.protocol import SiteSocketProtocol, WritableFlag, text_frame
+from amigos.web.realtime.queues import OneReaderQueue
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import connect, of_type
-
-
-async def test_events_come_out_in_order_and_a_waiting_reader_is_woken() -> None:
-    events = EventList(asyncio.get_running_loop())
-    assert events.empty() and events.qsize() == 0
-    events.put_nowait(1)
-    events.put_nowait(2)
-    assert await events.get() == 1
-    reader = asyncio.ensure_future(events.get())
-    assert await events.get() == 2  # what was there before the reader waits comes first
-    await asyncio.sleep(0)
-    assert not reader.done()
-    events.put_nowait(3)
-    assert await asyncio.wait_for(reader, 1) == 3
-    assert events.empty()
-
-
-async def test_a_cancelled_reader_leaves_the_list_usable() -> None:
-    events = EventList(asyncio.get_running_loop())
-    reader = asyncio.ensure_future(events.get())
-    await asyncio.sleep(0)
-    reader.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await reader
-    events.put_nowait("after")
-    assert await asyncio.wait_for(events.get(), 1) == "after"
 
 
 async def test_writers_wait_while_the_transport_is_full_and_all_go_on_when_it_drains() -> None:
@@ -114,7 +90,7 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake(
     protocol = the_only_socket(site_server)
     assert not hasattr(protocol, "request") and not hasattr(protocol, "response")
     assert protocol.scope["headers"] == []
-    assert isinstance(protocol.queue, EventList) and isinstance(protocol.writable, WritableFlag)
+    assert isinstance(protocol.queue, OneReaderQueue) and isinstance(protocol.writable, WritableFlag)
     # and it still works both ways
     reply = await peer.reply(await peer.send("heartbeat"))
     assert reply["type"] == "ack"

@@ -12,12 +12,12 @@ package) keeps three things for the whole connection that matter only for an ins
 * the scope's copy of the request headers, which the site reads only during the handshake (the
   origin check and the session cookie, `amigos.web.realtime.entry`).
 
-This subclass keeps the events in a list and the writable flag in two fields, and lets the
-handshake's objects go once the socket is accepted or refused. It also keeps reading while a few
-messages wait for the application (`READ_AHEAD`): uvicorn stops reading a socket after every
-message until the application takes it, and a socket that stops reading cannot read the answers
-to its keepalive pings either. Everything else (frames, limits, keepalive pings, closing) is
-uvicorn's own. The version of uvicorn is pinned, and
+This subclass keeps the events in a list (`queues.OneReaderQueue`) and the writable flag in two
+fields, and lets the handshake's objects go once the socket is accepted or refused. It also keeps
+reading while a few messages wait for the application (`READ_AHEAD`): uvicorn stops reading a
+socket after every message until the application takes it, and a socket that stops reading
+cannot read the answers to its keepalive pings either. Everything else (frames, limits, keepalive
+pings, closing) is uvicorn's own. The version of uvicorn is pinned, and
 `tests/web/realtime/test_protocol.py` checks the attributes this relies on.
 """
 
@@ -31,38 +31,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
-
-class EventList:
-    """The socket's incoming ASGI events in arrival order, for their one reader (uvicorn's
-    `receive`): the part of `asyncio.Queue` the protocol uses, without its deques."""
-
-    __slots__ = ("_items", "_loop", "_waiter")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._items: list[Any] = []
-        self._loop = loop
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: Any) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> Any:
-        while not self._items:
-            self._waiter = self._loop.create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def qsize(self) -> int:
-        return len(self._items)
+from amigos.web.realtime.queues import OneReaderQueue
 
 
 class WritableFlag:
@@ -119,7 +88,7 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = EventList(self.loop)  # type: ignore[assignment]
+        self.queue = OneReaderQueue(self.loop)  # type: ignore[assignment]
         self.writable = WritableFlag(self.loop)  # type: ignore[assignment]
 
     async def send(self, message: Any) -> None:

@@ -35,6 +35,7 @@ from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime import envelope
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
+from amigos.web.realtime.queues import OneReaderQueue
 from amigos.web.tables import rendering, socket_keys, store, storing, thinking, timing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
@@ -42,7 +43,6 @@ from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState,
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
 from amigos.web.tables.game import Game, Refused, first_leader_needed
-from amigos.web.tables.jobs import JobQueue
 from amigos.web.tables.rendering import iso
 
 # The names other modules import from here (the shared types are defined in `actor_types`).
@@ -149,7 +149,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         # The loop the actor lives in, kept: Python 3.11's `asyncio.get_running_loop()` makes a
         # system call (getpid) on every call, and every play would make several.
         self.loop = asyncio.get_running_loop()
-        self._queue: JobQueue[Job] = JobQueue(self.loop)
+        self._queue: OneReaderQueue[Job] = OneReaderQueue(self.loop)
         # The socket whose command the running job answers, if it came from one (see `_publish`).
         self._origin: Connection | None = None
         self._task: asyncio.Task[None] | None = None
@@ -169,7 +169,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         if self.broken:
             raise CommandError("busy", "the table is being reloaded; try again")
         future: asyncio.Future[T] = self.loop.create_future()
-        self._queue.put((job, future, origin))
+        self._queue.put_nowait((job, future, origin))
         return await future
 
     def post(self, job: Callable[[], Awaitable[Any]]) -> None:
@@ -218,7 +218,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
                 return None
 
             self.broken = True
-            self._queue.put((nothing, finished, None))
+            self._queue.put_nowait((nothing, finished, None))
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(finished, 30)
         self.broken = True
