@@ -201,7 +201,7 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        self.hub = get_hub()
+        self.hub = get_hub(self.loop)
         # The process's counters left by a dead process are swept before its first socket counts.
         await get_lobby_feed(self.hub).prepare()
         opening = await db_open(self.scope.get(entry.SESSION_KEY), time.time())

@@ -186,7 +186,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             except Exception:
                 log.exception("table %s: a presence job failed", self.id)
 
-        task = asyncio.get_running_loop().create_task(run())
+        task = self.loop.create_task(run())
         _background.add(task)
         task.add_done_callback(_background.discard)
 
@@ -212,7 +212,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         """Stop for good: the job under way finishes (its database work must not be cut off in
         the middle), later calls are refused, and jobs still queued are told so."""
         if self._task is not None and not self._task.done() and not self.broken:
-            finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            finished: asyncio.Future[None] = self.loop.create_future()
 
             async def nothing() -> None:
                 return None
@@ -253,7 +253,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
                 except Exception:
                     log.warning("table %s could not be rebuilt yet (attempt %s)", self.id, attempt + 1)
 
-        task = asyncio.get_running_loop().create_task(rebuild(), name=f"amigos-table-{self.id}-rebuild")
+        task = self.loop.create_task(rebuild(), name=f"amigos-table-{self.id}-rebuild")
         _background.add(task)
         task.add_done_callback(_background.discard)
 
@@ -728,9 +728,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         level = self.seats[seat].level or "normal"
         view = seat_view(hand, seat)
         delay = settings.AMIGOS_TABLE_BOT_DELAY_MS / 1000
-        started = asyncio.get_running_loop().time()
+        started = self.loop.time()
         action = await thinking.think(view, level)
-        rest = delay - (asyncio.get_running_loop().time() - started)
+        rest = delay - (self.loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
 

@@ -192,9 +192,9 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
 async def resume_all() -> None:
     """Process start: rebuild every unfinished table from its log and carry on (sharing the tables
     with other processes: only those nobody else holds)."""
-    remember_loop()
-    registry = _actors()
-    if await _share(registry):
+    loop = remember_loop()
+    registry = _actors(loop)
+    if await _share(registry, loop):
         table_ids = await registry.leases.adoptable()
     else:
         table_ids = await database_sync_to_async(store.open_table_ids)()
