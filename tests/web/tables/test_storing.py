@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import store, storing
+from amigos.web.tables.loop_store import LoopConnections
 from amigos.web.tables.models import MatchRecord, Seat, Table, TableEvent
 from tests.web.tables.support import stored_table
 
@@ -116,17 +117,23 @@ async def test_a_write_that_breaks_the_transaction_costs_the_others_nothing(
 async def test_a_group_whose_thread_fails_answers_everyone_and_frees_the_writer(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Every way a group is written failing at once (on PostgreSQL a play's group goes on the
+    loop's connection, then one by one on a store thread; on SQLite on Django's thread)."""
     ids = await tables(make_player, 2)
-    real = store.append_many
 
     def failing(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
         raise RuntimeError("the store thread died")
 
-    monkeypatch.setattr(store, "append_many", failing)
-    answers = await outcomes([(table_id, 0, a_play(0)) for table_id in ids])
+    async def failing_on_loop(self: LoopConnections, writes: list[tuple[int, int, store.Write]]) -> None:
+        raise RuntimeError("the loop's connection broke")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "append_many", failing)
+        patched.setattr(store, "append_each", failing)
+        patched.setattr(LoopConnections, "write", failing_on_loop)
+        answers = await outcomes([(table_id, 0, a_play(0)) for table_id in ids])
     assert all(isinstance(answer, RuntimeError) for answer in answers)
     assert storing.writer().writing == 0
-    monkeypatch.setattr(store, "append_many", real)
     assert await outcomes([(table_id, 0, a_play(0)) for table_id in ids]) == [2, 2]
 
 
@@ -141,6 +148,60 @@ async def test_a_seat_change_survives_being_tried_twice(make_player: Callable[..
     assert answers[0] == 1
     level = await sync_to_async(lambda: Seat.objects.get(table_id=first, number=1).level)()
     assert level == "hard"
+
+
+def _postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+async def test_a_play_group_is_written_on_the_loop_s_own_connection(make_player: Callable[..., User]) -> None:
+    """On PostgreSQL a group of plays goes on a connection of the loop's, kept for the next
+    group; SQLite's writes never open one."""
+    ids = await tables(make_player, 3)
+    assert await outcomes([(table_id, 0, a_play(n)) for n, table_id in enumerate(ids)]) == [2] * 3
+    connections = storing.writer().connections
+    opened = 1 if _postgresql() else 0
+    assert (connections.opened, len(connections.idle)) == (opened, opened)
+    assert await outcomes([(table_id, 2, a_play(n)) for n, table_id in enumerate(ids)]) == [4] * 3
+    assert (connections.opened, len(connections.idle)) == (opened, opened)
+    for table_id in ids:
+        assert await stored(table_id) == (4, [(1, "played"), (2, "clock"), (3, "played"), (4, "clock")])
+
+
+async def test_a_connection_the_database_dropped_costs_no_write(make_player: Callable[..., User]) -> None:
+    """The database ends the loop's connection between two groups (a restart, an administrator):
+    the next group fails on it, its writes are stored one by one on a store thread, the broken
+    connection is closed, and the group after that opens a new one."""
+    if not _postgresql():
+        pytest.skip("only PostgreSQL writes groups on the event loop's connections")
+    ids = await tables(make_player, 2)
+    assert await outcomes([(table_id, 0, a_play(0)) for table_id in ids]) == [2, 2]
+    connections = storing.writer().connections
+    [held] = connections.idle
+
+    def terminate(pid: int) -> None:
+        with connection.cursor() as cursor:  # waits up to 5 s for the backend to be gone
+            cursor.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
+
+    await sync_to_async(terminate)(held.info.backend_pid)
+    assert await outcomes([(table_id, 2, a_play(1)) for table_id in ids]) == [4, 4]
+    assert held.closed and connections.idle == []
+    assert await outcomes([(table_id, 4, a_play(2)) for table_id in ids]) == [6, 6]
+    assert connections.opened == 2
+    for table_id in ids:
+        assert (await stored(table_id))[0] == 6
+
+
+async def test_closing_the_store_closes_the_loop_s_connections(make_player: Callable[..., User]) -> None:
+    """`storing.close` (a test session's end, before its database is dropped) closes them too."""
+    if not _postgresql():
+        pytest.skip("only PostgreSQL writes groups on the event loop's connections")
+    [table_id] = await tables(make_player, 1)
+    assert await outcomes([(table_id, 0, a_play(0))]) == [2]
+    [held] = storing.writer().connections.idle
+    storing.close()
+    assert held.closed and storing.writer().connections.idle == []
+    assert await outcomes([(table_id, 2, a_play(1))]) == [4]
 
 
 _at = st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2027, 1, 1), timezones=st.just(UTC))
@@ -215,15 +276,33 @@ def _state(table_id: int) -> dict[str, Any]:
     }
 
 
+def _on_loop(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
+    """A group written as the event loop writes it, on a connection of its own."""
+
+    async def write() -> list[store.Outcome]:
+        connections = LoopConnections()
+        try:
+            return await connections.write(writes)
+        finally:
+            connections.close()
+
+    return asyncio.run(write())
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
+@pytest.mark.parametrize("route", ["store thread", "loop"])
 def test_a_group_stores_exactly_what_its_writes_store_one_by_one(
-    make_player: Callable[..., User], data: st.DataObject
+    make_player: Callable[..., User], data: st.DataObject, route: str
 ) -> None:
     """Whatever the writes' shapes (on PostgreSQL a group, even of one write, is one statement that
     updates the tables, inserts the events and upserts the records), the tables end as if each
     write had been stored alone, statement by statement, and each write gets the same answer.
-    Twice in a row, so the second round also meets records and events that exist."""
+    Twice in a row, so the second round also meets records and events that exist. The loop's
+    route (PostgreSQL's, for groups of one statement) runs the statement on an asynchronous
+    connection of its own: it must store the same."""
+    if route == "loop" and not _postgresql():
+        pytest.skip("only PostgreSQL writes groups on the event loop's connections")
     organizer = make_player(f"org-{uuid.uuid4().hex[:8]}")
     next_table = stored_table([organizer, None, None, None], AT).pk
     count = data.draw(st.integers(1, 5), label="tables")
@@ -232,11 +311,14 @@ def test_a_group_stores_exactly_what_its_writes_store_one_by_one(
     versions = [0] * count
     for _round in range(2):
         drawn = [data.draw(_writes(next_table), label="write") for _ in range(count)]
+        if route == "loop":  # the loop takes only groups of one statement: no seat changes
+            for _, write in drawn:
+                write.seats = []
         group = [
             (table_id, versions[n] + off, copy.deepcopy(write))
             for n, (table_id, (off, write)) in enumerate(zip(grouped, drawn, strict=True))
         ]
-        answers = store.append_many(group)
+        answers = store.append_many(group) if route == "store thread" else _on_loop(group)
         singles = [
             store._alone(table_id, versions[n] + off, copy.deepcopy(write))
             for n, (table_id, (off, write)) in enumerate(zip(alone, drawn, strict=True))
@@ -268,6 +350,7 @@ async def test_a_finished_group_reaches_its_actors_within_two_turns_of_the_loop(
     thread and the actors delays every play (regression: asgiref's `sync_to_async` took four turns).
     Now the thread's one callback answers the actors, who run at the turn after it."""
     monkeypatch.setattr(storing, "_postgresql", lambda: True)  # the store threads' path, no database
+    monkeypatch.setattr(store, "one_statement", lambda writes: False)
     written, handed_back = threading.Event(), threading.Event()
     release = threading.Event()
 

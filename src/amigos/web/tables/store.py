@@ -9,7 +9,7 @@ who is not the current writer (a process that lost the table's lease, for instan
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -188,7 +188,7 @@ def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     if len(writes) == 1 and not postgresql:
         return [_alone(*writes[0])]
     try:
-        if postgresql and not any(write.cards or write.seats for _, _, write in writes):
+        if postgresql and one_statement(writes):
             # One statement is a transaction of its own: no BEGIN and COMMIT, two round trips less.
             return _write_group(writes)
         with transaction.atomic():
@@ -202,9 +202,22 @@ def append_many(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
                     outcomes.append(lost)
             return outcomes
     except Exception:  # whatever broke the group, each write gets its own answer
-        for _, _, write in writes:
-            write.suspended = []
-        return [_alone(*entry) for entry in writes]
+        return append_each(writes)
+
+
+def one_statement(writes: list[tuple[int, int, Write]]) -> bool:
+    """Whether a group is all in `GROUP_SQL`, which then needs no transaction around it: no write
+    gives cards or changes seats (those go through the ORM, statement by statement)."""
+    return not any(write.cards or write.seats for _, _, write in writes)
+
+
+def append_each(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
+    """Each write in a transaction of its own, after its group failed: a write's failure, whatever
+    it is, goes back to its own actor (which then rebuilds its table from the log), and the others
+    are stored all the same."""
+    for _, _, write in writes:
+        write.suspended = []
+    return [_alone(*entry) for entry in writes]
 
 
 def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
@@ -212,60 +225,88 @@ def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     or seats and otherwise as a transaction of its own: one statement (`GROUP_SQL`) updates each
     table still at its expected version, adds the events and upserts the records of those tables;
     cards and seat changes, which are rare, go as they do alone. A table whose version moved is
-    left untouched and gets its `LostWrite`.
+    left untouched and gets its `LostWrite`. The store's event-loop connections
+    (`tables.loop_store`) run the same statement with the same parameters."""
+    group = GroupWrite(writes)
+    with connection.cursor() as cursor:
+        cursor.execute(group_sql(), group.parameters)
+        matches = {int(table_id) for (table_id,) in cursor.fetchall()}
+    lost = group.lost(matches)
+    found = dict(Table.objects.filter(pk__in=lost).values_list("pk", "version")) if lost else {}
+    return group.outcomes(matches, found, stored=_cards_and_seats)
+
+
+class GroupWrite:
+    """One group's writes as `GROUP_SQL`'s parameters, and each write's outcome once it has run.
 
     The writes cross to the database as three JSON texts, which PostgreSQL unpacks into rows: the
     driver quotes each value of a statement in Python, and quoting every element of one array per
     column, with a round trip per statement, was most of the store thread's time, time it takes
     from the event loop, since both need the interpreter's lock."""
-    assert len({table_id for table_id, _, _ in writes}) == len(writes), "one write per table"
-    tables: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    records: list[dict[str, Any]] = []
-    for table_id, expected, write in writes:
-        deadline_at, deadline_kind = write.deadline if write.deadline is not None else (None, None)
-        tables.append(
-            {
-                "id": table_id,
-                "expected": expected,
-                "version": expected + len(write.events),
-                "status": write.status,
-                "started_at": _iso(write.started_at),
-                "ended_at": _iso(write.ended_at),
-                "deadline_at": _iso(deadline_at),
-                "deadline_kind": deadline_kind,
-                "match_number": write.match_number,
-                "next_table_id": write.next_table_id,
-            }
-        )
-        at = _iso(write.at)
-        events += [
-            {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
-            for offset, (kind, data) in enumerate(write.events, start=1)
-        ]
-        if write.record is not None:
-            records.append(
+
+    def __init__(self, writes: list[tuple[int, int, Write]]) -> None:
+        assert len({table_id for table_id, _, _ in writes}) == len(writes), "one write per table"
+        self.writes = writes
+        tables: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        records: list[dict[str, Any]] = []
+        for table_id, expected, write in writes:
+            deadline_at, deadline_kind = write.deadline if write.deadline is not None else (None, None)
+            tables.append(
                 {
-                    "table_id": table_id,
-                    "record": write.record,
-                    "started_at": _iso(write.record_started_at or write.at),
-                    "ended_at": at if write.record_ended else None,
-                    "termination": write.termination if write.record_ended else "",
+                    "id": table_id,
+                    "expected": expected,
+                    "version": expected + len(write.events),
+                    "status": write.status,
+                    "started_at": _iso(write.started_at),
+                    "ended_at": _iso(write.ended_at),
+                    "deadline_at": _iso(deadline_at),
+                    "deadline_kind": deadline_kind,
+                    "match_number": write.match_number,
+                    "next_table_id": write.next_table_id,
                 }
             )
-    with connection.cursor() as cursor:
-        cursor.execute(_group_sql(), [jsontext.dumps(rows) for rows in (tables, events, records)])
-        matches = {int(table_id) for (table_id,) in cursor.fetchall()}
-    lost = [table_id for table_id, _, _ in writes if table_id not in matches]
-    found = dict(Table.objects.filter(pk__in=lost).values_list("pk", "version")) if lost else {}
-    outcomes: list[Outcome] = []
-    for (table_id, expected, write), row in zip(writes, tables, strict=True):
-        if table_id not in matches:
-            outcomes.append(_lost(table_id, found.get(table_id), expected))
-            continue
-        _cards_and_seats(table_id, write)
-        outcomes.append(int(row["version"]))
-    return outcomes
+            at = _iso(write.at)
+            events += [
+                {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
+                for offset, (kind, data) in enumerate(write.events, start=1)
+            ]
+            if write.record is not None:
+                records.append(
+                    {
+                        "table_id": table_id,
+                        "record": write.record,
+                        "started_at": _iso(write.record_started_at or write.at),
+                        "ended_at": at if write.record_ended else None,
+                        "termination": write.termination if write.record_ended else "",
+                    }
+                )
+        self.versions = [int(row["version"]) for row in tables]
+        #: `GROUP_SQL`'s parameters: the tables' new values, their events, their records.
+        self.parameters = [jsontext.dumps(rows) for rows in (tables, events, records)]
+
+    def lost(self, matches: Collection[int]) -> list[int]:
+        """The tables the statement left alone (``matches``: the ids it returned): their versions
+        are read to say what each found."""
+        return [table_id for table_id, _, _ in self.writes if table_id not in matches]
+
+    def outcomes(
+        self,
+        matches: Collection[int],
+        found: dict[int, int],
+        stored: Callable[[int, Write], None] | None = None,
+    ) -> list[Outcome]:
+        """Each write's new version, or its `LostWrite` (``found``: the lost tables' versions);
+        ``stored`` is called for each write the statement stored, in order."""
+        outcomes: list[Outcome] = []
+        for (table_id, expected, write), version in zip(self.writes, self.versions, strict=True):
+            if table_id not in matches:
+                outcomes.append(_lost(table_id, found.get(table_id), expected))
+                continue
+            if stored is not None:
+                stored(table_id, write)
+            outcomes.append(version)
+        return outcomes
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -315,8 +356,18 @@ SELECT id FROM u
 """
 
 
+#: The versions of the tables a group's statement left alone (`GroupWrite.lost`), for their
+#: `LostWrite`.
+VERSIONS_SQL = "SELECT id, version FROM {table} WHERE id = ANY(%s)"
+
+
 @functools.cache
-def _group_sql() -> str:
+def versions_sql() -> str:
+    return VERSIONS_SQL.format(table=connection.ops.quote_name(Table._meta.db_table))
+
+
+@functools.cache
+def group_sql() -> str:
     """`GROUP_SQL` with the models' tables, checked once against their columns (a renamed field
     fails here, not in a live table's write)."""
     used = {

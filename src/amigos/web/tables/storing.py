@@ -6,8 +6,9 @@ database's log) once for many plays instead of once each. Each actor still await
 before it tells anyone, and it has at most one write in flight, so a table's writes stay in order.
 
 With SQLite the transactions run on Django's single database thread (SQLite takes one writer at a
-time), one at a time. With PostgreSQL they run on a small pool of threads, each keeping its own
-connection, `LANES` transactions at once, so one slow commit does not hold every table.
+time), one at a time. With PostgreSQL, `LANES` groups are written at once, so one slow commit does
+not hold every table: a group that is one statement (every play's) on the loop's own connections
+(`loop_store`), any other on a small pool of threads, each keeping its own connection.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ import contextlib
 import functools
 import gc
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError, connection
 
 from amigos.web.tables import store
+from amigos.web.tables.loop_store import LoopConnections
 
 
 @functools.cache
@@ -65,8 +69,9 @@ class Writer:
         self._starting = False
         #: How many writes each of the latest transactions carried, newest last (for the tests).
         self.groups: deque[int] = deque(maxlen=100)
-        # The loop keeps only weak references to tasks: SQLite's groups' tasks are held here.
+        # The loop keeps only weak references to tasks: the groups' tasks are held here.
         self._tasks: set[asyncio.Task[None]] = set()
+        self.connections = LoopConnections()
 
     async def append(self, table_id: int, expected: int, write: store.Write) -> int:
         future: asyncio.Future[int] = self.loop.create_future()
@@ -88,17 +93,45 @@ class Writer:
         self.writing += 1
         self.groups.append(len(group))
         entries = [(entry.table_id, entry.expected, entry.write) for entry in group]
-        if _postgresql():
-            on_thread = _store_pool().submit(_append_on_store_thread, entries)
-            on_thread.add_done_callback(functools.partial(self._hand_back, group))
-            return
-        # SQLite: on Django's database thread, the one SQLite's single writer allows.
-        task = self.loop.create_task(
-            database_sync_to_async(store.append_many)(entries), name="amigos-store-writer"
-        )
+        if _postgresql() and store.one_statement(entries):
+            self._hold(self.loop.create_task(self._write_on_loop(group, entries), name="amigos-store-writer"))
+        elif _postgresql():
+            self._on_store_thread(group, entries, _append_on_store_thread)
+        else:  # SQLite: on Django's database thread, the one SQLite's single writer allows.
+            task = self.loop.create_task(
+                database_sync_to_async(store.append_many)(entries), name="amigos-store-writer"
+            )
+            self._hold(task)
+            task.add_done_callback(functools.partial(self._finish, group))
+
+    def _hold(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(functools.partial(self._finish, group))
+
+    def _on_store_thread(
+        self,
+        group: list[_Waiting],
+        entries: list[tuple[int, int, store.Write]],
+        write: Callable[[list[tuple[int, int, store.Write]]], list[store.Outcome]],
+    ) -> None:
+        on_thread = _store_pool().submit(write, entries)
+        on_thread.add_done_callback(functools.partial(self._hand_back, group))
+
+    async def _write_on_loop(
+        self, group: list[_Waiting], entries: list[tuple[int, int, store.Write]]
+    ) -> None:
+        """A one-statement group on the loop's own connection; the actors are answered as soon as
+        it is read. If it fails, whatever the reason, its writes are tried again one by one on a
+        store thread (as `store.append_many` does with a failed group), and answered from there."""
+        try:
+            outcomes = await self.connections.write(entries)
+        except asyncio.CancelledError:  # the loop is ending: so are the actors
+            self._answer(group, None)
+            raise
+        except Exception:
+            self._on_store_thread(group, entries, _append_each_on_store_thread)
+            return
+        self._answer(group, outcomes)
 
     def _hand_back(self, group: list[_Waiting], on_thread: Future[list[store.Outcome]]) -> None:
         """On the store thread, once its group is written: answer on the loop."""
@@ -146,7 +179,7 @@ def writer(loop: asyncio.AbstractEventLoop | None = None) -> Writer:
     found = _writers.get(loop)
     if found is None:
         for closed in [known for known in _writers if known.is_closed()]:
-            del _writers[closed]
+            _writers.pop(closed).connections.close()
         found = _writers[loop] = Writer(LANES if _postgresql() else 1, loop)
     return found
 
@@ -171,6 +204,14 @@ def _append_on_store_thread(entries: list[tuple[int, int, store.Write]]) -> list
     return outcomes
 
 
+def _append_each_on_store_thread(entries: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
+    """`_append_on_store_thread` for the writes of a group that failed on the loop."""
+    outcomes = store.append_each(entries)
+    if any(isinstance(outcome, DatabaseError) for outcome in outcomes):
+        connection.close()
+    return outcomes
+
+
 @functools.cache
 def _store_pool() -> ThreadPoolExecutor:
     """The store threads of the process (one per lane), shared by every event loop's writer so
@@ -181,6 +222,8 @@ def _store_pool() -> ThreadPoolExecutor:
 def close() -> None:
     """Let the store threads end, and their connections with them (a test session does this before
     it drops its database, which PostgreSQL refuses while a connection is open)."""
+    for each in list(_writers.values()):
+        each.connections.close()
     if _store_pool.cache_info().currsize:
         _store_pool().shutdown(wait=True)
         _store_pool.cache_clear()
