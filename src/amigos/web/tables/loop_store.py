@@ -61,9 +61,8 @@ class LoopConnections:
             async with held.cursor() as cursor:
                 await cursor.execute(store.group_sql(), group.parameters)
                 matches = {int(table_id) for (table_id,) in await cursor.fetchall()}
-                lost = group.lost(matches)
                 found: dict[int, int] = {}
-                if lost:
+                if lost := group.lost(matches):
                     await cursor.execute(store.versions_sql(), [lost])
                     found = {int(table_id): int(version) for table_id, version in await cursor.fetchall()}
         except BaseException:

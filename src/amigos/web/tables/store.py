@@ -231,8 +231,10 @@ def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     with connection.cursor() as cursor:
         cursor.execute(group_sql(), group.parameters)
         matches = {int(table_id) for (table_id,) in cursor.fetchall()}
-    lost = group.lost(matches)
-    found = dict(Table.objects.filter(pk__in=lost).values_list("pk", "version")) if lost else {}
+        found: dict[int, int] = {}
+        if lost := group.lost(matches):
+            cursor.execute(versions_sql(), [lost])
+            found = {int(table_id): int(version) for table_id, version in cursor.fetchall()}
     return group.outcomes(matches, found, stored=_cards_and_seats)
 
 

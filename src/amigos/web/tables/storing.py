@@ -192,24 +192,24 @@ async def append(
     return await writer(loop).append(table_id, expected, write)
 
 
-def _append_on_store_thread(entries: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
+def _append_on_store_thread(
+    entries: list[tuple[int, int, store.Write]],
+    write: Callable[[list[tuple[int, int, store.Write]]], list[store.Outcome]] | None = None,
+) -> list[store.Outcome]:
     """On a store thread, whose connection stays open from one group to the next. Channels' wrapper
     (`database_sync_to_async`) would treat every group as a new request and make Django check the
     connection first (``SELECT 1``): one more round trip to the database each time. Instead a
     database error closes the connection: the actors are rebuilt and the next write connects
     afresh (after a database restart, say)."""
-    outcomes = store.append_many(entries)
+    outcomes = (write or store.append_many)(entries)
     if any(isinstance(outcome, DatabaseError) for outcome in outcomes):
         connection.close()
     return outcomes
 
 
 def _append_each_on_store_thread(entries: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
-    """`_append_on_store_thread` for the writes of a group that failed on the loop."""
-    outcomes = store.append_each(entries)
-    if any(isinstance(outcome, DatabaseError) for outcome in outcomes):
-        connection.close()
-    return outcomes
+    """`_append_on_store_thread` for the writes of a group that failed on the loop: one by one."""
+    return _append_on_store_thread(entries, store.append_each)
 
 
 @functools.cache
@@ -220,8 +220,9 @@ def _store_pool() -> ThreadPoolExecutor:
 
 
 def close() -> None:
-    """Let the store threads end, and their connections with them (a test session does this before
-    it drops its database, which PostgreSQL refuses while a connection is open)."""
+    """Let the store threads end, and their connections with them, and close the loops' idle
+    connections (a test session does this before it drops its database, which PostgreSQL refuses
+    while a connection is open)."""
     for each in list(_writers.values()):
         each.connections.close()
     if _store_pool.cache_info().currsize:
