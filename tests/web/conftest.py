@@ -97,11 +97,22 @@ def store_threads_end_first(django_db_setup: None) -> Iterator[None]:
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
-    from amigos.web.tables import storing
+    from amigos.web.tables import handover, storing
 
     storing.close()
+    handover.close()
     # The thread that async tests' database calls run on keeps its connection too.
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(autouse=True)
+def archive_settles() -> Iterator[None]:
+    """A match a test ended goes to the archive on the archive thread, after the table moved on:
+    it is archived before the next test empties the database, never while it does."""
+    yield
+    from amigos.web.tables import handover
+
+    assert handover.settle(timeout=120), "a hand-over to the archive did not finish"
 
 
 @pytest.fixture

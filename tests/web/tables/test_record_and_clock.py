@@ -71,6 +71,7 @@ async def test_a_refused_hand_over_is_logged_with_its_code(
     actor: Any = SimpleNamespace(id=3, seats=[], game=SimpleNamespace(match_number=2), name="t")
     with caplog.at_level(logging.ERROR, logger="amigos.tables"):
         await handover.hand_over(actor)
+        assert await handover.settled()
     assert [record.levelno for record in caplog.records] == [logging.ERROR]
     message = caplog.records[0].getMessage()
     assert "record-invalid" in message and "match 2" in message

@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from amigos.table import Conduct
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import registry, services, socket_keys, timing
+from amigos.web.tables import handover, registry, services, socket_keys, timing
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table
 from tests.table.helpers import BLOCKING, OPEN, SINGLE
@@ -247,6 +247,7 @@ async def test_not_back_in_five_minutes_gives_a_blue_card_and_ends_the_match_by_
     assert actor.status == "finished"
     table = await sync_to_async(Table.objects.get)(pk=actor.id)
     assert table.status == "finished"
+    assert await handover.settled()  # the archive takes the match on its own thread
     record = await sync_to_async(MatchRecord.objects.get)(table_id=actor.id)
     assert record.termination == "abandonment"
     assert record.record["offender"] == 0

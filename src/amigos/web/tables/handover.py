@@ -5,15 +5,28 @@ for statistics and replays. Its `source` key makes a second hand-over of the sam
 once, so this may safely run again after a restart, and does: a process that stopped (killed,
 say) between storing a match's end and finishing its hand-over left it unarchived, and nothing
 ever handed it over again, so a starting process hands over every such match (`hand_over_left`).
+
+The hand-over runs on a thread of its own, and the table does not wait for it: its record is
+already stored (`MatchRecord`), and archiving a match (replaying it for the statistics, the rating
+under the ledger's lock, a dozen rows) took about 30 ms. On the thread that every
+`database_sync_to_async` call shares, a wave of matches ending together queued those calls, and
+every table waited: in bench/load.py's closed loop, 300 tables ending their matches within seconds
+of each other took their first rematch vote 8 s after the match's end. One thread, because the
+rating ledger's lock lets one archive go at a time anyway.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
 import logging
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
+from django.db import close_old_connections, connections
 
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.services import archive_match
@@ -40,16 +53,60 @@ def _archive(table_id: int, match: int, seat_user_ids: list[int | None], table_n
     store.mark_archived(table_id, match)
 
 
+@functools.cache
+def _archive_thread() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(1, thread_name_prefix="amigos-archive")
+
+
+#: The hand-overs queued on the archive thread and not yet done.
+_queued: set[Future[None]] = set()
+
+
 async def hand_over(actor: TableActor) -> None:
-    """Archive the actor's finished match. A refusal is logged as an error with the archive's
-    code (the table itself goes on: the record stays in MatchRecord, unarchived, and the next
-    process to start offers it again), because a silent refusal once left every match of a
-    branch unarchived unnoticed."""
+    """Queue the actor's finished match for the archive and return at once (the module's
+    docstring says why). A refusal is logged as an error with the archive's code (the table
+    itself goes on: the record stays in MatchRecord, unarchived, and the next process to start
+    offers it again), because a silent refusal once left every match of a branch unarchived
+    unnoticed."""
     seat_user_ids = [seat.user_id for seat in actor.seats]
+    queued = _archive_thread().submit(
+        _archive_or_log, actor.id, actor.game.match_number, seat_user_ids, actor.name
+    )
+    _queued.add(queued)
+    queued.add_done_callback(_queued.discard)
+
+
+def _archive_or_log(table_id: int, match: int, seat_user_ids: list[int | None], table_name: str) -> None:
+    """On the archive thread, as a request would: an unusable or aged connection is replaced
+    before and after (Django's `close_old_connections`)."""
+    close_old_connections()
     try:
-        await database_sync_to_async(_archive)(actor.id, actor.game.match_number, seat_user_ids, actor.name)
+        _archive(table_id, match, seat_user_ids, table_name)
     except Exception as error:
-        _log_refusal(actor.id, actor.game.match_number, error)
+        _log_refusal(table_id, match, error)
+    finally:
+        close_old_connections()
+
+
+def settle(timeout: float | None = None) -> bool:
+    """Wait until every hand-over queued so far is done (a process stopping, a test reading the
+    archive); whether they all were within ``timeout`` seconds."""
+    _, left = concurrent.futures.wait(list(_queued), timeout)
+    return not left
+
+
+async def settled(timeout: float | None = None) -> bool:
+    """`settle` without blocking the event loop."""
+    return await asyncio.to_thread(settle, timeout)
+
+
+def close() -> None:
+    """Finish the queued hand-overs and end the archive thread with its connection (a test
+    session does this before it drops its database)."""
+    if _archive_thread.cache_info().currsize:
+        _archive_thread().submit(connections.close_all).result()
+        _archive_thread().shutdown(wait=True)
+        _archive_thread.cache_clear()
 
 
 def _log_refusal(table_id: int, match: int, error: Exception) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from amigos.web.realtime.hub import get_hub
-from amigos.web.tables import lease, store
+from amigos.web.tables import handover, lease, store
 from amigos.web.tables.actor import Clock, Links, TableActor
 
 log = logging.getLogger("amigos.tables")
@@ -247,6 +247,10 @@ async def stop_all() -> None:
     for actor in list(registry.actors.values()):
         await actor.stop()
     registry.actors.clear()
+    # The matches that ended last are still on their way to the archive: a stop that left them
+    # would leave them to the next start (`handover.hand_over_left`).
+    if not await handover.settled(timeout=30):
+        log.warning("the archive had not taken every ended match when the tables stopped")
     if registry.listening and held:
         try:
             await registry.leases.release(held)
