@@ -20,6 +20,8 @@ It prints JSON:
 * `memory_per_table_kb` — the server's resident memory after the tables started, less before,
   per table (human and computer tables alike);
 * `errors` — refused commands other than `stale_version` (a race the protocol expects);
+* `rematches` — matches that ended during the run (counted from the start of the clients) and
+  went on at a rematch table: every seat votes for one and follows it there;
 * `server_cpu_ms_per_play` — the server process's CPU over the measure, per play;
 * `clients_cpu_ms_per_play` — the client processes' CPU over the same seconds, per play: they
   share the machine with the server, so what they spend is taken from it;
@@ -158,10 +160,43 @@ class Stats:
         # sockets opened again after a failed opening or a lost connection, and the kinds of failure
         self.reconnects = 0
         self.failures: dict[str, int] = {}
+        # matches that ended and were followed by a rematch table (counted by each seat's client)
+        self.rematches = 0
+
+
+@dataclass
+class Place:
+    """Where a seat's client sits now: a rematch moves it to a new table, and maybe a new seat."""
+
+    table: int
+    seat: int
+
+
+class Pace:
+    """The server's command limit, kept by the client (a token bucket of the same rate and burst):
+    a closed loop at a table whose server answers in a few milliseconds made one seat send over
+    thirty plays in a quarter of a second, was refused with `rate_limited`, and its table then
+    waited for the turn clock. A person cannot play ten tiles a second, so waiting here changes
+    nothing the goals measure but the refusals."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        # with a margin: the frames reach the server later than they leave, some closer together
+        self.rate, self.burst = rate * 0.8, max(1.0, burst / 2)
+        self.tokens, self.updated = burst, time.monotonic()
+
+    async def take(self) -> None:
+        while True:
+            now = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+            self.updated = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((1 - self.tokens) / self.rate)
 
 
 async def seat_client(
-    port: int, session: str, table: int, seat: int, stats: Stats, delay: float, stop: asyncio.Event
+    plan: Plan, session: str, table: int, seat: int, stats: Stats, stop: asyncio.Event
 ) -> None:
     """One seat's client. Like a browser, it waits as long as the server takes to open its socket
     (the websockets library gives up after 10 s by default: at a thousand tables openings queued
@@ -170,10 +205,12 @@ async def seat_client(
     from websockets.exceptions import WebSocketException
 
     joined = [False]
+    place = Place(table, seat)
+    pace = Pace(plan.command_rate, plan.command_burst)
     pause = 1.0
     while not stop.is_set():
         try:
-            await _seat_session(port, session, table, seat, stats, delay, stop, joined)
+            await _seat_session(plan, session, place, pace, stats, stop, joined)
             return
         except (OSError, TimeoutError, WebSocketException) as failure:
             stats.reconnects += 1
@@ -195,19 +232,23 @@ def failure_kind(failure: BaseException) -> str:
 
 
 async def _seat_session(
-    port: int,
+    plan: Plan,
     session: str,
-    table: int,
-    seat: int,
+    place: Place,
+    pace: Pace,
     stats: Stats,
-    delay: float,
     stop: asyncio.Event,
     joined: list[bool],
 ) -> None:
     """One socket of a seat's client, until ``stop``; ``joined`` holds whether the seat has ever had
-    its table's snapshot (it counts once, whatever the reconnections)."""
+    its table's snapshot (it counts once, whatever the reconnections). At a match's end the seat
+    votes for a rematch, as players who stay do, and follows the vote to the new table: a table
+    that stopped at its first match's end would leave the closed loop with fewer tables each
+    second (at 300 tables, 291 had ended their match within 40 s, and the plays a second fell by
+    half over the run)."""
     import websockets
 
+    port, delay = plan.port, plan.delay
     origin = f"http://127.0.0.1:{port}"
     async with websockets.connect(
         f"ws://127.0.0.1:{port}/ws/?lobby=0",
@@ -221,9 +262,17 @@ async def _seat_session(
         ident = 0
         version = 0
 
+        plays_sent: set[int] = set()  # the ids of the plays not yet answered
+        votes_sent: set[int] = set()  # and of the votes
+
         async def send(kind: str, payload: dict[str, Any]) -> None:
             nonlocal ident
+            await pace.take()
             ident += 1
+            if kind == "table.play":
+                plays_sent.add(ident)
+            elif kind == "table.vote":
+                votes_sent.add(ident)
             await connection.send(json.dumps({"type": kind, "id": ident, "payload": payload}))
 
         async def play(turn: dict[str, Any], at_version: int) -> None:
@@ -233,12 +282,12 @@ async def _seat_session(
                 # within a few milliseconds once a second, which no real room of players does.
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             entry = turn["legal"][0]
-            stats.pending[(table, entry["tile"])] = time.perf_counter()
+            stats.pending[(place.table, entry["tile"])] = time.perf_counter()
             with contextlib.suppress(websockets.exceptions.ConnectionClosed):  # closed meanwhile
                 await send(
                     "table.play",
                     {
-                        "table_id": table,
+                        "table_id": place.table,
                         "version": at_version,
                         "tile": entry["tile"],
                         "arm": entry["arms"][0] if entry["arms"] else None,
@@ -259,7 +308,21 @@ async def _seat_session(
             await stop.wait()
             await connection.close()
 
-        await send("table.join", {"table_id": table, "since": None})
+        async def vote(table: int, at_version: int) -> None:
+            with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                await send("table.vote", {"table_id": table, "version": at_version, "choice": "rematch"})
+
+        async def move(old: int, new: int) -> None:
+            with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                await send("table.leave", {"table_id": old})
+                await send("table.join", {"table_id": new, "since": None})
+
+        def spawn(work: Any) -> None:
+            task = asyncio.create_task(work)
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+        await send("table.join", {"table_id": place.table, "since": None})
         tasks: set[asyncio.Task[None]] = set()
         beating = asyncio.create_task(beat())
         closing = asyncio.create_task(close_at_stop())
@@ -279,31 +342,50 @@ async def _seat_session(
                 kind, payload = envelope["type"], envelope["payload"]
                 turn = None
                 if kind == "table.snapshot":
+                    place.seat = payload["seat"]  # a rematch may seat the client elsewhere
                     if not joined[0]:
                         joined[0] = True
                         stats.joined += 1
                     version = payload["version"]
                     turn = payload["turn"]
                 elif kind == "table.events":
+                    if payload["table_id"] != place.table:
+                        continue  # the old table's last events, sent before it was left
                     for event in payload["events"]:
                         version = max(version, event["version"])
                         data = event["data"]
-                        if event["kind"] == "played" and data["seat"] != seat:
-                            started = stats.pending.get((table, data["tile"]))
+                        if event["kind"] == "played" and data["seat"] != place.seat:
+                            started = stats.pending.get((place.table, data["tile"]))
                             if started is not None:
                                 now = time.perf_counter()
                                 stats.latencies.append(now - started)
                                 stats.arrivals.append(now)
                         elif event["kind"] == "clock":
                             turn = data if event["version"] == version else None
-                elif kind == "ack" and "version" in payload:
+                        elif event["kind"] == "match_ended":
+                            spawn(vote(place.table, event["version"]))
+                        elif event["kind"] == "votes_closed" and data["next_table_id"] is not None:
+                            if place.seat == 0:
+                                stats.rematches += 1
+                            old, place.table = place.table, data["next_table_id"]
+                            version, turn = 0, None
+                            spawn(move(old, place.table))
+                            break
+                elif kind == "ack" and payload["reply_to"] in plays_sent:
+                    plays_sent.discard(payload["reply_to"])
                     stats.plays += 1
-                elif kind == "error" and payload["code"] != "stale_version":
-                    stats.errors.append(payload["code"])
-                if turn is not None and turn["seat"] == seat and turn["legal"]:
-                    task = asyncio.create_task(play(turn, version))
-                    tasks.add(task)
-                    task.add_done_callback(tasks.discard)
+                elif kind == "error":
+                    plays_sent.discard(payload["reply_to"])
+                    if payload["reply_to"] in votes_sent:
+                        votes_sent.discard(payload["reply_to"])
+                        if payload["code"] == "stale_version":
+                            # another seat's vote came first (each vote is an event): vote again
+                            spawn(vote(place.table, version))
+                            continue
+                    if payload["code"] != "stale_version":
+                        stats.errors.append(payload["code"])
+                if turn is not None and turn["seat"] == place.seat and turn["legal"]:
+                    spawn(play(turn, version))
         finally:
             beating.cancel()
             closing.cancel()
@@ -312,12 +394,15 @@ async def _seat_session(
 @dataclass(frozen=True)
 class Plan:
     """What every client process needs: where the server is, the players' sessions, how long a
-    seat waits before playing (0: closed loop) and how long the measure lasts."""
+    seat waits before playing (0: closed loop), how long the measure lasts, and the server's
+    limit on each socket's commands (a second and at once), which the clients keep."""
 
     port: int
     players: dict[int, str]
     delay: float
     seconds: float
+    command_rate: float
+    command_burst: float
     timeline: bool = False
 
 
@@ -331,9 +416,7 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
     for number, (table, users) in enumerate(made):
         for seat, user_id in enumerate(users):
             clients.append(
-                asyncio.create_task(
-                    seat_client(plan.port, plan.players[user_id], table, seat, stats, plan.delay, stop)
-                )
+                asyncio.create_task(seat_client(plan, plan.players[user_id], table, seat, stats, stop))
             )
         if number % 50 == 49:
             await asyncio.sleep(0.05)
@@ -378,6 +461,7 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
         "join_seconds": join_seconds,
         "reconnects": stats.reconnects,
         "failures": stats.failures,
+        "rematches": stats.rematches,
     }
 
 
@@ -486,6 +570,7 @@ def drive(
         "sockets_joined": sum(part["joined"] for part in parts),
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
         "reconnects": sum(part["reconnects"] for part in parts),
+        "rematches": sum(part["rematches"] for part in parts),
         "failure_kinds": sorted(set().union(*(part["failures"] for part in parts))),
         "failure_counts": _summed([part["failures"] for part in parts]),
         "client_processes": processes,
@@ -532,7 +617,17 @@ def main(argv: list[str] | None = None) -> int:
         try:
             # the seat in turn waits 1/R on average, so a table makes about R plays a second
             delay = 0.0 if args.closed else 1.0 / args.rate
-            plan = Plan(port, sessions, delay, args.seconds, args.timeline)
+            from django.conf import settings
+
+            plan = Plan(
+                port,
+                sessions,
+                delay,
+                args.seconds,
+                settings.AMIGOS_SOCKET_COMMANDS_PER_SECOND,
+                settings.AMIGOS_SOCKET_COMMAND_BURST,
+                args.timeline,
+            )
             result = drive(plan, server.pid, made, args.tables, args.client_processes)
         finally:
             server.terminate()
