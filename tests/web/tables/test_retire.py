@@ -1,0 +1,87 @@
+"""An ended table's actor leaves the process's memory a minute after the end (regression: every
+table a process ever ran stayed in it), and the table does not wait for the archive at its match's
+end (regression: a wave of match ends queued the archive's work ahead of every table's)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from amigos.web.accounts.models import User
+from amigos.web.tables import handover, registry, services
+from amigos.web.tables.models import MatchRecord
+from tests.web.tables.support import Recorder
+from tests.web.tables.test_actor import against_computers, fresh_registry, play_my_turns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+__all__ = ["fresh_registry"]  # the actors of each test are stopped after it
+
+
+async def finished_table(make_player: Callable[..., User]) -> tuple[User, Any, Recorder]:
+    """A table against computers whose match I played to its end and whose vote I closed."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await play_my_turns(actor, me, user)
+    await actor.call(lambda: actor.vote(user.pk, actor.version, "communicate"))
+    assert actor.status == "finished"
+    return user, actor, me
+
+
+async def test_an_ended_table_is_let_go_a_minute_after_its_end_and_comes_back_from_its_log(
+    make_player: Callable[..., User],
+) -> None:
+    user, actor, _ = await finished_table(make_player)
+    other = await sync_to_async(make_player)("Beto")
+    table = await sync_to_async(services.play_against_computer)(
+        user=other, variant="amigos-100", players=None, level="easy"
+    )
+    playing = await registry.get_actor(table.pk)
+    assert playing is not None
+    start = time.monotonic()
+    assert await registry.retire_ended(now=start) == []  # its end is seen now
+    later = start + registry.RETIRE_SECONDS - 1
+    assert await registry.retire_ended(now=later) == []
+    assert registry.local_actor(actor.id) is actor
+    assert await registry.retire_ended(now=start + registry.RETIRE_SECONDS) == [actor.id]
+    assert registry.local_actor(actor.id) is None
+    assert actor.broken  # stopped: a command that still held it is refused, not lost
+    assert registry.local_actor(playing.id) is playing  # a table in play stays, however long
+    assert await registry.retire_ended(now=start + 100 * registry.RETIRE_SECONDS) == []
+    # a page that asks for the ended table again gets it, rebuilt from its log
+    again = await registry.get_actor(actor.id)
+    assert again is not None and again is not actor
+    assert (again.status, again.version) == ("finished", actor.version)
+    me = Recorder(user.pk)
+    await again.call(lambda: again.join(me, True, None))
+    snapshots = [payload for kind, payload in me.received if kind == "table.snapshot"]
+    assert snapshots[-1]["table"]["status"] == "finished"
+
+
+async def test_the_table_goes_on_while_the_archive_takes_its_match(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive = handover._archive
+    let_go = threading.Event()
+
+    def slow(*args: Any) -> None:
+        assert let_go.wait(60), "the test never let the archive go on"
+        archive(*args)
+
+    monkeypatch.setattr(handover, "_archive", slow)
+    try:
+        _, actor, _ = await finished_table(make_player)  # the vote after the match end answered
+        row = await MatchRecord.objects.aget(table_id=actor.id, number=1)
+        assert row.ended_at is not None and not row.archived
+        assert not await handover.settled(timeout=0.05)
+    finally:
+        let_go.set()
+    assert await handover.settled(timeout=60)
+    assert (await MatchRecord.objects.aget(table_id=actor.id, number=1)).archived
+    assert await sync_to_async(handover.settle)(timeout=0)
