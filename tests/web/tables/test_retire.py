@@ -7,14 +7,18 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 
 from amigos.web.accounts.models import User
-from amigos.web.tables import handover, registry, services
+from amigos.web.archive.errors import ArchiveError
+from amigos.web.archive.summary import analyse
+from amigos.web.tables import handover, registry, services, thinking
 from amigos.web.tables.models import MatchRecord
+from tests.web.archive.records import record_obj
 from tests.web.tables.support import Recorder
 from tests.web.tables.test_actor import against_computers, fresh_registry, play_my_turns
 
@@ -85,3 +89,34 @@ async def test_the_table_goes_on_while_the_archive_takes_its_match(
     assert await handover.settled(timeout=60)
     assert (await MatchRecord.objects.aget(table_id=actor.id, number=1)).archived
     assert await sync_to_async(handover.settle)(timeout=0)
+
+
+async def test_a_match_is_archived_when_the_worker_processes_fail(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record's analysis runs in the computer players' pool; a broken pool costs no match."""
+
+    class Broken:
+        def submit(self, *args: Any) -> Any:
+            raise BrokenProcessPool("a worker was killed")
+
+    monkeypatch.setattr(thinking, "executor", Broken)
+    _, actor, _ = await finished_table(make_player)
+    assert await handover.settled(timeout=60)
+    assert (await MatchRecord.objects.aget(table_id=actor.id, number=1)).archived
+
+
+def test_the_analysis_of_a_broken_record_is_refused_from_the_worker() -> None:
+    with pytest.raises(ArchiveError) as refused:
+        handover._analysis({"format": "nothing like a record"})
+    assert refused.value.code == "record-invalid"
+
+
+def test_a_worker_process_analyses_a_record_as_this_process_does(settings: Any) -> None:
+    settings.AMIGOS_BOT_PROCESSES = 1
+    thinking.shutdown(wait=True)  # the tests' thread pool goes; a real worker process comes
+    try:
+        record = record_obj("amigos-100", seed=3)
+        assert handover._analysis(record) == analyse(record)
+    finally:
+        thinking.shutdown(wait=True)

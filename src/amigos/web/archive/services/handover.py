@@ -27,9 +27,11 @@ def archive_match(
     table_name: str,
     started_at: datetime,
     ended_at: datetime,
+    analysis: Analysis | None = None,
 ) -> None:
     """Archive a match handed over by a live table and, when it is a complete Amigos match of four
-    accounts, count it for their PR in the same transaction.
+    accounts, count it for their PR in the same transaction. ``analysis``: the record's, when the
+    caller computed it elsewhere (`summary.analyse`, in a worker process).
 
     ``source`` identifies the match ("table:<id>:match:<n>"): handing the same match over again
     changes nothing, so a table may retry safely. ``seat_user_ids`` gives each seat's account, None
@@ -46,6 +48,7 @@ def archive_match(
         table_name=table_name,
         started_at=started_at,
         ended_at=ended_at,
+        analysis=analysis,
     )
 
 
