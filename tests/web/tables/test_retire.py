@@ -4,8 +4,11 @@ end (regression: a wave of match ends queued the archive's work ahead of every t
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -120,3 +123,18 @@ def test_a_worker_process_analyses_a_record_as_this_process_does(settings: Any) 
         assert handover._analysis(record) == analyse(record)
     finally:
         thinking.shutdown(wait=True)
+
+
+async def test_a_let_go_actor_is_freed(make_player: Callable[..., User]) -> None:
+    """Nothing keeps a retired actor alive (a subscription, a timer, a lock, a writer): the memory
+    of an ended table comes back."""
+    _, actor, me = await finished_table(make_player)
+    table_id, kept = actor.id, weakref.ref(actor)
+    del actor
+    await me.close()  # its page closes
+    start = time.monotonic()
+    await registry.retire_ended(now=start)
+    assert await registry.retire_ended(now=start + registry.RETIRE_SECONDS) == [table_id]
+    await asyncio.sleep(0)  # the stopped tasks' callbacks run
+    gc.collect()
+    assert kept() is None, [type(holder).__name__ for holder in gc.get_referrers(kept())]
