@@ -8,7 +8,7 @@ ever handed it over again, so a starting process hands over every such match (`h
 
 The hand-over runs on a thread of its own, and the table does not wait for it: its record is
 already stored (`MatchRecord`), and archiving a match (replaying it for the statistics, the rating
-under the ledger's lock, a dozen rows) took about 30 ms. On the thread that every
+under the ledger's lock, some fifteen statements) takes about 15 ms of CPU. On the thread that every
 `database_sync_to_async` call shares, a wave of matches ending together queued those calls, and
 every table waited: in bench/load.py's closed loop, 300 tables ending their matches within seconds
 of each other took their first rematch vote 8 s after the match's end. One thread, because the

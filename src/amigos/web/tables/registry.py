@@ -266,6 +266,8 @@ async def retire_ended(registry: Actors | None = None, now: float | None = None)
     registry = registry or _actors()
     now = time.monotonic() if now is None else now
     due = []
+    for table_id in registry.ended.keys() - registry.actors.keys():
+        del registry.ended[table_id]  # its actor left otherwise (its lease went to another process)
     for table_id, actor in list(registry.actors.items()):
         if actor.status not in ENDED:
             registry.ended.pop(table_id, None)
