@@ -3,6 +3,7 @@ snapshot when this process no longer has it all."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from amigos.web.realtime.bus import InMemoryBus
@@ -24,6 +25,10 @@ class FakeConnection:
     @property
     def display_name(self) -> str:
         return "Ana"
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
 
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         self.got.append((kind, payload))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -57,6 +58,10 @@ class Recorder:
     @property
     def display_name(self) -> str:
         return self.name
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
 
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         self.received.append((kind, payload))

@@ -14,6 +14,7 @@ bug: the socket is closed (1011) and cleaned up, never left half alive.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -55,6 +56,11 @@ class Connection(Protocol):
 
     @property
     def display_name(self) -> str: ...
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the socket runs in, kept: Python 3.11 asks the system for the process's
+        id at every `asyncio.get_running_loop()`, and every command would ask."""
 
     def push(self, kind: str, payload: dict[str, Any]) -> None:
         """Queue an envelope for this socket only (never blocks)."""

@@ -62,6 +62,7 @@ class Remote:
         self._display_name = display_name
         self.pushes: list[list[Any]] = []
         self.topics: list[str] = []
+        self.loop = asyncio.get_running_loop()
 
     @property
     def user_id(self) -> int:
@@ -101,7 +102,7 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
     """Run operation ``name`` on the table, here or in the process that runs it."""
     op = _operations[name]
     for _ in range(HOPS):
-        found = await registry.locate(table_id)
+        found = await registry.locate(table_id, connection.loop)
         if found is None:
             raise CommandError("table_not_found", "no such table")
         if isinstance(found, TableActor):

@@ -138,10 +138,17 @@ def use_clock(clock: Clock | None) -> None:
     _clock = clock
 
 
-async def locate(table_id: int) -> TableActor | Elsewhere | None:
+async def locate(
+    table_id: int, loop: asyncio.AbstractEventLoop | None = None
+) -> TableActor | Elsewhere | None:
     """The table's actor here (rebuilt from the database if needed, taking the table's lease when
-    processes share the tables), where it runs if another live process holds it, or None (no table)."""
-    loop = remember_loop()
+    processes share the tables), where it runs if another live process holds it, or None (no table).
+    ``loop``: the running loop, when the caller keeps it (a socket does)."""
+    global _loop
+    if loop is None:
+        loop = remember_loop()
+    else:
+        _loop = loop
     registry = _actors(loop)
     shared = await _share(registry, loop)
 
