@@ -66,9 +66,10 @@ def legal_plays(state: HandState, seat: int) -> list[dict[str, Any]]:
     for action in state.legal_actions():
         if not isinstance(action, Play):
             continue
-        entry = grouped.setdefault(
-            str(action.tile), {"tile": str(action.tile), "arms": [], "lead_left": None}
-        )
+        text = str(action.tile)
+        entry = grouped.get(text)
+        if entry is None:
+            entry = grouped[text] = {"tile": text, "arms": [], "lead_left": None}
         if action.arm is not None and action.arm.value not in entry["arms"]:
             entry["arms"].append(action.arm.value)
         if action.lead_left is not None:
@@ -147,7 +148,7 @@ class Game:
     #: Each hand's record as last built, by hand id, with the number of actions it was built from:
     #: the record is rebuilt whole at every hand's start and end, and replaying every earlier hand
     #: each time made that cost grow with the match (a sixth of the server's time in closed play).
-    _recorded: dict[str, tuple[int, RecordHand]] = field(default_factory=dict, repr=False, compare=False)
+    _recorded: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict, repr=False, compare=False)
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -422,10 +423,16 @@ class Game:
         extra = match_trail_json(match)
         if cards is not None:
             extra["cards"] = cards
-        return Record(variant=self.variant.name, players=self.names, hands=tuple(hands), extra=extra).to_obj()
+        record = Record(variant=self.variant.name, players=self.names, extra=extra).to_obj()
+        # The hands as the engine writes them (`RecordHand.to_obj`), kept from one record to the
+        # next: the record is written again at every hand's start and end, and converting every
+        # earlier hand again each time was a fortieth of a closed loop's interpreter time.
+        record["hands"] = hands
+        return record
 
-    def _record_hand(self, log: HandLog) -> RecordHand:
-        """One hand of the record, built again only when it gained actions since it was last built."""
+    def _record_hand(self, log: HandLog) -> dict[str, Any]:
+        """One hand of the record, built again only when it gained actions since it was last built
+        (the same object each time otherwise: a record is written, never changed)."""
         kept = self._recorded.get(log.id)
         if kept is not None and kept[0] == len(log.actions):
             return kept[1]
@@ -443,7 +450,7 @@ class Game:
             leader=base.leader,
             moves=base.moves,
             extra=hand_trail_json(trail),
-        )
+        ).to_obj()
         self._recorded[log.id] = (len(log.actions), built)
         return built
 
