@@ -116,12 +116,12 @@ async def _share(registry: Actors, loop: asyncio.AbstractEventLoop | None = None
     return True
 
 
-def remember_loop() -> asyncio.AbstractEventLoop:
-    """Note the running server loop, for `forwarding.wake_soon` from other threads, and return it
-    (every command asks for it: the caller reuses it instead of asking Python 3.11 again, which
-    costs a system call each time)."""
+def remember_loop(loop: asyncio.AbstractEventLoop | None = None) -> asyncio.AbstractEventLoop:
+    """Note the running server loop (``loop``, when the caller keeps it), for
+    `forwarding.wake_soon` from other threads, and return it (every command asks for it: the
+    caller reuses it instead of asking Python 3.11 again, which costs a system call each time)."""
     global _loop
-    _loop = asyncio.get_running_loop()
+    _loop = loop or asyncio.get_running_loop()
     return _loop
 
 
@@ -144,11 +144,7 @@ async def locate(
     """The table's actor here (rebuilt from the database if needed, taking the table's lease when
     processes share the tables), where it runs if another live process holds it, or None (no table).
     ``loop``: the running loop, when the caller keeps it (a socket does)."""
-    global _loop
-    if loop is None:
-        loop = remember_loop()
-    else:
-        _loop = loop
+    loop = remember_loop(loop)
     registry = _actors(loop)
     shared = await _share(registry, loop)
 
