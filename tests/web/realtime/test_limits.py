@@ -7,7 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amigos.web.realtime.envelope import MAX_FRAME_BYTES
-from amigos.web.realtime.limits import PROTOCOL_PATH, TokenBucket, uvicorn_websocket_options
+from amigos.web.realtime.limits import (
+    HTTP_PROTOCOL_PATH,
+    PROTOCOL_PATH,
+    TokenBucket,
+    uvicorn_websocket_options,
+)
 
 
 class Clock:
@@ -52,6 +57,7 @@ def test_refuses_nonsense() -> None:
 
 def test_the_server_refuses_frames_over_the_protocol_limit() -> None:
     assert uvicorn_websocket_options() == {
+        "http": HTTP_PROTOCOL_PATH,
         "ws": PROTOCOL_PATH,
         "ws_max_size": MAX_FRAME_BYTES,
         "ws_per_message_deflate": False,

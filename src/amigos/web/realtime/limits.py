@@ -15,6 +15,8 @@ from amigos.web.realtime.envelope import MAX_FRAME_BYTES
 
 # uvicorn's `ws` option: an import string, which needs no import of uvicorn here.
 PROTOCOL_PATH = "amigos.web.realtime.protocol:SiteSocketProtocol"
+#: uvicorn's `http` option, likewise.
+HTTP_PROTOCOL_PATH = "amigos.web.realtime.http_protocol:SiteHttpProtocol"
 
 
 class TokenBucket:
@@ -44,5 +46,12 @@ def uvicorn_websocket_options() -> dict[str, Any]:
     its frame limit, so a larger frame is refused (close 1009) before it is buffered, and no
     per-message compression. Compressing every outgoing envelope was the largest single cost of a
     live table's play in bench/load.py (a third of the event loop's time), for envelopes of a few
-    hundred bytes; without it a small compressed frame can neither inflate past the size limit."""
-    return {"ws": PROTOCOL_PATH, "ws_max_size": MAX_FRAME_BYTES, "ws_per_message_deflate": False}
+    hundred bytes; without it a small compressed frame can neither inflate past the size limit.
+    And the site's HTTP protocol, which frees an upgraded connection's HTTP half at once
+    (`amigos.web.realtime.http_protocol`)."""
+    return {
+        "http": HTTP_PROTOCOL_PATH,
+        "ws": PROTOCOL_PATH,
+        "ws_max_size": MAX_FRAME_BYTES,
+        "ws_per_message_deflate": False,
+    }
