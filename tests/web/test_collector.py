@@ -39,12 +39,8 @@ def _garbage_cycle() -> weakref.ref[_Node]:
     return weakref.ref(first)
 
 
-def test_young_beats_then_a_full_one() -> None:
-    pace = collector.Pace(young_seconds=0.1, full_every=5)
-    assert [pace.generation(beat) for beat in range(1, 11)] == [0, 0, 0, 0, 2, 0, 0, 0, 0, 2]
-    default = collector.Pace()
-    assert default.young_seconds * default.full_every == 600  # everything every ten minutes
-    assert all(default.generation(beat) == 0 for beat in range(1, default.full_every))
+def test_everything_every_ten_minutes() -> None:
+    assert collector.Pace().full_seconds == 600
 
 
 def test_not_asked_for_leaves_python_collecting(restored_collector: None) -> None:
@@ -62,7 +58,7 @@ def test_a_served_process_collects_cycles_on_its_beat(
     monkeypatch.setenv(collector.ENVIRONMENT_KEY, "1")
 
     async def scenario() -> None:
-        collector.pace()
+        collector.pace(collector.Pace(full_seconds=0.05))
         collector.pace()  # once per loop
         tasks = [task for task in asyncio.all_tasks() if task.get_name() == "amigos-collector"]
         assert len(tasks) == 1
@@ -72,7 +68,7 @@ def test_a_served_process_collects_cycles_on_its_beat(
             await asyncio.sleep(0.05)
             if cycle() is None:
                 break
-        assert cycle() is None, "the young beat freed no cycle"
+        assert cycle() is None, "the beat freed no cycle"
         tasks[0].cancel()
         with pytest.raises(asyncio.CancelledError):
             await tasks[0]
@@ -81,21 +77,20 @@ def test_a_served_process_collects_cycles_on_its_beat(
     asyncio.run(scenario())
 
 
-def test_a_full_beat_frees_cycles_older_than_a_young_pass(restored_collector: None) -> None:
+def test_the_beat_frees_cycles_of_every_generation(restored_collector: None) -> None:
     async def scenario() -> None:
         gc.disable()
         cycle = _garbage_cycle()
         alive = cycle()
-        gc.collect(0)  # the cycle survives a young pass while it is still reachable
+        gc.collect(1)  # the cycle reaches the oldest generation while it is still reachable
         del alive
-        gc.collect(0)  # ...and the next young pass does not look at it any more
         assert cycle() is not None
-        task = asyncio.get_running_loop().create_task(collector.run(collector.Pace(0.01, full_every=2)))
+        task = asyncio.get_running_loop().create_task(collector.run(collector.Pace(0.01)))
         for _ in range(100):
             await asyncio.sleep(0.01)
             if cycle() is None:
                 break
-        assert cycle() is None, "the full beat freed nothing"
+        assert cycle() is None, "the beat freed nothing"
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task

@@ -1,4 +1,4 @@
-"""Python's cycle collector, paced by the clock in a served process instead of by allocations.
+"""Python's cycle collector, run on a clock in a served process instead of by allocations.
 
 Why: the automatic collector runs when allocations outnumber deallocations by a threshold. A live
 table keeps its hand's history (plays, tiles, placements) for minutes, so many young objects
@@ -8,13 +8,14 @@ held 100,000 to 200,000 objects and each paused the event loop for up to 150 ms,
 the middle one up to 480 ms (measured with bench/load.py). Every pause delays every play in
 flight. Hardly any of it is garbage: the site makes few reference cycles.
 
-So a served process turns automatic collection off and collects on a beat of its own, from its
-event loop: the youngest generation every tenth of a second (a tenth of a second's survivors, a
-millisecond or two), and everything every ten minutes, the only long pass (logged with its length).
-What survives a young pass (every table's current state, the hand's history) waits for the full
-pass: collecting the middle generation every second still paused the loop 35 to 45 ms at a
-thousand tables, since every table's current state is younger than a second. A cycle is freed at
-the latest by the next full pass; the site makes about a hundred cyclic objects a second.
+So a served process turns automatic collection off and collects everything every ten minutes,
+from its event loop: the only pass, and a long one (logged with its length). Young objects are
+never walked on their own. Earlier the loop walked the youngest generation every tenth of a
+second; in a closed loop of 300 tables that was a tenth of the server's interpreter time (the
+coroutines, futures and contexts of the plays in flight, met again at every pass, and each play's
+new state met once), and it freed almost nothing once the largest source of cycles was gone: the
+HTTP half of every connection that became a WebSocket (`realtime.http_protocol`, about 26 objects
+a socket). A cycle the site still makes now waits for the ten-minute pass.
 
 Only `amigos serve` asks for this (it sets ``AMIGOS_PACED_COLLECTOR``, which its worker processes
 inherit); tests and management commands keep Python's own collector.
@@ -37,15 +38,9 @@ ENVIRONMENT_KEY = "AMIGOS_PACED_COLLECTOR"
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """The youngest generation is collected every ``young_seconds``, everything every
-    ``full_every`` of those beats."""
+    """Everything is collected every ``full_seconds``."""
 
-    young_seconds: float = 0.1
-    full_every: int = 6_000
-
-    def generation(self, beat: int) -> int:
-        """The oldest generation collected on beat number ``beat`` (counted from 1)."""
-        return 2 if beat % self.full_every == 0 else 0
+    full_seconds: float = 600.0
 
 
 _paced: set[asyncio.AbstractEventLoop] = set()
@@ -78,16 +73,12 @@ def pace(pace: Pace | None = None) -> None:
 async def run(pace: Pace) -> None:
     """Collect on ``pace`` until cancelled. If it stops for any reason other than the loop ending,
     Python's own collector takes over again, so cycles are never left uncollected."""
-    beat = 0
     try:
         while True:
-            await asyncio.sleep(pace.young_seconds)
-            beat += 1
-            generation = pace.generation(beat)
+            await asyncio.sleep(pace.full_seconds)
             started = time.perf_counter()
-            freed = gc.collect(generation)
-            if generation == 2:
-                took = (time.perf_counter() - started) * 1000
-                log.info("full collection: %.0f ms, %s objects freed", took, freed)
+            freed = gc.collect()
+            took = (time.perf_counter() - started) * 1000
+            log.info("full collection: %.0f ms, %s objects freed", took, freed)
     finally:
         gc.enable()
