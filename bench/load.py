@@ -142,9 +142,6 @@ JOIN_GUARD_SECONDS = 600.0
 #: How long a client waits for its socket to open (a browser waits minutes).
 OPEN_TIMEOUT_SECONDS = 300.0
 
-#: How often each seat's socket sends a heartbeat (the browser's default period is 20 s).
-HEARTBEAT_SECONDS = 15.0
-
 
 class Stats:
     def __init__(self) -> None:
@@ -292,12 +289,13 @@ async def _seat_session(
 
         async def beat() -> None:
             # A seat whose page stops beating for 30 s is away and its table waits (docs/rules.md):
-            # the clients beat as the browser does.
-            # The first beat at a random moment of the period, as a table page's.
-            await asyncio.sleep(random.uniform(0, HEARTBEAT_SECONDS))
+            # the clients beat as the browser does, at the period the welcome names (the page's
+            # `startHeartbeats`; 20 s by default), the first beat at a random moment of it.
+            period = await heartbeat
+            await asyncio.sleep(random.uniform(0, period))
             while not stop.is_set():
                 await send("heartbeat", {})
-                await asyncio.sleep(HEARTBEAT_SECONDS)
+                await asyncio.sleep(period)
 
         async def close_at_stop() -> None:
             await stop.wait()
@@ -318,6 +316,7 @@ async def _seat_session(
             task.add_done_callback(tasks.discard)
 
         await send("table.join", {"table_id": place.table, "since": None})
+        heartbeat: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         tasks: set[asyncio.Task[None]] = set()
         beating = asyncio.create_task(beat())
         closing = asyncio.create_task(close_at_stop())
@@ -336,7 +335,10 @@ async def _seat_session(
                 envelope = json.loads(raw)
                 kind, payload = envelope["type"], envelope["payload"]
                 turn = None
-                if kind == "table.snapshot":
+                if kind == "welcome":
+                    if not heartbeat.done():
+                        heartbeat.set_result(float(payload["heartbeat_seconds"]))
+                elif kind == "table.snapshot":
                     place.seat = payload["seat"]  # a rematch may seat the client elsewhere
                     if not joined[0]:
                         joined[0] = True
