@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amigos.web.realtime import envelope, wire
-from amigos.web.realtime.bus import InMemoryBus
+from amigos.web.realtime.bus import Bus, InMemoryBus
 from amigos.web.realtime.hub import Hub
 
 _scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
@@ -95,4 +95,85 @@ async def test_a_foreign_message_on_the_bus_is_dropped_not_delivered() -> None:
     await bus.publish("lobby", "not a hub message")
     await hub.publish("lobby", "chat.message", {"text": "hola"})
     assert [kind for kind, _ in socket.got] == ["chat.message"]
+    await hub.close()
+
+
+class _TextBus(Bus):
+    """A bus that carries text, as Redis does, and is not an `InMemoryBus`: the hub cannot take
+    the one-process shortcut, and every message crosses as the wire's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.carried: list[str] = []
+
+    async def publish(self, topic: str, text: str) -> None:
+        self.carried.append(text)
+        self._dispatch(topic, text)
+
+
+@pytest.mark.parametrize("bus_type", [InMemoryBus, _TextBus])
+async def test_one_process_or_many_the_sockets_get_the_same(bus_type: type) -> None:
+    """In one process the hub hands a message over itself; across processes it crosses the bus
+    as text. Either way: the same text for each socket, nothing on a topic nobody listens to,
+    nothing after the last socket leaves, and an observer sees internal messages too."""
+    bus = bus_type()
+    hub = Hub(bus)
+    socket, other = _Socket(), _Socket()
+    await hub.join("table:1:seat:0", socket)
+    await hub.join("table:1:seat:1", other)
+    seen: list[str] = []
+    await hub.observe("table:1:watch", lambda kind, payload: seen.append(kind))
+    await hub.publish("table:1:seat:0", "table.events", {"n": 1})
+    await hub.publish("table:2:seat:0", "table.events", {"n": 2})  # nobody here listens
+    await hub.publish("table:1:watch", "_internal", {"n": 3})
+    await hub.leave("table:1:seat:0", socket)
+    await hub.publish("table:1:seat:0", "table.events", {"n": 4})
+    assert socket.got == [("table.events", '{"n":1}')]
+    assert other.got == []
+    assert seen == ["_internal"]
+    if bus_type is _TextBus:
+        assert [wire.decode(text) for text in bus.carried] == [
+            ("table.events", '{"n":1}'),
+            ("table.events", '{"n":2}'),
+            ("_internal", '{"n":3}'),
+            ("table.events", '{"n":4}'),
+        ]
+    await hub.close()
+
+
+class _Faulty:
+    def push(self, kind: str, payload: dict[str, Any]) -> None:
+        raise RuntimeError("a broken receiver")
+
+    def push_json(self, kind: str, payload_json: str) -> None:
+        raise RuntimeError("a broken receiver")
+
+
+async def test_a_faulty_receiver_never_fails_the_publisher() -> None:
+    hub = Hub(InMemoryBus())
+    await hub.join("lobby", _Faulty())
+    await hub.publish("lobby", "chat.message", {"text": "hola"})  # logged, not raised
+    socket = _Socket()
+    await hub.join("lobby:2", socket)
+    await hub.publish("lobby:2", "chat.message", {"text": "adiós"})
+    assert socket.got == [("chat.message", '{"text":"adiós"}')]
+    await hub.close()
+
+
+@given(kind=st.text())
+def test_a_quoted_type_is_its_json_string(kind: str) -> None:
+    assert json.loads(envelope.quoted(kind)) == kind
+    assert json.loads(envelope.frame(kind, 7, "{}")) == {"type": kind, "seq": 7, "payload": {}}
+
+
+async def test_the_memory_bus_writes_the_text_only_for_a_subscriber_that_reads_text() -> None:
+    bus = InMemoryBus()
+    hub = Hub(bus)
+    socket = _Socket()
+    await hub.join("lobby", socket)
+    texts: list[str] = []
+    await bus.subscribe("lobby", lambda topic, text: texts.append(text))
+    await hub.publish("lobby", "chat.message", {"text": "hola"})
+    assert socket.got == [("chat.message", '{"text":"hola"}')]
+    assert [wire.decode(text) for text in texts] == [("chat.message", '{"text":"hola"}')]
     await hub.close()

@@ -8,7 +8,9 @@ other, and the bus never decodes or re-encodes it: a move's envelope is encoded 
 however many sockets receive it.
 
 Handlers are plain callables invoked in the event loop's thread; they must not block (the hub only
-queues the message for each socket).
+queues the message for each socket). A subscriber may also give a handler of the message as the
+hub holds it (its type and its payload's JSON text): the in-memory bus then hands it over as it
+is, without writing the wire's text and reading it back (`publish_message`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 
+from amigos.web.realtime import wire
+
 Handler = Callable[[str, str], None]
+#: A handler of a message as the hub holds it: its topic, its type and its payload's JSON text.
+DecodedHandler = Callable[[str, str, str], None]
 
 log = logging.getLogger("amigos.realtime.bus")
 
@@ -26,10 +32,11 @@ log = logging.getLogger("amigos.realtime.bus")
 class Subscription:
     """A handle to stop receiving a topic."""
 
-    def __init__(self, bus: Bus, topic: str, handler: Handler) -> None:
+    def __init__(self, bus: Bus, topic: str, handler: Handler, decoded: DecodedHandler | None = None) -> None:
         self.bus = bus
         self.topic = topic
         self.handler = handler
+        self.decoded = decoded
         self.active = True
 
     async def cancel(self) -> None:
@@ -47,8 +54,17 @@ class Bus(abc.ABC):
     @abc.abstractmethod
     async def publish(self, topic: str, text: str) -> None: ...
 
-    async def subscribe(self, topic: str, handler: Handler) -> Subscription:
-        subscription = Subscription(self, topic, handler)
+    async def publish_message(self, topic: str, kind: str, payload_json: str) -> None:
+        """Publish a hub message (its type and its payload's JSON text): as the wire's text, which
+        is what crosses between processes."""
+        await self.publish(topic, wire.encode(kind, payload_json))
+
+    async def subscribe(
+        self, topic: str, handler: Handler, decoded: DecodedHandler | None = None
+    ) -> Subscription:
+        """``handler`` gets each message's text; ``decoded``, if given, gets instead the messages
+        this bus never had to write as text (`InMemoryBus.publish_message`)."""
+        subscription = Subscription(self, topic, handler, decoded)
         first = not self._handlers[topic]
         self._handlers[topic].append(subscription)
         if first:
@@ -86,3 +102,19 @@ class InMemoryBus(Bus):
 
     async def publish(self, topic: str, text: str) -> None:
         self._dispatch(topic, text)
+
+    async def publish_message(self, topic: str, kind: str, payload_json: str) -> None:
+        """Hand the hub's message to the subscribers as it is; the wire's text is written only for
+        a subscriber that reads text. Writing it and reading it back for each of a play's five
+        audiences (each seat, the spectators) was a twentieth of a live table's play."""
+        text: str | None = None
+        for subscription in list(self._handlers.get(topic, ())):
+            try:
+                if subscription.decoded is not None:
+                    subscription.decoded(topic, kind, payload_json)
+                else:
+                    if text is None:
+                        text = wire.encode(kind, payload_json)
+                    subscription.handler(topic, text)
+            except Exception:  # one faulty handler must not starve the others
+                log.exception("bus handler failed on topic %s", topic)

@@ -83,7 +83,9 @@ class Hub:
     async def _ensure_subscribed(self, topic: str) -> None:
         async with self._lock:
             if topic not in self._subscriptions:
-                self._subscriptions[topic] = await self.bus.subscribe(topic, self._on_message)
+                self._subscriptions[topic] = await self.bus.subscribe(
+                    topic, self._on_message, decoded=self._received
+                )
 
     async def join(self, topic: str, receiver: Receiver) -> None:
         self._local[topic].add(receiver)
@@ -112,13 +114,13 @@ class Hub:
     async def publish_encoded(self, topic: str, kind: str, payload_json: str) -> None:
         """`publish` for a payload already encoded by `envelope.encode_payload` (a publisher that
         sends the same payload on several topics encodes it once)."""
-        message = wire.encode(kind, payload_json)
         if not self._pending:
             try:
-                await self.bus.publish(topic, message)
+                await self.bus.publish_message(topic, kind, payload_json)
                 return
             except Exception:
                 log.warning("publishing on %s failed; retrying in the background", topic, exc_info=True)
+        message = wire.encode(kind, payload_json)
         if len(self._pending) >= PENDING_LIMIT:
             dropped_topic, _ = self._pending.popleft()
             log.error("dropped a publication on %s: the bus has been down too long", dropped_topic)
@@ -174,6 +176,11 @@ class Hub:
         except wire.BadMessage as error:
             log.error("dropped a message on %s that is not the hub's: %s", topic, error)
             return
+        self._received(topic, kind, encoded)
+
+    def _received(self, topic: str, kind: str, encoded: str) -> None:
+        """A message of a topic this hub listens to: its observers see it, internal ones included;
+        this process's sockets get it unless it is internal."""
         observers = self._observers.get(topic)
         payload: dict[str, Any] | None = None
         if observers:

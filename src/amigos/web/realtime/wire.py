@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from amigos.web.realtime.envelope import encode_payload
+from amigos.web.realtime.envelope import encode_payload, quoted
 
 _PREFIX = '{"type":'
 _PAYLOAD = ',"payload":'
@@ -27,7 +27,7 @@ class BadMessage(ValueError):
 
 def encode(kind: str, payload_json: str) -> str:
     """The bus text of a message whose payload is already JSON text (a JSON object)."""
-    return f"{_PREFIX}{json.dumps(kind)}{_PAYLOAD}{payload_json}}}"
+    return f"{_PREFIX}{quoted(kind)}{_PAYLOAD}{payload_json}}}"
 
 
 def decode(text: str) -> tuple[str, str]:
