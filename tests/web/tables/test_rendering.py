@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -54,3 +56,31 @@ def test_each_audience_gets_the_copy_it_would_get_alone(data: st.DataObject) -> 
                 assert "key" not in entry["data"]
             if entry["kind"] == "hand_started":
                 assert entry["data"]["hand"] == ([] if audience is None else [f"{audience}-{audience}"])
+
+
+_ZONES = st.sampled_from(
+    [
+        UTC,
+        timezone(timedelta(hours=-4)),
+        timezone(timedelta(hours=5, minutes=30)),
+        ZoneInfo("UTC"),
+        ZoneInfo("America/Havana"),
+    ]
+)
+
+
+@given(
+    moment=st.datetimes(min_value=datetime(1971, 1, 2), max_value=datetime(9998, 12, 30), timezones=_ZONES)
+)
+def test_a_moment_is_written_in_utc_with_milliseconds_and_a_z(moment: datetime) -> None:
+    """Whatever the moment's zone (the clock's UTC, a zone a database gives, an offset), its text
+    names the same instant in UTC, to the millisecond, ending in Z."""
+    text = rendering.iso(moment)
+    assert text is not None and text.endswith("Z") and "+" not in text
+    expected = moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    assert text == expected
+    assert datetime.fromisoformat(text) == moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def test_no_moment_is_none() -> None:
+    assert rendering.iso(None) is None
