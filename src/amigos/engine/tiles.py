@@ -51,6 +51,12 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Read the notation ``"a-b"`` (either order). Raises ``ValueError`` on anything else."""
+        if cls is Tile and isinstance(text, str):
+            # The notation has a hundred spellings, read once (`_SPELLED`): a live table reads a
+            # tile from every play command, and the pattern and two `int` calls were most of it.
+            tile = _SPELLED.get(text)
+            if tile is not None:
+                return tile
         match = _NOTATION.fullmatch(text) if isinstance(text, str) else None
         if match is None:
             raise ValueError(f"not a tile: {text!r} (expected a-b, e.g. 6-4)")
@@ -85,6 +91,12 @@ class Tile:
         if self.low == suit:
             return self.high
         raise ValueError(f"{self} has no {suit}")
+
+
+#: Every spelling of the notation ("6-4" and "4-6" alike) and its tile, for `Tile.parse`.
+_SPELLED: dict[str, Tile] = {
+    f"{a}-{b}": Tile(a, b) for a in range(MAX_SUPPORTED_PIP + 1) for b in range(MAX_SUPPORTED_PIP + 1)
+}
 
 
 @cache
