@@ -70,7 +70,12 @@ _ZONES = st.sampled_from(
 
 
 @given(
-    moment=st.datetimes(min_value=datetime(1971, 1, 2), max_value=datetime(9998, 12, 30), timezones=_ZONES)
+    moment=st.datetimes(
+        min_value=datetime(1971, 1, 2),
+        max_value=datetime(9998, 12, 30),
+        timezones=_ZONES,
+        allow_imaginary=False,  # a time a zone skips (a spring-forward) names no instant
+    )
 )
 def test_a_moment_is_written_in_utc_with_milliseconds_and_a_z(moment: datetime) -> None:
     """Whatever the moment's zone (the clock's UTC, a zone a database gives, an offset), its text
@@ -79,7 +84,9 @@ def test_a_moment_is_written_in_utc_with_milliseconds_and_a_z(moment: datetime) 
     assert text is not None and text.endswith("Z") and "+" not in text
     expected = moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     assert text == expected
-    assert datetime.fromisoformat(text) == moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    truncated = moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    # by timestamps: an hour a zone repeats (fold) compares unequal to any other zone's time
+    assert datetime.fromisoformat(text).timestamp() == truncated.timestamp()
 
 
 def test_no_moment_is_none() -> None:
