@@ -92,7 +92,7 @@ class PresenceMixin:
         if not self.tracking:
             return []
         found: list[tuple[datetime, str, int]] = []
-        silence = timedelta(seconds=timing.TIMING.heartbeat_timeout)
+        silence = timing.SILENCE
         for seat in self.seats:
             if seat.is_computer or seat.user_id is None or seat.held_by_computer:
                 continue
@@ -117,7 +117,7 @@ class PresenceMixin:
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""
         seen = self.last_seen.get(seat)
-        return seen is None or seen + timedelta(seconds=timing.TIMING.heartbeat_timeout) <= at
+        return seen is None or seen + timing.SILENCE <= at
 
     async def _gone(self, seat: int, at: datetime) -> Pending:
         """The seat is absent from ``at``: away, with its window, unless the player's account was

@@ -9,6 +9,7 @@ module only turns them into the server's deadlines and the protocol's words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from amigos.engine import HandState
 from amigos.engine.variants import Family, Variant
@@ -20,6 +21,9 @@ TIMING = Timing()
 VOTE_SECONDS = int(TIMING.vote)
 INVITATION_SECONDS = int(TIMING.invitation)
 CORRESPONDENCE_SECONDS = int(TIMING.correspondence)
+#: How long a seat may be unheard before it is away, made once: every play asks when each seat's
+#: silence next matters, and making this `timedelta` from a float each time was a hundredth of it.
+SILENCE = timedelta(seconds=TIMING.heartbeat_timeout)
 
 #: The protocol's name for each situation (docs/protocol.md, "The turn clock").
 WORDS: dict[Situation, str] = {
