@@ -68,6 +68,11 @@ def test_uvicorn_still_has_what_the_subclass_replaces() -> None:
         WebSocketsSansIOProtocol.send_receive_event_to_app.__code__.co_names
     )
     assert "read_paused" in WebSocketsSansIOProtocol.receive.__code__.co_names
+    # the direct hand-over reads a message's frames and kind where uvicorn's method does
+    assert {"frames", "curr_msg_data_type", "close_sent"} <= set(
+        WebSocketsSansIOProtocol.send_receive_event_to_app.__code__.co_names
+    )
+    assert callable(WebSocketsSansIOProtocol.connection_lost)
     # `start_keepalive` sets the first ping timer itself; uvicorn's next pings follow from it
     assert {"ping_timer", "send_keepalive_ping"} <= set(
         WebSocketsSansIOProtocol.schedule_ping.__code__.co_names
@@ -239,3 +244,109 @@ async def test_a_socket_keeps_reading_while_its_opening_waits_for_the_database(
     assert (await peer.reply(first))["type"] == "ack"
     assert (await peer.reply(second))["type"] == "ack"
     await peer.connection.close()
+
+
+async def taking_directly(site_server: ServerThread) -> SiteSocketProtocol:
+    """The one socket's protocol, once its opening is over (the welcome leaves a little before
+    the opening's last steps, the last of which hands the protocol the socket's `_take_now`)."""
+    protocol = the_only_socket(site_server)
+    for _ in range(200):
+        if protocol.take_message is not None:
+            return protocol
+        await asyncio.sleep(0.01)
+    raise AssertionError("the protocol never got the socket's `_take_now`")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_open_socket_takes_its_messages_straight_from_the_protocol_in_order(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the socket is open, nothing it receives waits in uvicorn's queue: the protocol hands
+    each message to the socket as it reads it, commands, a binary frame and malformed text alike,
+    and the answers come in the order the messages were sent."""
+    queued: list[object] = []
+    real_queue = SiteSocketProtocol._queue_for_app
+
+    def counted(self: SiteSocketProtocol) -> None:
+        queued.append(self.frames)
+        real_queue(self)
+
+    monkeypatch.setattr(SiteSocketProtocol, "_queue_for_app", counted)
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    await taking_directly(site_server)
+    before = len(queued)
+    idents = [await peer.send("heartbeat") for _ in range(3)]
+    await peer.connection.send(b"\x00binary")
+    await peer.send_raw("{not json")
+    idents.append(await peer.send("heartbeat"))
+    await peer.reply(idents[-1])
+    assert len(queued) == before  # none went through the queue
+    answered = [envelope for envelope in peer.received if envelope["type"] in ("ack", "error")]
+    assert [envelope["payload"].get("code") for envelope in answered] == [
+        None,
+        None,
+        None,
+        "bad_frame",
+        "bad_json",
+        None,
+    ]
+    assert [envelope["payload"]["reply_to"] for envelope in answered if envelope["type"] == "ack"] == idents
+    await peer.connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_messages_read_while_the_socket_opened_are_answered_before_later_ones(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first messages wait in uvicorn's queue while the opening reads the database; the ones
+    after it reach the socket directly, and must not overtake them."""
+    gate = threading.Event()
+    real_open = consumer.db_open
+
+    async def slow_open(*args: Any) -> Any:
+        await asyncio.get_running_loop().run_in_executor(None, gate.wait, 30)
+        return await real_open(*args)
+
+    monkeypatch.setattr(consumer, "db_open", slow_open)
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    early = [await peer.send("heartbeat") for _ in range(3)]
+    gate.set()
+    late = [await peer.send("heartbeat") for _ in range(3)]
+    await peer.reply(late[-1])
+    acks = [envelope["payload"]["reply_to"] for envelope in peer.received if envelope["type"] == "ack"]
+    assert acks == early + late
+    await peer.connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_failure_taking_a_message_closes_the_socket_and_frees_the_protocol_of_it(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug while taking a message the protocol handed over closes that socket with 1011 (as a
+    bug in a command does) and never reaches uvicorn; the protocol lets go of the socket, and
+    another socket of the player opens and works."""
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    protocol = await taking_directly(site_server)
+    real_parse = consumer.envelope.parse
+
+    def broken(text: str | bytes | None) -> Any:
+        if isinstance(text, str) and "boom" in text:
+            raise RuntimeError("a bug while parsing")
+        return real_parse(text)
+
+    monkeypatch.setattr(consumer.envelope, "parse", broken)
+    await peer.send("boom")
+    with pytest.raises(Exception) as closed:
+        while True:
+            await asyncio.wait_for(peer.connection.recv(), 10)
+    assert getattr(closed.value, "rcvd", None) is not None and closed.value.rcvd.code == 1011  # type: ignore[attr-defined]
+    assert protocol.take_message is None
+    again = await connect(site_server, player)
+    await again.expect(of_type("welcome"))
+    assert (await again.reply(await again.send("heartbeat")))["type"] == "ack"
+    await again.connection.close()

@@ -122,6 +122,9 @@ class SiteSocket(AsyncWebsocketConsumer):
     user: User | None = None
     session_key: str | None = None
     hub: Hub | None = None
+    #: uvicorn's protocol as the site runs it, which hands over received messages at once once the
+    #: socket is open (`SiteSocketProtocol.take_message`); None under another server.
+    _protocol: SiteSocketProtocol | None = None
     #: Writes frames at once when the transport takes them (`SiteSocketProtocol.send_texts_now`).
     _send_now: Callable[[list[str]], bool] | None = None
 
@@ -143,6 +146,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         # uvicorn's protocol as the site runs it can write a frame at once (`_queue_frame`);
         # another server (a test's) goes through `send` alone.
         server = getattr(send, "__self__", None)
+        self._protocol = server if isinstance(server, SiteSocketProtocol) else None
         self._send_now = server.send_texts_now if isinstance(server, SiteSocketProtocol) else None
         with contextlib.suppress(StopConsumer):
             while True:
@@ -241,6 +245,9 @@ class SiteSocket(AsyncWebsocketConsumer):
             await hook(self)
         await announce_presence(self.hub)
         session_watch(self.hub).add(self)
+        if self._protocol is not None and not self._closed:
+            # From now on the protocol hands each message straight to `_take_now`.
+            self._protocol.take_message = self._take_now
 
     async def disconnect(self, code: int) -> None:
         await self._teardown()
@@ -250,6 +257,8 @@ class SiteSocket(AsyncWebsocketConsumer):
         if self._closed:
             return
         self._closed = True
+        if self._protocol is not None:
+            self._protocol.take_message = None  # it and this socket referred to each other
         current = asyncio.current_task()
         for task in list(self.tasks):
             if task is not current:
@@ -528,6 +537,21 @@ class SiteSocket(AsyncWebsocketConsumer):
         self.push("error", {"reply_to": reply, "code": error.code, "message": error.detail})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A message that came through uvicorn's queue (while the socket opened, or under another
+        server): taken as the protocol hands over the others (`_take`)."""
+        self._take(text_data, bytes_data)
+
+    def _take_now(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        """A message the protocol hands over as it arrives, in its `data_received`: a failure here
+        ends the socket as a failure in `dispatch` does, and never reaches the protocol."""
+        try:
+            self._take(text_data, bytes_data)
+        except Exception:
+            log.exception("a socket failed while taking a message; closing it")
+            if self._failing is None:
+                self._failing = self.loop.create_task(self._fail())
+
+    def _take(self, text_data: str | None, bytes_data: bytes | None) -> None:
         """Parse, rate limit and queue; the worker runs the commands. Nothing here touches the
         database, so a flood costs only this."""
         if self._closed or self._closing:

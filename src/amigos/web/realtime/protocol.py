@@ -16,8 +16,9 @@ This subclass keeps the events in a list (`queues.OneReaderQueue`) and the writa
 fields, and lets the handshake's objects go once the socket is accepted or refused. It also keeps
 reading while a few messages wait for the application (`READ_AHEAD`): uvicorn stops reading a
 socket after every message until the application takes it, and a socket that stops reading
-cannot read the answers to its keepalive pings either. Everything else (frames, limits, keepalive
-pings, closing) is uvicorn's own. The version of uvicorn is pinned, and
+cannot read the answers to its keepalive pings either. Once the site's socket is open, a received
+message goes to it at once (`take_message`) rather than through the event list. Everything else
+(frames, limits, keepalive pings, closing) is uvicorn's own. The version of uvicorn is pinned, and
 `tests/web/realtime/test_protocol.py` checks the attributes this relies on.
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -81,6 +83,9 @@ def text_frame(data: bytes) -> bytes:
 #: How many received messages may wait for the application before the socket stops reading.
 READ_AHEAD = 8
 
+#: What takes a received message at once: its text, or its bytes (the other one is None).
+TakeMessage = Callable[[str | None, bytes | None], None]
+
 
 class SiteSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's protocol with the lighter event list and writable flag, which drops the handshake's
@@ -96,7 +101,44 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
         if self.handshake_complete and hasattr(self, "request"):
             self._forget_handshake()
 
+    #: Set by the site's socket once it is open (`SiteSocket.connect`): it takes each message as it
+    #: arrives. Cleared when the connection is lost, and by the socket's teardown.
+    take_message: TakeMessage | None = None
+
     def send_receive_event_to_app(self) -> None:
+        """Hand a received message to the open socket at once, or queue it for the application.
+
+        Why at once: through the queue, every command woke the application's task, climbed back
+        through the middlewares' coroutines and channels' dispatch, only to be parsed and put in
+        the socket's own inbox, which is all the socket does with it (`SiteSocket.receive`). Only
+        when nothing waits in the queue: what is there (messages read while the socket opened)
+        goes first, and the queue empties only when its reader takes a message, which it hands to
+        the socket's inbox in the same step, so the order holds."""
+        take = self.take_message
+        if take is not None and not self.close_sent and self.queue.qsize() == 0:
+            frames = self.frames
+            data = frames[0] if len(frames) == 1 else b"".join(frames)
+            if self.curr_msg_data_type != "text":
+                self.frames = []
+                take(None, bytes(data))
+                return
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:  # pragma: no cover - websockets checks text frames' UTF-8
+                pass  # uvicorn's own path closes the socket with 1007
+            else:
+                self.frames = []
+                take(text, None)
+                return
+        self._queue_for_app()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        # The socket and this protocol refer to each other (its direct writes, our `take_message`):
+        # the end of the connection breaks that, so neither waits for the cycle collector.
+        self.take_message = None
+        super().connection_lost(exc)
+
+    def _queue_for_app(self) -> None:
         """Queue a received message for the application; stop reading only when `READ_AHEAD` are
         waiting.
 
