@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import given
 from hypothesis import strategies as st
 
+from amigos.web.realtime import envelope
 from amigos.web.tables import rendering
 
 _KINDS = ["hand_started", "hand_ended", "drew", "clock", "played", "passed", "card", "notice", "match_ended"]
@@ -91,3 +92,19 @@ def test_a_moment_is_written_in_utc_with_milliseconds_and_a_z(moment: datetime) 
 
 def test_no_moment_is_none() -> None:
     assert rendering.iso(None) is None
+
+
+@given(st.data())
+def test_the_encoded_payloads_are_the_payloads_encoded(data: st.DataObject) -> None:
+    """Joining each event's text gives, for every audience, the very text its whole payload
+    encodes to: the hub sends the same bytes as before, whatever the events and the moment."""
+    count = data.draw(st.integers(0, 5))
+    events = [data.draw(_event(version)) for version in range(1, count + 1)]
+    audiences: list[int | None] = data.draw(
+        st.lists(st.sampled_from([0, 1, 2, 3, None]), min_size=1, max_size=6)
+    )
+    now = data.draw(st.sampled_from(["2026-11-27T20:00:00.000Z", "", 'a "quoted" \\ moment ñ']))
+    table_id = data.draw(st.integers(1, 2**40))
+    texts = rendering.batch_texts(table_id, events, audiences, now)
+    payloads = rendering.batches(table_id, events, audiences, now)
+    assert texts == [envelope.encode_payload(payload) for payload in payloads]

@@ -32,7 +32,6 @@ from django.conf import settings
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
 from amigos.engine.deal import random_seat
 from amigos.web.lobby import chat as lobby_chat
-from amigos.web.realtime import envelope
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
@@ -649,25 +648,20 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
 
     async def _publish(self, events: list[tuple[int, str, dict[str, Any]]], now: str) -> None:
         """One `table.events` message per audience (each seat, the spectators) with all the stored
-        action's events. Most events read the same for every audience (a play, a card), so equal
-        copies are encoded once (encoding was a tenth of the event loop's time)."""
+        action's events. Most events read the same for every audience (a play, a card), so each
+        is encoded once (`rendering.batch_texts`; encoding was a tenth of the event loop's time)."""
         if not events:
             return
         if self._origin is not None:
             # The command's socket answers it right after this job: its copy of these events waits
             # for that answer and goes out with it, one write instead of two (docs/architecture.md).
             self._origin.hold_frames()
-        encoded: list[tuple[dict[str, Any], str]] = []
         audiences: list[tuple[str, int | None]] = [
             (rendering.seat_topic(self.id, seat), seat) for seat in range(self.variant.players)
         ]
         audiences.append((rendering.watch_topic(self.id), None))
-        payloads = rendering.batches(self.id, events, [audience for _, audience in audiences], now)
-        for (topic, _), payload in zip(audiences, payloads, strict=True):
-            text = next((text for known, text in encoded if known == payload), None)
-            if text is None:
-                text = envelope.encode_payload(payload)
-                encoded.append((payload, text))
+        texts = rendering.batch_texts(self.id, events, [audience for _, audience in audiences], now)
+        for (topic, _), text in zip(audiences, texts, strict=True):
             await self.hub.publish_encoded(topic, "table.events", text)
 
     async def _status_changed(self, *, statuses: bool = True) -> None:
