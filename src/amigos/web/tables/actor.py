@@ -41,7 +41,7 @@ from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
-from amigos.web.tables.game import Game, Refused, first_leader_needed
+from amigos.web.tables.game import Game, Refused, first_leader_needed, parse_play
 from amigos.web.tables.rendering import iso
 
 # The names other modules import from here (the shared types are defined in `actor_types`).
@@ -765,8 +765,6 @@ def _moment(text: object) -> datetime | None:
 
 
 def parse_action(tile: object, arm: object, lead_left: object) -> Play:
-    from amigos.web.tables.game import parse_play
-
     try:
         return parse_play(tile, arm, lead_left)
     except Refused as refusal:

@@ -77,6 +77,10 @@ def legal_plays(state: HandState, seat: int) -> list[dict[str, Any]]:
     return list(grouped.values())
 
 
+#: Each arm by its name in a command (`Arm(name)` asks the enum's machinery on every play).
+_ARMS: dict[str, Arm] = {arm.value: arm for arm in Arm}
+
+
 def parse_play(payload_tile: object, arm: object, lead_left: object) -> Play:
     """A Play from a command's fields; Refused("bad_payload") when they are malformed."""
     if not isinstance(payload_tile, str):
@@ -89,10 +93,9 @@ def parse_play(payload_tile: object, arm: object, lead_left: object) -> Play:
     if arm is not None:
         if not isinstance(arm, str):
             raise Refused("bad_payload", '"arm" must be "up", "down", "left", "right" or null')
-        try:
-            chosen = Arm(arm)
-        except ValueError:
-            raise Refused("bad_payload", f"no arm {arm[:12]!r}") from None
+        chosen = _ARMS.get(arm)
+        if chosen is None:
+            raise Refused("bad_payload", f"no arm {arm[:12]!r}")
     if lead_left is not None and (isinstance(lead_left, bool) or not isinstance(lead_left, int)):
         raise Refused("bad_payload", '"lead_left" must be an integer or null')
     return Play(tile, chosen, lead_left)
