@@ -161,6 +161,16 @@ def iso(moment: datetime | None) -> str | None:
         return None
     if moment.tzinfo is not UTC:  # the table's clock gives UTC: anything else is converted first
         moment = moment.astimezone(UTC)
-    # A UTC moment's text ends "+00:00": a play formats three moments, and converting each again
-    # and searching its text for the offset was most of this call's cost.
-    return moment.isoformat(timespec="milliseconds")[:-6] + "Z"
+    # Written field by field: a play formats three moments, and `isoformat(timespec=...)`, then
+    # cutting its "+00:00", took twice as long (converting each again and searching its text
+    # for the offset, before that, took longer still); an f-string with a format for each field
+    # takes longer than either.
+    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (  # noqa: UP031
+        moment.year,
+        moment.month,
+        moment.day,
+        moment.hour,
+        moment.minute,
+        moment.second,
+        moment.microsecond // 1000,
+    )
