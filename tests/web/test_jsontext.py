@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -42,3 +44,18 @@ def test_compact_utf8_and_the_escapes_it_falls_back_to() -> None:
     assert jsontext.dumps({"s": "\ud800"}) == '{"s":"\\ud800"}'  # a lone surrogate, escaped
     assert jsontext.dumps(2**70) == str(2**70)  # beyond 64 bits
     assert jsontext.dumps({3: (1, 2)}) == '{"3":[1,2]}'  # keys become text, tuples lists
+
+
+_ZONES = st.sampled_from([UTC, timezone(timedelta(hours=-4)), timezone(timedelta(hours=5, minutes=30))])
+
+
+@given(moment=st.datetimes(timezones=st.none() | _ZONES), lone_surrogate=st.booleans())
+def test_a_moment_is_written_as_its_isoformat(moment: datetime, lone_surrogate: bool) -> None:
+    """Moments go into the store's groups as they are; both paths (orjson's, and the standard
+    library's for what orjson refuses) write each as its `isoformat()`, whole microseconds and
+    offset included, which is what PostgreSQL reads back as the same moment."""
+    text = "\ud800" if lone_surrogate else "a"
+    written = jsontext.dumps({"at": moment, "text": text, "none": None})
+    assert json.loads(written) == {"at": moment.isoformat(), "text": text, "none": None}
+    with pytest.raises(TypeError):
+        jsontext.dumps({"not json": object(), "text": "\ud800"})

@@ -260,15 +260,15 @@ class GroupWrite:
                     "expected": expected,
                     "version": expected + len(write.events),
                     "status": write.status,
-                    "started_at": _iso(write.started_at),
-                    "ended_at": _iso(write.ended_at),
-                    "deadline_at": _iso(deadline_at),
+                    "started_at": write.started_at,
+                    "ended_at": write.ended_at,
+                    "deadline_at": deadline_at,
                     "deadline_kind": deadline_kind,
                     "match_number": write.match_number,
                     "next_table_id": write.next_table_id,
                 }
             )
-            at = _iso(write.at)
+            at = write.at
             events += [
                 {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
                 for offset, (kind, data) in enumerate(write.events, start=1)
@@ -278,7 +278,7 @@ class GroupWrite:
                     {
                         "table_id": table_id,
                         "record": write.record,
-                        "started_at": _iso(write.record_started_at or write.at),
+                        "started_at": write.record_started_at or write.at,
                         "ended_at": at if write.record_ended else None,
                         "termination": write.termination if write.record_ended else "",
                     }
@@ -309,10 +309,6 @@ class GroupWrite:
                 stored(table_id, write)
             outcomes.append(version)
         return outcomes
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
 
 
 #: `_write_group`'s statement. Its parameters are JSON lists of the tables' new values, of their
