@@ -202,9 +202,24 @@ async def test_frames_are_written_at_once_only_while_the_transport_takes_them(
     await peer.connection.close()
 
 
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """A socket's opening waits for this event before it reads the session from the database (as
+    when thousands open together): what the page sends meanwhile waits in uvicorn's queue."""
+    opened = threading.Event()
+    real_open = consumer.db_open
+
+    async def slow_open(*args: Any) -> Any:
+        await asyncio.get_running_loop().run_in_executor(None, opened.wait, 30)
+        return await real_open(*args)
+
+    monkeypatch.setattr(consumer, "db_open", slow_open)
+    return opened
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_keeps_reading_while_its_opening_waits_for_the_database(
-    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], gate: threading.Event
 ) -> None:
     """Regression: uvicorn stopped reading a socket after each message until the application took
     it. A page sends its first command as soon as the socket is open, while the server is still
@@ -212,14 +227,6 @@ async def test_a_socket_keeps_reading_while_its_opening_waits_for_the_database(
     pings stayed unread, and when thousands of sockets opened together (bench/load.py, 1,000
     tables) those whose opening took over 40 s were closed with 1011 and opened again, by the
     thousand. Now the socket reads on, and its messages wait in order for the application."""
-    gate = threading.Event()
-    real_open = consumer.db_open
-
-    async def slow_open(*args: Any) -> Any:
-        await asyncio.get_running_loop().run_in_executor(None, gate.wait, 30)
-        return await real_open(*args)
-
-    monkeypatch.setattr(consumer, "db_open", slow_open)
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     first = await peer.send("heartbeat")
@@ -298,18 +305,10 @@ async def test_an_open_socket_takes_its_messages_straight_from_the_protocol_in_o
 
 @pytest.mark.django_db(transaction=True)
 async def test_messages_read_while_the_socket_opened_are_answered_before_later_ones(
-    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], gate: threading.Event
 ) -> None:
     """The first messages wait in uvicorn's queue while the opening reads the database; the ones
     after it reach the socket directly, and must not overtake them."""
-    gate = threading.Event()
-    real_open = consumer.db_open
-
-    async def slow_open(*args: Any) -> Any:
-        await asyncio.get_running_loop().run_in_executor(None, gate.wait, 30)
-        return await real_open(*args)
-
-    monkeypatch.setattr(consumer, "db_open", slow_open)
     player = await sync_to_async(sign_in)()
     peer = await connect(site_server, player)
     early = [await peer.send("heartbeat") for _ in range(3)]
