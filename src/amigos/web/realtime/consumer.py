@@ -147,7 +147,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         # another server (a test's) goes through `send` alone.
         server = getattr(send, "__self__", None)
         self._protocol = server if isinstance(server, SiteSocketProtocol) else None
-        self._send_now = server.send_texts_now if isinstance(server, SiteSocketProtocol) else None
+        self._send_now = self._protocol.send_texts_now if self._protocol is not None else None
         with contextlib.suppress(StopConsumer):
             while True:
                 await self.dispatch(await receive())
@@ -304,8 +304,11 @@ class SiteSocket(AsyncWebsocketConsumer):
         if task.cancelled() or task.exception() is None:
             return
         log.error("a socket task failed; closing the socket", exc_info=task.exception())
-        failing = self.loop.create_task(self._fail())
-        self._failing = failing  # keep a reference until it is done
+        self._fail_soon()
+
+    def _fail_soon(self) -> None:
+        """`_fail` from code that cannot wait for it (a callback)."""
+        self._failing = self.loop.create_task(self._fail())  # kept until it is done
 
     # --- outgoing -------------------------------------------------------------------------------
 
@@ -549,7 +552,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         except Exception:
             log.exception("a socket failed while taking a message; closing it")
             if self._failing is None:
-                self._failing = self.loop.create_task(self._fail())
+                self._fail_soon()
 
     def _take(self, text_data: str | None, bytes_data: bytes | None) -> None:
         """Parse, rate limit and queue; the worker runs the commands. Nothing here touches the
