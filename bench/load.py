@@ -26,6 +26,9 @@ It prints JSON:
 * `clients_cpu_ms_per_play` — the client processes' CPU over the same seconds, per play: they
   share the machine with the server, so what they spend is taken from it;
 * `machine_loop_ns` — one turn of a plain loop on this machine (its speed, to compare days);
+* `second_half_plays_per_second` — the same over the measure's second half only: in a closed
+  loop the first matches end some ten seconds in, and from then on every table spends part of its
+  time ending a match, voting and starting the next, so the second half reads that steady state;
 * `timeline` (with --timeline) — the latencies' count, p50, p99 and maximum, second by second.
 
 Goals (issue 9, one process on PostgreSQL): 1,000 tables at 1 play/s with p99 ≤ 50 ms; closed
@@ -151,6 +154,8 @@ class Stats:
         # when each latency ended (perf_counter, the same clock in every process of the machine)
         self.arrivals: list[float] = []
         self.plays = 0
+        # when each play was acknowledged (perf_counter), for the second half's rate
+        self.acks: list[float] = []
         self.errors: list[str] = []
         # when each play was sent, by (table, tile): a tile is laid once per hand
         self.pending: dict[tuple[int, str], float] = {}
@@ -375,6 +380,7 @@ async def _seat_session(
                 elif kind == "ack" and payload["reply_to"] in plays_sent:
                     plays_sent.discard(payload["reply_to"])
                     stats.plays += 1
+                    stats.acks.append(time.perf_counter())
                 elif kind == "error":
                     plays_sent.discard(payload["reply_to"])
                     if payload["reply_to"] in votes_sent:
@@ -440,6 +446,7 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
     start_plays, start, cpu = stats.plays, time.perf_counter(), time.process_time()
     stats.latencies.clear()
     stats.arrivals.clear()
+    stats.acks.clear()
     await asyncio.sleep(plan.seconds)
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu
@@ -447,10 +454,13 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
     plays = stats.plays - start_plays
     latencies = list(stats.latencies)
     arrivals = list(stats.arrivals)
+    half = start + elapsed / 2
+    second_half = sum(1 for moment in stats.acks if half <= moment < start + elapsed)
     stop.set()
     await asyncio.gather(*clients, return_exceptions=True)
     return {
         "plays": plays,
+        "second_half": second_half,
         "elapsed": elapsed,
         "cpu": cpu,
         "latencies": latencies,
@@ -560,6 +570,7 @@ def drive(
         "bot_tables": len(made) - tables,
         "plays": plays,
         "plays_per_second": round(plays / elapsed, 1),
+        "second_half_plays_per_second": round(sum(part["second_half"] for part in parts) / (elapsed / 2), 1),
         "latency_samples": len(latencies),
         "p50_ms": round(lobby_bench.percentile(latencies, 0.50) * 1000, 2),
         "p99_ms": round(lobby_bench.percentile(latencies, 0.99) * 1000, 2),
