@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,20 @@ def test_a_complete_match_is_archived_and_rated(make_player: Callable[..., User]
     for row in PlayerRating.objects.all():
         # Everybody starts in the same quintile: a winner gets at least 1 + 1 + 1 + 1.
         assert (row.pr >= 4) == (row.user_id in winners)
+
+
+def test_rated_matches_are_numbered_as_they_are_stored_in_few_statements(
+    make_player: Callable[..., User], django_assert_max_num_queries: Any
+) -> None:
+    """A rated match is inserted with its number in the ledger (no second update of its row), and
+    the accounts' rows are counted with the ranks (no query of their own): once the ledger exists,
+    fifteen statements, savepoints included, where there were seventeen."""
+    seats = four(make_player)
+    hand_over(record_obj("amigos-100", seed=3), seats, source="table:7:match:1")  # makes the ledger
+    with django_assert_max_num_queries(15):
+        hand_over(record_obj("amigos-100", seed=4), seats, source="table:7:match:2")
+    assert list(ArchivedMatch.objects.order_by("pk").values_list("rating_sequence", flat=True)) == [1, 2]
+    assert set(PlayerRating.objects.values_list("matches", flat=True)) == {2}
 
 
 def test_handing_over_twice_archives_and_rates_once(make_player: Callable[..., User]) -> None:

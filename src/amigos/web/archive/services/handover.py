@@ -78,6 +78,9 @@ def store_match(
             ledger = locked_ledger()
             if ArchivedMatch.objects.filter(source=source).exists():
                 return False
+            rated = is_rated(
+                variant=analysed.variant, complete=analysed.complete, seat_user_ids=seat_user_ids
+            )
             match = _store(
                 source,
                 record,
@@ -88,8 +91,9 @@ def store_match(
                 table_name,
                 started_at,
                 ended_at,
+                rating_sequence=ledger.matches_rated + 1 if rated else None,
             )
-            if is_rated(variant=match.variant, complete=match.complete, seat_user_ids=seat_user_ids):
+            if rated:
                 accounts = [user_id for user_id in seat_user_ids if user_id is not None]
                 rate_match(match=match, seat_user_ids=accounts, ledger=ledger)
     except IntegrityError:
@@ -139,10 +143,14 @@ def _store(
     table_name: str,
     started_at: datetime,
     ended_at: datetime,
+    *,
+    rating_sequence: int | None,
 ) -> ArchivedMatch:
+    """The match's rows; ``rating_sequence``: its number in the rating ledger when it is rated."""
     match, seats = build_match(
         source, record, analysed, seat_user_ids, computer_seats, names, table_name, started_at, ended_at
     )
+    match.rating_sequence = rating_sequence
     match.save()
     for seat in seats:
         seat.match = match

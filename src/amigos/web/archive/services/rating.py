@@ -24,17 +24,21 @@ def is_rated(*, variant: str, complete: bool, seat_user_ids: Sequence[int | None
     return variant in AMIGOS_VARIANTS and complete and len(humans) == 4 and len(set(humans)) == 4
 
 
-def ranks_of(prs: Sequence[int], *, registered: int, rated_rows: int) -> list[int]:
+def ranks_of(prs: Sequence[int], *, registered: int) -> list[int]:
     """How many accounts stand strictly higher than each of ``prs`` (accounts without a row are at
-    0), in one query."""
+    0), in one query that also counts the rows."""
     counts = PlayerRating.objects.aggregate(
-        **{f"r{index}": Count("pk", filter=Q(pr__gt=pr)) for index, pr in enumerate(prs)}
+        rows=Count("pk"), **{f"r{index}": Count("pk", filter=Q(pr__gt=pr)) for index, pr in enumerate(prs)}
     )
-    return [counts[f"r{index}"] + (registered - rated_rows if pr < 0 else 0) for index, pr in enumerate(prs)]
+    unrated = registered - counts["rows"]
+    return [counts[f"r{index}"] + (unrated if pr < 0 else 0) for index, pr in enumerate(prs)]
 
 
 def rate_match(*, match: ArchivedMatch, seat_user_ids: Sequence[int], ledger: RatingLedger) -> None:
-    """Update the four players' PR for ``match``; the caller holds the ledger's lock."""
+    """Update the four players' PR for ``match``; the caller holds the ledger's lock and stored the
+    match with the ledger's next number (`rating_sequence`), saving an update of its row."""
+    if match.rating_sequence != ledger.matches_rated + 1:
+        raise ValueError("the match must be stored with the ledger's next rating number")
     teams = ((seat_user_ids[0], seat_user_ids[2]), (seat_user_ids[1], seat_user_ids[3]))
     ids = [user_id for team in teams for user_id in team]
     PlayerRating.objects.bulk_create(
@@ -42,9 +46,8 @@ def rate_match(*, match: ArchivedMatch, seat_user_ids: Sequence[int], ledger: Ra
     )
     ratings = {row.user_id: row for row in PlayerRating.objects.select_for_update().filter(user_id__in=ids)}
     registered = get_user_model().objects.count()
-    rated_rows = PlayerRating.objects.count()
     pr_before = {user_id: ratings[user_id].pr for user_id in ids}
-    ranks = ranks_of([pr_before[user_id] for user_id in ids], registered=registered, rated_rows=rated_rows)
+    ranks = ranks_of([pr_before[user_id] for user_id in ids], registered=registered)
     before = {user_id: quintile(rank, registered) for user_id, rank in zip(ids, ranks, strict=True)}
     rated = RatedMatch(
         variant=match.variant,
@@ -56,7 +59,7 @@ def rate_match(*, match: ArchivedMatch, seat_user_ids: Sequence[int], ledger: Ra
         ratings[user_id].pr += changes[str(user_id)]
         ratings[user_id].matches += 1
     PlayerRating.objects.bulk_update([ratings[user_id] for user_id in ids], ["pr", "matches"])
-    after = ranks_of([ratings[user_id].pr for user_id in ids], registered=registered, rated_rows=rated_rows)
+    after = ranks_of([ratings[user_id].pr for user_id in ids], registered=registered)
     RatingChange.objects.bulk_create(
         RatingChange(
             match=match,
@@ -71,5 +74,3 @@ def rate_match(*, match: ArchivedMatch, seat_user_ids: Sequence[int], ledger: Ra
     )
     ledger.matches_rated += 1
     ledger.save(update_fields=["matches_rated"])
-    match.rating_sequence = ledger.matches_rated
-    match.save(update_fields=["rating_sequence"])
