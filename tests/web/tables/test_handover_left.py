@@ -27,7 +27,7 @@ async def test_a_match_left_unarchived_is_handed_over_at_the_next_start(
 ) -> None:
     archive = handover._archive
 
-    def killed(*args: Any) -> None:
+    def killed(*args: Any, **options: Any) -> None:
         raise RuntimeError("the process was killed before the archive took the match")
 
     monkeypatch.setattr(handover, "_archive", killed)

@@ -64,7 +64,7 @@ def test_a_computer_move_is_marked_as_one_in_the_record_even_after_a_restart() -
 async def test_a_refused_hand_over_is_logged_with_its_code(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def refuse(*args: Any) -> None:
+    def refuse(*args: Any, **options: Any) -> None:
         raise ArchiveError("record-invalid", "hand 1: times must be a list of times")
 
     monkeypatch.setattr(handover, "_archive", refuse)

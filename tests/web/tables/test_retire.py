@@ -92,9 +92,9 @@ async def test_the_table_goes_on_while_the_archive_takes_its_match(
     archive = handover._archive
     let_go = threading.Event()
 
-    def slow(*args: Any) -> None:
+    def slow(*args: Any, **options: Any) -> None:
         assert let_go.wait(60), "the test never let the archive go on"
-        archive(*args)
+        archive(*args, **options)
 
     monkeypatch.setattr(handover, "_archive", slow)
     try:

@@ -15,6 +15,14 @@ of each other took their first rematch vote 8 s after the match's end. One threa
 rating ledger's lock lets one archive go at a time anyway. The record's replay and statistics
 (`summary.analyse`, 6 ms of a 15 ms archive) run in one of the computer players' worker processes,
 so that the archive thread does not take the interpreter's lock from the event loop for them.
+
+On PostgreSQL the whole hand-over runs in a worker process of its own instead (the setting
+`AMIGOS_ARCHIVE_PROCESS`; tests and SQLite keep the thread). In bench/load.py's closed loop, once
+every table was ending matches, the server's one interpreter was what limited the plays a second,
+and the archive thread held its lock 47 µs a play: with the hand-over switched off, the steady
+plays a second rose by about a tenth. The worker reads the match from the database, as the thread
+does, so only its table, number, seats and name cross to it. If the worker cannot be used (it
+died, it could not start), the hand-over goes to the thread, and the next one to a new worker.
 """
 
 from __future__ import annotations
@@ -23,17 +31,20 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
+import multiprocessing
+import os
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
-from django.db import close_old_connections, connections
+from django.conf import settings
+from django.db import close_old_connections, connection, connections
 
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.services import archive_match
 from amigos.web.archive.summary import Analysis, analyse, analyse_or_error
-from amigos.web.tables import store, thinking
+from amigos.web.tables import archive_worker, store, thinking
 from amigos.web.tables.models import MatchRecord, Seat
 
 if TYPE_CHECKING:
@@ -42,11 +53,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("amigos.tables")
 
 
-def _archive(table_id: int, match: int, seat_user_ids: list[int | None], table_name: str) -> None:
+def _archive(
+    table_id: int, match: int, seat_user_ids: list[int | None], table_name: str, *, analyse_here: bool = False
+) -> None:
     row = MatchRecord.objects.get(table_id=table_id, number=match)
     ended: datetime = row.ended_at or row.started_at
     archive_match(
-        analysis=_analysis(row.record),
+        analysis=analyse(row.record) if analyse_here else _analysis(row.record),
         source=f"table:{table_id}:match:{match}",
         record=row.record,
         seat_user_ids=seat_user_ids,
@@ -62,6 +75,41 @@ def _archive_thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(1, thread_name_prefix="amigos-archive")
 
 
+#: The worker process, while hand-overs go to one (`_archiver`).
+_worker: ProcessPoolExecutor | None = None
+
+
+def _use_worker() -> bool:
+    """Whether hand-overs go to a worker process: asked for, and on PostgreSQL (a SQLite file takes
+    one writer at a time, and the tests' in-memory databases are not seen by another process)."""
+    return bool(settings.AMIGOS_ARCHIVE_PROCESS) and connection.vendor == "postgresql"
+
+
+def _archiver() -> Executor:
+    """Where the next hand-over goes: the worker process, or the archive thread."""
+    global _worker
+    if not _use_worker():
+        return _archive_thread()
+    if _worker is None:
+        # spawn, as the computer players' pool: the server has threads, which fork does not copy.
+        # The worker connects to the database this process uses now (a test run renames it).
+        _worker = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=archive_worker.start,
+            initargs=(os.getpid(), dict(connection.settings_dict)),
+        )
+    return _worker
+
+
+def _discard_worker(pool: Executor) -> None:
+    """Forget a broken worker (if it is still the current one): the next hand-over starts another."""
+    global _worker
+    if _worker is pool:
+        _worker = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 #: The hand-overs queued on the archive thread and not yet done.
 _queued: set[Future[None]] = set()
 
@@ -72,10 +120,44 @@ async def hand_over(actor: TableActor) -> None:
     itself goes on: the record stays in MatchRecord, unarchived, and the next process to start
     offers it again), because a silent refusal once left every match of a branch unarchived
     unnoticed."""
-    seat_user_ids = [seat.user_id for seat in actor.seats]
-    queued = _archive_thread().submit(
-        _archive_or_log, actor.id, actor.game.match_number, seat_user_ids, actor.name
-    )
+    queue(actor.id, actor.game.match_number, [seat.user_id for seat in actor.seats], actor.name)
+
+
+def queue(table_id: int, match: int, seat_user_ids: list[int | None], table_name: str) -> None:
+    """Queue one stored match's hand-over: on the worker process when there is one, else on the
+    archive thread, and on the thread again when the worker fails to take it or dies with it."""
+    pool = _archiver()
+    work = (table_id, match, seat_user_ids, table_name)
+    if isinstance(pool, ThreadPoolExecutor):
+        _track(pool.submit(archive_or_log, *work))
+        return
+    try:
+        queued = pool.submit(archive_worker.archive, *work)
+    except (BrokenExecutor, RuntimeError, OSError):
+        log.exception("the archive's worker process cannot take a match; its thread does")
+        _discard_worker(pool)
+        _track(_archive_thread().submit(archive_or_log, *work))
+        return
+    # What `settle` waits for: done when the worker is, or when the thread that took over is.
+    outcome: Future[None] = Future()
+    _track(outcome)
+
+    def done(future: Future[None]) -> None:
+        error = None if future.cancelled() else future.exception()
+        if future.cancelled() or isinstance(error, BrokenExecutor):
+            log.error("the archive's worker process ended; its thread takes table %s's match %s", *work[:2])
+            _discard_worker(pool)
+            fallback = _archive_thread().submit(archive_or_log, *work)
+            fallback.add_done_callback(lambda _: outcome.set_result(None))
+            return
+        if error is not None:
+            log.error("the archive's worker process failed table %s's match %s", *work[:2], exc_info=error)
+        outcome.set_result(None)
+
+    queued.add_done_callback(done)
+
+
+def _track(queued: Future[None]) -> None:
     _queued.add(queued)
     queued.add_done_callback(_queued.discard)
 
@@ -93,12 +175,14 @@ def _analysis(record: dict[str, object]) -> Analysis:
     return found
 
 
-def _archive_or_log(table_id: int, match: int, seat_user_ids: list[int | None], table_name: str) -> None:
-    """On the archive thread, as a request would: an unusable or aged connection is replaced
-    before and after (Django's `close_old_connections`)."""
+def archive_or_log(
+    table_id: int, match: int, seat_user_ids: list[int | None], table_name: str, *, analyse_here: bool = False
+) -> None:
+    """On the archive thread or worker, as a request would: an unusable or aged connection is
+    replaced before and after (Django's `close_old_connections`)."""
     close_old_connections()
     try:
-        _archive(table_id, match, seat_user_ids, table_name)
+        _archive(table_id, match, seat_user_ids, table_name, analyse_here=analyse_here)
     except Exception as error:
         _log_refusal(table_id, match, error)
     finally:
@@ -118,12 +202,21 @@ async def settled(timeout: float | None = None) -> bool:
 
 
 def close() -> None:
-    """Finish the queued hand-overs and end the archive thread with its connection (a test
-    session does this before it drops its database)."""
+    """Finish the queued hand-overs and end the archive thread and worker with their connections (a
+    test session does this before it drops its database; a server, when it stops)."""
+    global _worker
+    pool, _worker = _worker, None
+    if pool is not None:
+        pool.shutdown(wait=True)
     if _archive_thread.cache_info().currsize:
         _archive_thread().submit(connections.close_all).result()
         _archive_thread().shutdown(wait=True)
         _archive_thread.cache_clear()
+
+
+async def stop() -> None:
+    """The server is stopping: its hand-overs finish and the worker ends, waited for on a thread."""
+    await asyncio.to_thread(close)
 
 
 def _log_refusal(table_id: int, match: int, error: Exception) -> None:

@@ -53,6 +53,7 @@ class ResumeTables:
                 elif message["type"] == "lifespan.shutdown":
                     await registry.stop_all()
                     await thinking.stop()
+                    await handover.stop()
                     await send({"type": "lifespan.shutdown.complete"})
                     return
         self._start()
