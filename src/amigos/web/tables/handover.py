@@ -110,7 +110,7 @@ def _discard_worker(pool: Executor) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-#: The hand-overs queued on the archive thread and not yet done.
+#: The hand-overs queued (on the archive thread or worker) and not yet done.
 _queued: set[Future[None]] = set()
 
 
