@@ -22,7 +22,8 @@ It prints JSON:
 * `errors` — refused commands other than `stale_version` (a race the protocol expects);
 * `rematches` — matches that ended during the run (counted from the start of the clients) and
   went on at a rematch table: every seat votes for one and follows it there;
-* `server_cpu_ms_per_play` — the server process's CPU over the measure, per play;
+* `server_cpu_ms_per_play` — the server process's CPU over the measure, per play (not its workers':
+  the computer players' and, on PostgreSQL, the archive's);
 * `clients_cpu_ms_per_play` — the client processes' CPU over the same seconds, per play: they
   share the machine with the server, so what they spend is taken from it;
 * `machine_loop_ns` — one turn of a plain loop on this machine (its speed, to compare days);
