@@ -1,7 +1,9 @@
-"""The archive's worker process (`handover`, on PostgreSQL): how it starts, and its one job.
+"""How the archive's worker process (`handover`, on PostgreSQL) starts.
 
 Apart from `handover`, which imports the models: a spawned worker imports its initializer's
-module before Django is set up, and importing a model then fails.
+module before Django is set up, and importing a model then fails. Its jobs (`handover.archive_or_log`)
+reach it after this has run, so their module imports then. This module imports nothing of the site's
+at its top, and never `handover`.
 """
 
 from __future__ import annotations
@@ -21,11 +23,3 @@ def start(server: int, database: dict[str, object]) -> None:
     thinking.start_worker(0, server)
     cast(dict[str, Any], settings.DATABASES)["default"] = dict(database)
     django.setup()
-
-
-def archive(table_id: int, match: int, seat_user_ids: list[int | None], table_name: str) -> None:
-    """In the worker: one hand-over, its analysis included (it is out of the server's process
-    already)."""
-    from amigos.web.tables import handover
-
-    handover.archive_or_log(table_id, match, seat_user_ids, table_name, analyse_here=True)

@@ -132,7 +132,8 @@ def queue(table_id: int, match: int, seat_user_ids: list[int | None], table_name
         _track(pool.submit(archive_or_log, *work))
         return
     try:
-        queued = pool.submit(archive_worker.archive, *work)
+        # the worker analyses the record itself: it is out of the server's process already
+        queued = pool.submit(archive_or_log, *work, analyse_here=True)
     except (BrokenExecutor, RuntimeError, OSError):
         log.exception("the archive's worker process cannot take a match; its thread does")
         _discard_worker(pool)
