@@ -20,7 +20,8 @@ _json_values = st.recursive(
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
     lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(max_size=6) | st.integers(-3, 3), children, max_size=4)
     ),
     max_leaves=20,
 )
@@ -44,6 +45,8 @@ def test_compact_utf8_and_the_escapes_it_falls_back_to() -> None:
     assert jsontext.dumps({"s": "\ud800"}) == '{"s":"\\ud800"}'  # a lone surrogate, escaped
     assert jsontext.dumps(2**70) == str(2**70)  # beyond 64 bits
     assert jsontext.dumps({3: (1, 2)}) == '{"3":[1,2]}'  # keys become text, tuples lists
+    assert jsontext.dumps({"a": {1: "b", "c": [{2: None}]}}) == '{"a":{"1":"b","c":[{"2":null}]}}'
+    assert jsontext.dumps({1: "\ud800"}) == '{"1":"\\ud800"}'  # a number key and the escape both
 
 
 _ZONES = st.sampled_from([UTC, timezone(timedelta(hours=-4)), timezone(timedelta(hours=5, minutes=30))])
