@@ -210,6 +210,37 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
     await registry.stop_all()
 
 
+async def test_the_record_is_written_when_the_match_starts_and_when_a_hand_ends(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole record is rebuilt and stored only at the match's start and at each hand's end
+    (and the match's end); a deal in between stores its events only. The log holds the rest."""
+    from amigos.web.tables import storing
+
+    stored: list[tuple[set[str], bool]] = []
+    original = storing.append
+
+    async def noting(table_id: int, expected: int, write: Any, loop: Any = None) -> int:
+        stored.append(({kind for kind, _ in write.events}, write.record is not None))
+        return await original(table_id, expected, write, loop)
+
+    monkeypatch.setattr(storing, "append", noting)
+    user, actor = await against_computers(make_player, "amigos-100")
+    watcher = await sync_to_async(make_player)("Mirón")
+    me, _, spectator = await listen_everywhere(actor, user, watcher)
+    await play_my_turns(actor, me, user)
+    await until(lambda: bool(spectator.events("match_ended")))
+    with_record = [kinds for kinds, record in stored if record]
+    assert "started" in with_record[0]
+    assert all("hand_ended" in kinds for kinds in with_record[1:])
+    assert sum("hand_ended" in kinds for kinds, _ in stored) == len(with_record) - 1
+    later_deals = [kinds for kinds, _ in stored if "hand_started" in kinds and "started" not in kinds]
+    assert later_deals, "the match had one hand only: nothing was checked"
+    assert all(not record for kinds, record in stored if kinds in later_deals)
+    row = await MatchRecord.objects.aget(table_id=actor.id, number=1)
+    assert len(row.record["hands"]) == len(spectator.events("hand_ended"))
+
+
 async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None:
     user, actor = await against_computers(make_player, "amigos-100")
     stranger = await sync_to_async(make_player)("Extraño")

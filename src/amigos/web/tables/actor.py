@@ -489,10 +489,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         if "match_ended" in kinds:
             self._after_match(pending)
             return
-        if "hand_ended" in kinds or "hand_started" in kinds:
-            # The record is rewritten whole, so only when a hand starts or ends (building it on
-            # every play cost a fifth of a play's time); the moves in between are durable in the
-            # log, which is what rebuilds the table, and an unfinished match's end writes it too.
+        if "hand_ended" in kinds or write.record_started_at is not None:
+            # The record is rewritten whole, so only when the match starts and when a hand ends
+            # (building it on every play cost a fifth of a play's time; at every deal too, a
+            # fiftieth): what it gains between two (a deal, the moves) is durable in the log,
+            # which is what rebuilds the table, and an unfinished match's end writes it too.
             write.record = self.game.record()
         if self.game.in_hand:
             self._set_clock(pending)
