@@ -30,6 +30,8 @@ It prints JSON:
 * `second_half_plays_per_second` — the same over the measure's second half only: in a closed
   loop the first matches end some ten seconds in, and from then on every table spends part of its
   time ending a match, voting and starting the next, so the second half reads that steady state;
+* `second_half_server_cpu_ms_per_play` — `server_cpu_ms_per_play` over the second half only (the
+  steady state's cost of a play, matches ending included);
 * `timeline` (with --timeline) — the latencies' count, p50, p99 and maximum, second by second.
 
 Goals (issue 9, one process on PostgreSQL): 1,000 tables at 1 play/s with p99 ≤ 50 ms; closed
@@ -555,7 +557,10 @@ def drive(
     time.sleep(1.0)
     memory = resident_kb(pid) - before
     cpu = lobby_bench.cpu_seconds(pid)
-    time.sleep(plan.seconds)
+    time.sleep(plan.seconds / 2)
+    half_cpu = lobby_bench.cpu_seconds(pid)
+    time.sleep(plan.seconds / 2)
+    half_cpu = lobby_bench.cpu_seconds(pid) - half_cpu
     cpu = lobby_bench.cpu_seconds(pid) - cpu
     memory_end = resident_kb(pid) - before
     parts = [results.get(timeout=JOIN_GUARD_SECONDS) for _ in workers]
@@ -566,12 +571,13 @@ def drive(
     plays = sum(part["plays"] for part in parts)
     elapsed = max(part["elapsed"] for part in parts)
     clients_cpu = sum(part["cpu"] for part in parts)
+    second_half = sum(part["second_half"] for part in parts)
     return {
         "tables": tables,
         "bot_tables": len(made) - tables,
         "plays": plays,
         "plays_per_second": round(plays / elapsed, 1),
-        "second_half_plays_per_second": round(sum(part["second_half"] for part in parts) / (elapsed / 2), 1),
+        "second_half_plays_per_second": round(second_half / (elapsed / 2), 1),
         "latency_samples": len(latencies),
         "p50_ms": round(lobby_bench.percentile(latencies, 0.50) * 1000, 2),
         "p99_ms": round(lobby_bench.percentile(latencies, 0.99) * 1000, 2),
@@ -579,6 +585,9 @@ def drive(
         "memory_end_per_table_kb": round(max(memory_end, 0) / max(len(made), 1), 1),
         "server_cpu_ms_per_play": round(1000 * cpu / plays, 3) if plays else None,
         "clients_cpu_ms_per_play": round(1000 * clients_cpu / plays, 3) if plays else None,
+        "second_half_server_cpu_ms_per_play": (
+            round(1000 * half_cpu / second_half, 3) if second_half else None
+        ),
         "sockets": sum(part["sockets"] for part in parts),
         "sockets_joined": sum(part["joined"] for part in parts),
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
