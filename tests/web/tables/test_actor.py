@@ -241,6 +241,32 @@ async def test_the_record_is_written_when_the_match_starts_and_when_a_hand_ends(
     assert len(row.record["hands"]) == len(spectator.events("hand_ended"))
 
 
+async def test_a_refused_command_is_freed_without_the_collector(make_player: Callable[..., User]) -> None:
+    """The served process runs the cycle collector every ten minutes only: a refusal whose
+    traceback held the frame that held its future stayed until then, some thirty objects each,
+    fifty times a second in a closed loop (regression). Refcounting alone frees it now."""
+    import gc
+    import weakref
+
+    _, actor = await against_computers(make_player, "amigos-100")
+
+    async def refuse() -> None:
+        raise CommandError("not_your_turn", "it is not your turn")
+
+    kept: list[weakref.ref[CommandError]] = []
+    gc.collect()
+    gc.disable()
+    try:
+        try:
+            await actor.call(refuse)
+        except CommandError as refusal:
+            kept.append(weakref.ref(refusal))
+        await asyncio.sleep(0)  # the loop lets go of the step that woke this test with it
+        assert kept and kept[0]() is None
+    finally:
+        gc.enable()
+
+
 async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None:
     user, actor = await against_computers(make_player, "amigos-100")
     stranger = await sync_to_async(make_player)("Extraño")

@@ -169,7 +169,15 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             raise CommandError("busy", "the table is being reloaded; try again")
         future: asyncio.Future[T] = self.loop.create_future()
         self._queue.put_nowait((job, future, origin))
-        return await future
+        try:
+            return await future
+        finally:
+            # A refusal's traceback holds this frame, and the frame its future, which holds the
+            # refusal: a cycle, which only the collector frees, and the served process runs it
+            # every ten minutes (amigos.web.collector). Let go of the future, and refcounting
+            # frees the refusal with it (a closed loop was refused fifty times a second, each
+            # leaving some thirty objects behind).
+            del future
 
     def post(self, job: Callable[[], Awaitable[Any]]) -> None:
         """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a
@@ -205,7 +213,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
                 if not future.done():
                     future.set_result(result)
             finally:
+                # Nothing of this job waits here for the next one (a refusal in its future, say).
                 self._origin = None
+                del job, future
 
     async def stop(self) -> None:
         """Stop for good: the job under way finishes (its database work must not be cut off in
