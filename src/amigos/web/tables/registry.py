@@ -276,13 +276,8 @@ async def retire_ended(registry: Actors | None = None, now: float | None = None)
             registry.ended.pop(table_id, None)
         elif now - registry.ended.setdefault(table_id, now) >= RETIRE_SECONDS:
             due.append((table_id, actor))
-    # All at once: each stop waits a few turns of the loop (the job under way, then each task it
-    # cancels), and a busy loop's turn lasts tens of milliseconds, so one stop after another fell
-    # behind a closed loop of 300 tables, which ends five matches a second (with the wait cut to
-    # 5 s for a measure, a minute in it still held 96 ended actors; stopped together, 64).
-    # Stopping never raises (`TableActor.stop`).
-    await asyncio.gather(*(actor.stop() for _, actor in due))
     for table_id, actor in due:
+        await actor.stop()
         registry.ended.pop(table_id, None)
         if registry.actors.get(table_id) is actor:
             del registry.actors[table_id]
