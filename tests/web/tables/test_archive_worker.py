@@ -75,6 +75,15 @@ def test_a_worker_process_archives_on_the_servers_database(
 
 
 @pytest.mark.skipif("not postgresql()", reason="only PostgreSQL archives from a worker process")
+def test_the_worker_runs_at_a_lower_priority_than_the_server(settings: Any, worker_wanted: None) -> None:
+    settings.AMIGOS_ARCHIVE_NICENESS = 3
+    pool = handover._archiver()
+    assert isinstance(pool, ProcessPoolExecutor)
+    # os.nice(0) changes nothing and answers the process's niceness
+    assert pool.submit(os.nice, 0).result(timeout=120) == os.nice(0) + 3
+
+
+@pytest.mark.skipif("not postgresql()", reason="only PostgreSQL archives from a worker process")
 def test_when_the_worker_dies_the_thread_archives_its_matches(
     make_player: Callable[..., User], worker_wanted: None
 ) -> None:

@@ -253,6 +253,9 @@ AMIGOS_BOT_NICENESS = env_int("AMIGOS_BOT_NICENESS", 10)
 # On PostgreSQL, finished matches go to the archive from a worker process of their own (1), or from
 # a thread of the server (0; always so on SQLite): see amigos/web/tables/handover.py.
 AMIGOS_ARCHIVE_PROCESS = env_int("AMIGOS_ARCHIVE_PROCESS", 1)
+# ...at this much lower a scheduling priority than the server (nice, 0 to 19): a finished match may
+# reach the archive a moment later; the live tables' plays may not wait for it.
+AMIGOS_ARCHIVE_NICENESS = env_int("AMIGOS_ARCHIVE_NICENESS", 5)
 # Several processes (a Redis bus): each table is run by the process holding its lease (docs/deploy.md,
 # "Several processes"). The lease lasts this long, is renewed this often (unheld tables are adopted
 # on the same beat), and a command forwarded to the owning process waits this long for its answer.

@@ -97,7 +97,7 @@ def _archiver() -> Executor:
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=archive_worker.start,
-            initargs=(os.getpid(), dict(connection.settings_dict)),
+            initargs=(os.getpid(), dict(connection.settings_dict), settings.AMIGOS_ARCHIVE_NICENESS),
         )
     return _worker
 
