@@ -58,6 +58,10 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -150,6 +154,9 @@ JOIN_GUARD_SECONDS = 600.0
 #: How long a client waits for its socket to open (a browser waits minutes).
 OPEN_TIMEOUT_SECONDS = 300.0
 
+#: How long a client waits for the server to close its socket after the client's close frame.
+CLOSE_TIMEOUT_SECONDS = 10.0
+
 
 class Stats:
     def __init__(self) -> None:
@@ -233,6 +240,227 @@ def failure_kind(failure: BaseException) -> str:
     return f"{name} {received.code} {received.reason}".rstrip()
 
 
+class SeatSocket(asyncio.Protocol):
+    """One socket of a seat's client: websockets' sans-I/O protocol (`ClientProtocol`) driven
+    straight from the transport's callbacks, each message handled as it is read.
+
+    Why not the library's asyncio connection: the clients share the machine's two cores with the
+    server they measure, and in a closed loop that connection's machinery (a future woken for
+    each message, its assembler and queue, a lock and a drain for each send) was half of their
+    work. The frames, masks, pings and closing handshake are still the library's.
+
+    At a match's end the seat votes for a rematch, as players who stay do, and follows the vote to
+    the new table: a table that stopped at its first match's end would leave the closed loop with
+    fewer tables each second (at 300 tables, 291 had ended their match within 40 s, and the plays
+    a second fell by half over the run)."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        place: Place,
+        pace: Pace,
+        stats: Stats,
+        joined: list[bool],
+        protocol: ClientProtocol,
+        request: Request,
+    ) -> None:
+        self.plan, self.place, self.pace, self.stats, self.joined = plan, place, pace, stats, joined
+        self.protocol = protocol
+        self.request = request
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.lost: asyncio.Future[None] = loop.create_future()
+        self.heartbeat: asyncio.Future[float] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+        self.ident = 0
+        self.version = 0
+        self.plays_sent: set[int] = set()  # the ids of the plays not yet answered
+        self.votes_sent: set[int] = set()  # and of the votes
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.parts: list[bytes] = []  # a fragmented message's frames so far
+
+    # the transport's side
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.protocol.send_request(self.request)
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Response):
+                if self.protocol.handshake_exc is not None:
+                    self._fail_opening(self.protocol.handshake_exc)
+                elif not self.opened.done():
+                    self.opened.set_result(None)
+            elif isinstance(event, Frame) and event.opcode in (Opcode.TEXT, Opcode.CONT):
+                self.parts.append(bytes(event.data))
+                if event.fin:
+                    raw, self.parts = b"".join(self.parts), []
+                    self.on_message(raw)
+        self._flush()
+
+    def eof_received(self) -> bool | None:
+        self.protocol.receive_eof()
+        self._flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.protocol.state is not State.CLOSED:
+            self.protocol.receive_eof()
+        self._fail_opening(exc or ConnectionError("the socket closed while opening"))
+        if not self.lost.done():
+            self.lost.set_result(None)
+        for task in list(self.tasks):
+            task.cancel()
+
+    def _fail_opening(self, error: BaseException) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(error)
+            self.opened.exception()  # retrieved: the opener may have given up already
+
+    def _flush(self) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            self.protocol.data_to_send()  # dropped: nobody reads them now
+            return
+        for data in self.protocol.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():
+                transport.write_eof()  # the protocol's end of its writing (after a close)
+
+    # the seat's side
+
+    def send(self, kind: str, payload: dict[str, Any]) -> None:
+        """Send a command now, if the socket is open (a closed one is being replaced)."""
+        if self.protocol.state is not State.OPEN:
+            return
+        self.ident += 1
+        if kind == "table.play":
+            self.plays_sent.add(self.ident)
+        elif kind == "table.vote":
+            self.votes_sent.add(self.ident)
+        self.protocol.send_text(orjson.dumps({"type": kind, "id": self.ident, "payload": payload}))
+        self._flush()
+
+    async def send_paced(self, kind: str, payload: dict[str, Any]) -> None:
+        await self.pace.take()
+        self.send(kind, payload)
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def play(self, turn: dict[str, Any], at_version: int) -> None:
+        """Lay the first legal play offered: at once in a closed loop when the command limit
+        allows it (a task for each play was a tenth of the clients' work), else after the wait."""
+        if not self.plan.delay and self.pace.bucket.take():
+            self._send_play(turn, at_version)
+        else:
+            self.spawn(self._play_later(turn, at_version))
+
+    async def _play_later(self, turn: dict[str, Any], at_version: int) -> None:
+        if self.plan.delay:
+            # Each wait drawn around the mean: the tables all start at the same moment, and
+            # waiting exactly 1/R seconds kept their plays in step, a thousand plays arriving
+            # within a few milliseconds once a second, which no real room of players does.
+            await asyncio.sleep(self.plan.delay * random.uniform(0.5, 1.5))
+        await self.pace.take()
+        self._send_play(turn, at_version)
+
+    def _send_play(self, turn: dict[str, Any], at_version: int) -> None:
+        entry = turn["legal"][0]
+        place = self.place
+        self.stats.pending[(place.table, entry["tile"])] = time.perf_counter()
+        self.send(
+            "table.play",
+            {
+                "table_id": place.table,
+                "version": at_version,
+                "tile": entry["tile"],
+                "arm": entry["arms"][0] if entry["arms"] else None,
+                "lead_left": entry["lead_left"][0] if entry["lead_left"] else None,
+            },
+        )
+
+    async def beat(self, stop: asyncio.Event) -> None:
+        # A seat whose page stops beating for 30 s is away and its table waits (docs/rules.md):
+        # the clients beat as the browser does, at the period the welcome names (the page's
+        # `startHeartbeats`; 20 s by default), the first beat at a random moment of it.
+        period = await self.heartbeat
+        await asyncio.sleep(random.uniform(0, period))
+        while not stop.is_set():
+            await self.send_paced("heartbeat", {})
+            await asyncio.sleep(period)
+
+    async def move(self, old: int, new: int) -> None:
+        await self.send_paced("table.leave", {"table_id": old})
+        await self.send_paced("table.join", {"table_id": new, "since": None})
+
+    def on_message(self, raw: bytes) -> None:
+        # orjson: the clients share the cores with the server, and the standard library's parser
+        # was a fifth of their work.
+        envelope = orjson.loads(raw)
+        kind, payload = envelope["type"], envelope["payload"]
+        place, stats = self.place, self.stats
+        turn = None
+        if kind == "welcome":
+            if not self.heartbeat.done():
+                self.heartbeat.set_result(float(payload["heartbeat_seconds"]))
+        elif kind == "table.snapshot":
+            place.seat = payload["seat"]  # a rematch may seat the client elsewhere
+            if not self.joined[0]:
+                self.joined[0] = True
+                stats.joined += 1
+            self.version = payload["version"]
+            turn = payload["turn"]
+        elif kind == "table.events":
+            if payload["table_id"] != place.table:
+                return  # the old table's last events, sent before it was left
+            for event in payload["events"]:
+                self.version = max(self.version, event["version"])
+                data = event["data"]
+                if event["kind"] == "played" and data["seat"] != place.seat:
+                    started = stats.pending.get((place.table, data["tile"]))
+                    if started is not None:
+                        now = time.perf_counter()
+                        stats.latencies.append(now - started)
+                        stats.arrivals.append(now)
+                elif event["kind"] == "clock":
+                    turn = data if event["version"] == self.version else None
+                elif event["kind"] == "match_ended":
+                    self.spawn(self.send_paced("table.vote", self._vote(event["version"])))
+                elif event["kind"] == "votes_closed" and data["next_table_id"] is not None:
+                    if place.seat == 0:
+                        stats.rematches += 1
+                    old, place.table = place.table, data["next_table_id"]
+                    self.version, turn = 0, None
+                    self.spawn(self.move(old, place.table))
+                    break
+        elif kind == "ack" and payload["reply_to"] in self.plays_sent:
+            self.plays_sent.discard(payload["reply_to"])
+            stats.plays += 1
+            stats.acks.append(time.perf_counter())
+        elif kind == "error":
+            self.plays_sent.discard(payload["reply_to"])
+            if payload["reply_to"] in self.votes_sent:
+                self.votes_sent.discard(payload["reply_to"])
+                if payload["code"] == "stale_version":
+                    # another seat's vote came first (each vote is an event): vote again
+                    self.spawn(self.send_paced("table.vote", self._vote(self.version)))
+                    return
+            if payload["code"] != "stale_version":
+                stats.errors.append(payload["code"])
+        if turn is not None and turn["seat"] == place.seat and turn["legal"]:
+            self.play(turn, self.version)
+
+    def _vote(self, at_version: int) -> dict[str, Any]:
+        return {"table_id": self.place.table, "version": at_version, "choice": "rematch"}
+
+
 async def _seat_session(
     plan: Plan,
     session: str,
@@ -243,162 +471,55 @@ async def _seat_session(
     joined: list[bool],
 ) -> None:
     """One socket of a seat's client, until ``stop``; ``joined`` holds whether the seat has ever had
-    its table's snapshot (it counts once, whatever the reconnections). At a match's end the seat
-    votes for a rematch, as players who stay do, and follows the vote to the new table: a table
-    that stopped at its first match's end would leave the closed loop with fewer tables each
-    second (at 300 tables, 291 had ended their match within 40 s, and the plays a second fell by
-    half over the run)."""
-    import websockets
+    its table's snapshot (it counts once, whatever the reconnections). Like a browser it sends no
+    keepalive pings of its own (the server's keep the socket alive) and never stops reading."""
+    from websockets.client import ClientProtocol
+    from websockets.uri import parse_uri
 
-    port, delay = plan.port, plan.delay
-    origin = f"http://127.0.0.1:{port}"
-    async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/?lobby=0",
-        additional_headers={"Origin": origin, "Cookie": f"sessionid={session}"},
-        open_timeout=OPEN_TIMEOUT_SECONDS,
-        ping_interval=None,  # a browser sends no pings (the server's own keep the socket alive)
-        # A browser never stops reading a socket; the library stops after 16 unread messages, and
-        # then the server's pings go unanswered and it closes the socket (1011).
-        max_queue=None,
-    ) as connection:
-        ident = 0
-        version = 0
+    port = plan.port
+    # A browser takes messages of any size the server sends.
+    protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/ws/?lobby=0"), max_size=None)
+    request = protocol.connect()
+    request.headers["Origin"] = f"http://127.0.0.1:{port}"
+    request.headers["Cookie"] = f"sessionid={session}"
+    loop = asyncio.get_running_loop()
 
-        plays_sent: set[int] = set()  # the ids of the plays not yet answered
-        votes_sent: set[int] = set()  # and of the votes
+    def made() -> SeatSocket:
+        return SeatSocket(plan, place, pace, stats, joined, protocol, request)
 
-        async def send(kind: str, payload: dict[str, Any]) -> None:
-            nonlocal ident
-            await pace.take()
-            ident += 1
-            if kind == "table.play":
-                plays_sent.add(ident)
-            elif kind == "table.vote":
-                votes_sent.add(ident)
-            await connection.send(orjson.dumps({"type": kind, "id": ident, "payload": payload}).decode())
-
-        async def play(turn: dict[str, Any], at_version: int) -> None:
-            if delay:
-                # Each wait drawn around the mean: the tables all start at the same moment, and
-                # waiting exactly 1/R seconds kept their plays in step, a thousand plays arriving
-                # within a few milliseconds once a second, which no real room of players does.
-                await asyncio.sleep(delay * random.uniform(0.5, 1.5))
-            entry = turn["legal"][0]
-            stats.pending[(place.table, entry["tile"])] = time.perf_counter()
-            with contextlib.suppress(websockets.exceptions.ConnectionClosed):  # closed meanwhile
-                await send(
-                    "table.play",
-                    {
-                        "table_id": place.table,
-                        "version": at_version,
-                        "tile": entry["tile"],
-                        "arm": entry["arms"][0] if entry["arms"] else None,
-                        "lead_left": entry["lead_left"][0] if entry["lead_left"] else None,
-                    },
-                )
-
-        async def beat() -> None:
-            # A seat whose page stops beating for 30 s is away and its table waits (docs/rules.md):
-            # the clients beat as the browser does, at the period the welcome names (the page's
-            # `startHeartbeats`; 20 s by default), the first beat at a random moment of it.
-            period = await heartbeat
-            await asyncio.sleep(random.uniform(0, period))
-            while not stop.is_set():
-                await send("heartbeat", {})
-                await asyncio.sleep(period)
-
-        async def close_at_stop() -> None:
-            await stop.wait()
-            await connection.close()
-
-        async def vote(table: int, at_version: int) -> None:
-            with contextlib.suppress(websockets.exceptions.ConnectionClosed):
-                await send("table.vote", {"table_id": table, "version": at_version, "choice": "rematch"})
-
-        async def move(old: int, new: int) -> None:
-            with contextlib.suppress(websockets.exceptions.ConnectionClosed):
-                await send("table.leave", {"table_id": old})
-                await send("table.join", {"table_id": new, "since": None})
-
-        def spawn(work: Any) -> None:
-            task = asyncio.create_task(work)
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-
-        await send("table.join", {"table_id": place.table, "since": None})
-        heartbeat: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        tasks: set[asyncio.Task[None]] = set()
-        beating = asyncio.create_task(beat())
-        closing = asyncio.create_task(close_at_stop())
-        tasks.update((beating, closing))
+    async def open_socket() -> SeatSocket:
+        _, socket = await loop.create_connection(made, "127.0.0.1", port)
         try:
-            while True:
-                # Read until `stop` closes the socket. A timeout on each read (``wait_for``) made
-                # every message cost a task of its own: the clients, which share the machine with
-                # the server, spent a fifth more of it than they need.
-                try:
-                    raw = await connection.recv()
-                except websockets.exceptions.ConnectionClosed:
-                    if stop.is_set():
-                        return
-                    raise
-                # orjson: the clients share the cores with the server, and the standard library's
-                # parser was a fifth of their work.
-                envelope = orjson.loads(raw)
-                kind, payload = envelope["type"], envelope["payload"]
-                turn = None
-                if kind == "welcome":
-                    if not heartbeat.done():
-                        heartbeat.set_result(float(payload["heartbeat_seconds"]))
-                elif kind == "table.snapshot":
-                    place.seat = payload["seat"]  # a rematch may seat the client elsewhere
-                    if not joined[0]:
-                        joined[0] = True
-                        stats.joined += 1
-                    version = payload["version"]
-                    turn = payload["turn"]
-                elif kind == "table.events":
-                    if payload["table_id"] != place.table:
-                        continue  # the old table's last events, sent before it was left
-                    for event in payload["events"]:
-                        version = max(version, event["version"])
-                        data = event["data"]
-                        if event["kind"] == "played" and data["seat"] != place.seat:
-                            started = stats.pending.get((place.table, data["tile"]))
-                            if started is not None:
-                                now = time.perf_counter()
-                                stats.latencies.append(now - started)
-                                stats.arrivals.append(now)
-                        elif event["kind"] == "clock":
-                            turn = data if event["version"] == version else None
-                        elif event["kind"] == "match_ended":
-                            spawn(vote(place.table, event["version"]))
-                        elif event["kind"] == "votes_closed" and data["next_table_id"] is not None:
-                            if place.seat == 0:
-                                stats.rematches += 1
-                            old, place.table = place.table, data["next_table_id"]
-                            version, turn = 0, None
-                            spawn(move(old, place.table))
-                            break
-                elif kind == "ack" and payload["reply_to"] in plays_sent:
-                    plays_sent.discard(payload["reply_to"])
-                    stats.plays += 1
-                    stats.acks.append(time.perf_counter())
-                elif kind == "error":
-                    plays_sent.discard(payload["reply_to"])
-                    if payload["reply_to"] in votes_sent:
-                        votes_sent.discard(payload["reply_to"])
-                        if payload["code"] == "stale_version":
-                            # another seat's vote came first (each vote is an event): vote again
-                            spawn(vote(place.table, version))
-                            continue
-                    if payload["code"] != "stale_version":
-                        stats.errors.append(payload["code"])
-                if turn is not None and turn["seat"] == place.seat and turn["legal"]:
-                    spawn(play(turn, version))
-        finally:
-            beating.cancel()
-            closing.cancel()
+            await socket.opened
+        except BaseException:
+            if socket.transport is not None:
+                socket.transport.abort()
+            raise
+        return socket
+
+    socket = await asyncio.wait_for(open_socket(), OPEN_TIMEOUT_SECONDS)
+    await socket.send_paced("table.join", {"table_id": place.table, "since": None})
+    beating = loop.create_task(socket.beat(stop))
+    stopping = loop.create_task(stop.wait())
+    try:
+        await asyncio.wait((socket.lost, stopping), return_when=asyncio.FIRST_COMPLETED)
+        if not socket.lost.done():
+            if socket.protocol.state is State.OPEN:
+                socket.protocol.send_close()
+                socket._flush()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(socket.lost), CLOSE_TIMEOUT_SECONDS)
+            if not socket.lost.done() and socket.transport is not None:
+                socket.transport.abort()
+            return
+        if stop.is_set():
+            return
+        raise socket.protocol.close_exc
+    finally:
+        beating.cancel()
+        stopping.cancel()
+        for task in list(socket.tasks):
+            task.cancel()
 
 
 @dataclass(frozen=True)
