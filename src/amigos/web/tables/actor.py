@@ -699,11 +699,12 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
             self._timer.cancel()
             self._timer = None
         loop = self.loop
-        moments = [at for at, _, _ in self._presence_deadlines()[:1]]
-        if self.deadline_at is not None and self.status in ("inviting", "playing", "voting"):
-            moments.append(self.deadline_at)
-        if moments:
-            delay = (min(moments) - self.clock.now()).total_seconds()
+        due = self._next_presence_deadline()
+        stored = self.deadline_at if self.status in ("inviting", "playing", "voting") else None
+        if stored is not None and (due is None or stored < due):
+            due = stored
+        if due is not None:
+            delay = (due - self.clock.now()).total_seconds()
             self._timer = loop.call_later(max(delay, 0.0), self._deadline_due)
         seat = self.game.to_move
         if (

@@ -1,0 +1,66 @@
+"""The timer's next presence deadline (`PresenceMixin._next_presence_deadline`, read after every
+play) is the first of the full, sorted list (`_presence_deadlines`, read when a deadline falls
+due), for any table: drawn seats (people, computers, held seats), statuses, absences and the
+moments each seat was last heard from."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.table import Conduct
+from amigos.web.tables.actor_presence import PresenceMixin
+from amigos.web.tables.actor_types import SeatState
+from tests.web.tables.support import FakeClock
+
+START = datetime(2026, 11, 28, 5, 0, tzinfo=UTC)
+
+
+class Table(PresenceMixin):
+    """The presence part alone, with the attributes the actor would set."""
+
+
+moments = st.integers(min_value=-400, max_value=400).map(lambda seconds: START + timedelta(seconds=seconds))
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> Table:
+    table = Table()
+    # half the tables are mid-match, where each seat's presence counts
+    table.status = draw(st.one_of(st.just("playing"), st.sampled_from(["inviting", "voting", "finished"])))
+    table.conduct = draw(st.sampled_from(list(Conduct)))
+    table.clock = FakeClock(START)
+    table.seats = []
+    table.last_seen, table.away_since, table.vote_left = {}, {}, {}
+    maybe = st.one_of(st.none(), moments)
+    for number in range(draw(st.integers(min_value=2, max_value=4))):
+        # mostly people, mostly in their own seats: the cases where the deadlines compete
+        person = draw(st.sampled_from([True, True, True, False]))
+        table.seats.append(
+            SeatState(
+                number=number,
+                user_id=number + 1 if person else None,
+                name=f"Jugador {number}",
+                level="" if person else draw(st.sampled_from(["", "easy", "hard"])),
+                invitation="accepted",
+                invited_until=None,
+                held_by_computer=person and draw(st.sampled_from([False, False, True])),
+            )
+        )
+        # most seats have been heard from (the actor hears every seat when it is built)
+        if draw(st.sampled_from([True, True, True, False])):
+            table.last_seen[number] = draw(moments)
+        for moments_of in (table.away_since, table.vote_left):
+            moment = draw(maybe)
+            if moment is not None:
+                moments_of[number] = moment
+    return table
+
+
+@settings(max_examples=1000)
+@given(tables())
+def test_the_next_presence_deadline_is_the_first_of_the_sorted_list(table: Table) -> None:
+    listed = table._presence_deadlines()
+    assert table._next_presence_deadline() == (listed[0][0] if listed else None)
