@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -148,6 +149,42 @@ async def test_a_deadline_falls_due_on_the_actors_own_timer(
     await actor.call(rearm)
     await until(lambda: kinds(me, version) == ["notice", "card"])
     await until(lambda: not actor._firing)
+
+
+async def test_a_timer_due_first_is_kept_and_an_earlier_deadline_sets_a_new_one(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    """A play mostly moves the deadline later: the timer already set, which falls due first, is
+    kept (no cancelling and setting one on every play); a deadline earlier than the timer sets a
+    new one; and a timer that fires before anything is due changes nothing and is set again."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, _ = await turn_in(me, actor, "normal")
+    first = actor._timer
+    assert first is not None and actor.deadline_at is not None
+
+    async def later() -> None:
+        assert actor.deadline_at is not None
+        actor.deadline_at += timedelta(seconds=10)
+        actor._arm()
+
+    await actor.call(later)
+    assert actor._timer is first and not first.cancelled()
+
+    async def earlier() -> None:
+        actor.deadline_at = fake_clock.now() + timedelta(seconds=1)
+        actor._arm()
+
+    await actor.call(earlier)
+    assert first.cancelled()
+    second = actor._timer
+    assert second is not None and second.when() <= asyncio.get_running_loop().time() + 1
+
+    actor.deadline_at = fake_clock.now() + timedelta(seconds=20)
+    await actor.fire_deadline()  # early: nothing is due yet
+    assert kinds(me, version) == []
+    assert actor._timer is not None and not actor._timer.cancelled()
 
 
 @pytest.mark.parametrize(("variant", "players"), [("cuban-1v1", None), ("all-fives-100", 2), ("draw-100", 2)])

@@ -694,18 +694,28 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
 
         The timer is the loop's own (`call_later`), not a task asleep until the deadline: every play
         sets a new deadline, and cancelling a sleeping task runs it once more to unwind it, while a
-        timer handle is just marked cancelled. Only a deadline that falls due starts a task."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        timer handle is just marked cancelled. Only a deadline that falls due starts a task.
+
+        A timer already set that falls due no later than the new deadline is kept: a play mostly
+        moves the deadline later (the next turn's clock, the seat just heard from), and cancelling
+        and setting a timer on every play cost more than the timer firing early now and then. One
+        that fires early finds nothing due (`_on_deadline`) and sets the timer again."""
         loop = self.loop
         due = self._next_presence_deadline()
         stored = self.deadline_at if self.status in ("inviting", "playing", "voting") else None
         if stored is not None and (due is None or stored < due):
             due = stored
-        if due is not None:
-            delay = (due - self.clock.now()).total_seconds()
-            self._timer = loop.call_later(max(delay, 0.0), self._deadline_due)
+        timer = self._timer
+        if due is None:
+            if timer is not None:
+                timer.cancel()
+                self._timer = None
+        else:
+            at = loop.time() + max((due - self.clock.now()).total_seconds(), 0.0)
+            if timer is None or at < timer.when():
+                if timer is not None:
+                    timer.cancel()
+                self._timer = loop.call_at(at, self._deadline_due)
         seat = self.game.to_move
         if (
             seat is not None
