@@ -36,7 +36,8 @@ It prints JSON:
 
 Goals (issue 9, one process on PostgreSQL): 1,000 tables at 1 play/s with p99 ≤ 50 ms; closed
 loop ≥ 2,000 durable plays/s; ≤ 150 KB per table; with 50 hard computer tables the same p99.
-`--quick` runs 4 tables for a few seconds (CI: it checks the bench runs; its figures judge nothing).
+`--quick` runs 4 tables for a few seconds (CI: it checks the bench runs; its figures judge nothing,
+but it fails when a socket never joined, no play was acknowledged or a command was refused).
 """
 
 from __future__ import annotations
@@ -790,7 +791,23 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     print(json.dumps(result, indent=2))
+    problem = broken(result) if args.quick else None
+    if problem is not None:
+        print(f"bench/load.py --quick: {problem}", file=sys.stderr)
+        return 1
     return 0
+
+
+def broken(result: dict[str, Any]) -> str | None:
+    """What says the bench itself is broken, not slow (CI runs `--quick`, whose figures judge
+    nothing): a socket that never had its table, no play acknowledged, or a refused command."""
+    if result["sockets_joined"] < result["sockets"]:
+        return f"{result['sockets'] - result['sockets_joined']} sockets never joined their table"
+    if result["plays"] == 0:
+        return "no play was acknowledged"
+    if result["errors"]:
+        return f"refused commands: {result['error_codes']}"
+    return None
 
 
 if __name__ == "__main__":
