@@ -115,9 +115,13 @@ def archive_settles() -> Iterator[None]:
     assert handover.settle(timeout=120), "a hand-over to the archive did not finish"
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def bus_namespace(settings: Any) -> str:
-    """A Redis channel prefix of our own, so concurrent test runs never hear each other."""
+    """A Redis channel prefix of each test's own, so tests running side by side never hear each
+    other. For every test, not only those that start a server: the tables' tests run actors in
+    the test's process, and on Redis two `pytest -n 2` workers, each on its own database, made
+    tables of the same ids, whose topics then crossed (a seat played at the version another
+    worker's table had published, and was refused as stale)."""
     namespace = f"amigos-test-{uuid.uuid4().hex}"
     settings.AMIGOS_BUS_NAMESPACE = namespace
     return namespace
