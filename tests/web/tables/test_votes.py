@@ -21,10 +21,10 @@ from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import registry, services, socket_keys
+from amigos.web.tables import registry, services, socket_keys, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Seat, Table, TableEvent
-from tests.web.tables.support import FakeClock, Recorder
+from tests.web.tables.support import FakeClock, Recorder, stored_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -423,6 +423,47 @@ async def test_a_vote_after_the_table_finished_is_refused_and_changes_nothing(
     table = await sync_to_async(Table.objects.get)(pk=actor.id)
     assert table.next_table_id == result["next_table_id"] and table.status == "finished"
     assert len(closed(watcher)) == 1
+
+
+@pytest.mark.parametrize("choice", ["rematch", "rotate"])
+def test_the_next_table_made_is_what_loading_it_reads(make_player: Callable[..., User], choice: str) -> None:
+    """The next table's actor is built from what `make_next_table` holds (`store.made`), not from
+    the rows read back: it must be exactly what `store.load` reads, the seats moved (a rotation),
+    the players' names and the computer's level included. Asked again, it holds nothing (the table
+    was made before) and gives the same table."""
+    ana, beto, carla = make_player("Ana"), make_player("Beto"), make_player("Carla")
+    table = stored_table([ana, beto, None, carla], timezone.now())
+    next_id, loaded = services.make_next_table(table.pk, choice)
+    assert loaded is not None and loaded == store.load(next_id)
+    assert [seat.name for seat in loaded.seats if seat.user_id is not None]
+    assert services.make_next_table(table.pk, choice) == (next_id, None)
+
+
+async def test_an_actor_built_inside_preloaded_reads_nothing(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`registry.preloaded`: the actor of a table just made is built from what its maker holds,
+    without `store.load`; outside it (or once used) the table is read as always."""
+    ana, beto = await players(make_player, "Ana", "Beto")
+    old = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
+    next_id, loaded = await sync_to_async(services.make_next_table)(old.pk, "rematch")
+    assert loaded is not None
+    loads: list[int] = []
+    real_load = store.load
+
+    def counted(table_id: int) -> store.Loaded | None:
+        loads.append(table_id)
+        return real_load(table_id)
+
+    monkeypatch.setattr(store, "load", counted)
+    with registry.preloaded(loaded):
+        actor = await registry.locate(next_id)
+    assert isinstance(actor, TableActor) and actor.id == next_id and loads == []
+    assert [seat.name for seat in actor.seats] == [seat.name for seat in loaded.seats]
+    assert not registry._actors().preloads  # nothing left behind
+    await registry.stop_all()
+    again = await registry.locate(next_id)
+    assert isinstance(again, TableActor) and loads == [next_id]
 
 
 def test_the_next_table_is_made_once(make_player: Callable[..., User]) -> None:

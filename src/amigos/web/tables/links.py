@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from amigos.web.tables import forwarding, handover, lobby, services
+from amigos.web.tables import forwarding, handover, lobby, registry, services, store
 
 if TYPE_CHECKING:
     from amigos.web.tables.actor import TableActor
@@ -32,9 +32,17 @@ async def hand_over(actor: TableActor) -> None:
     await handover.hand_over(actor)
 
 
-def create_next_table(table_id: int, choice: str, now: datetime | None = None) -> int:
-    return services.create_next_table(table_id, choice, now)
+def make_next_table(
+    table_id: int, choice: str, now: datetime | None = None
+) -> tuple[int, store.Loaded | None]:
+    return services.make_next_table(table_id, choice, now)
 
 
-async def wake(table_id: int) -> None:
-    await forwarding.wake(table_id)
+async def wake(table_id: int, loaded: store.Loaded | None = None) -> None:
+    """Wake a table made outside its actor; ``loaded``, what its actor is built from if this
+    process builds it (`store.made`), saves reading back what was just written."""
+    if loaded is None:
+        await forwarding.wake(table_id)
+        return
+    with registry.preloaded(loaded):
+        await forwarding.wake(table_id)

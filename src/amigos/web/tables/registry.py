@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +61,8 @@ class Actors:
         # When each ended table's end was first seen (monotonic), and the task that retires them.
         self.ended: dict[int, float] = {}
         self.sweeper: asyncio.Task[None] | None = None
+        # Tables just made whose actor may be built from what their maker holds (`preloaded`).
+        self.preloads: dict[int, store.Loaded] = {}
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,19 @@ def use_clock(clock: Clock | None) -> None:
     _clock = clock
 
 
+@contextlib.contextmanager
+def preloaded(loaded: store.Loaded, loop: asyncio.AbstractEventLoop | None = None) -> Iterator[None]:
+    """While inside, an actor this process builds for ``loaded.id`` (`locate`) is built from
+    ``loaded`` (`store.made`: a table just made, nothing stored yet) instead of the database, once.
+    Whatever is left unused (the table was built before, or by another process) goes at the end."""
+    registry = _actors(loop)
+    registry.preloads[loaded.id] = loaded
+    try:
+        yield
+    finally:
+        registry.preloads.pop(loaded.id, None)
+
+
 async def locate(
     table_id: int, loop: asyncio.AbstractEventLoop | None = None
 ) -> TableActor | Elsewhere | None:
@@ -172,7 +187,9 @@ async def locate(
             registry.actors.pop(table_id, None)
             actor = None
         if actor is None:
-            loaded = await database_sync_to_async(store.load)(table_id)
+            loaded = registry.preloads.pop(table_id, None)
+            if loaded is None:
+                loaded = await database_sync_to_async(store.load)(table_id)
             if loaded is None:
                 return None
             if _links is None:

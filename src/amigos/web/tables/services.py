@@ -17,7 +17,7 @@ from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_
 from amigos.table import VoteChoice, reseat
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.tables import forwarding, timing
+from amigos.web.tables import forwarding, store, timing
 from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
 
 MAX_NAME = 60
@@ -158,7 +158,16 @@ def play_against_computer(
 
 def create_next_table(table_id: int, choice: str, now: datetime | None = None) -> int:
     """The table after ``table_id``'s match, everyone having voted ``choice`` ("rematch" or
-    "rotate"); its id.
+    "rotate"); its id (`make_next_table`)."""
+    return make_next_table(table_id, choice, now)[0]
+
+
+def make_next_table(
+    table_id: int, choice: str, now: datetime | None = None
+) -> tuple[int, store.Loaded | None]:
+    """The table after ``table_id``'s match, everyone having voted ``choice`` ("rematch" or
+    "rotate"): its id, and what its actor is built from (`store.made`) when this call made it
+    (None when it was made before).
 
     Same name, variant, seat count, target and kind; the seats are moved by `amigos.table.reseat`
     (computer seats move with their level), every seat is already accepted (the players agreed by
@@ -173,8 +182,8 @@ def create_next_table(table_id: int, choice: str, now: datetime | None = None) -
     with transaction.atomic():
         old = Table.objects.select_for_update().get(pk=table_id)
         if old.next_table_id is not None:
-            return old.next_table_id
-        rows = list(Seat.objects.filter(table_id=table_id).order_by("number"))
+            return old.next_table_id, None
+        rows = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
         if [row.number for row in rows] != list(range(old.players)):
             raise TableRefused("bad_seats", "the finished table does not have every seat")
         organizer_seat = next(
@@ -196,7 +205,7 @@ def create_next_table(table_id: int, choice: str, now: datetime | None = None) -
             organizer_id=organizer_id,
             created_at=now,
         )
-        Seat.objects.bulk_create(
+        made = [
             Seat(
                 table=table,
                 number=number,
@@ -205,7 +214,19 @@ def create_next_table(table_id: int, choice: str, now: datetime | None = None) -
                 invitation=Invitation.ACCEPTED,
             )
             for number, row in enumerate(seated)
-        )
+        ]
+        Seat.objects.bulk_create(made)
         old.next_table = table
         old.save(update_fields=["next_table"])
-    return table.pk
+    seats = [
+        store.SeatRow(
+            number=seat.number,
+            user_id=seat.user_id,
+            name=row.user.display_name if row.user is not None else "",
+            level=seat.level,
+            invitation=seat.invitation,
+            invited_until=seat.invited_until,
+        )
+        for seat, row in zip(made, seated, strict=True)
+    ]
+    return table.pk, store.made(table, seats)

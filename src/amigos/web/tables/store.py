@@ -105,6 +105,31 @@ def seat_rows(table_id: int) -> list[SeatRow]:
     ]
 
 
+def made(table: Table, seats: list[SeatRow]) -> Loaded:
+    """What `load` would read of a table just made, from the rows its maker holds: nothing stored
+    yet (no event, card or chat line).
+
+    Why: a vote's rematch table is built by its actor right after it is made
+    (`services.make_next_table`); reading back the rows just written cost a rematch three
+    statements on a thread that holds the interpreter's lock between them."""
+    return Loaded(
+        id=table.pk,
+        name=table.name,
+        variant=table.variant,
+        players=table.players,
+        target=table.target,
+        kind=table.kind,
+        organizer_id=table.organizer_id,
+        status=table.status,
+        version=table.version,
+        match_number=table.match_number,
+        deadline_at=table.deadline_at,
+        deadline_kind=table.deadline_kind,
+        seats=seats,
+        log=[],
+    )
+
+
 def load(table_id: int) -> Loaded | None:
     """The table as its actor needs it, or None (no such table).
 
