@@ -186,6 +186,10 @@ async def test_a_timer_due_first_is_kept_and_an_earlier_deadline_sets_a_new_one(
     assert kinds(me, version) == []
     assert actor._timer is not None and not actor._timer.cancelled()
 
+    actor._deadline_due()  # the timer's own callback, early: set again, no task and no job
+    assert not actor._firing and actor._timer is not None and not actor._timer.cancelled()
+    assert actor.version == version
+
 
 @pytest.mark.parametrize(("variant", "players"), [("cuban-1v1", None), ("all-fives-100", 2), ("draw-100", 2)])
 async def test_a_timed_turn_is_played_by_the_system_after_thirty_seconds_without_a_card(

@@ -218,15 +218,5 @@ def make_next_table(
         Seat.objects.bulk_create(made)
         old.next_table = table
         old.save(update_fields=["next_table"])
-    seats = [
-        store.SeatRow(
-            number=seat.number,
-            user_id=seat.user_id,
-            name=row.user.display_name if row.user is not None else "",
-            level=seat.level,
-            invitation=seat.invitation,
-            invited_until=seat.invited_until,
-        )
-        for seat, row in zip(made, seated, strict=True)
-    ]
+    seats = [store.seat_row(seat, row.user) for seat, row in zip(made, seated, strict=True)]
     return table.pk, store.made(table, seats)

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 from django.db.models import Field, Q
@@ -28,6 +28,9 @@ from amigos.web.tables.models import (
     TableChatLine,
     TableEvent,
 )
+
+if TYPE_CHECKING:
+    from amigos.web.accounts.models import User
 
 #: How many recent events an actor keeps in memory for reconnecting clients.
 TAIL = 200
@@ -92,22 +95,30 @@ class Write:
 
 def seat_rows(table_id: int) -> list[SeatRow]:
     rows = Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
-    return [
-        SeatRow(
-            number=row.number,
-            user_id=row.user_id,
-            name=row.user.display_name if row.user is not None else "",
-            level=row.level,
-            invitation=row.invitation,
-            invited_until=row.invited_until,
-        )
-        for row in rows
-    ]
+    return [seat_row(row, row.user) for row in rows]
 
 
-def made(table: Table, seats: list[SeatRow]) -> Loaded:
+def seat_row(seat: Seat, user: User | None) -> SeatRow:
+    """A seat as its actor keeps it; ``user``, its player (None: a computer), whose name it shows."""
+    return SeatRow(
+        number=seat.number,
+        user_id=seat.user_id,
+        name=user.display_name if user is not None else "",
+        level=seat.level,
+        invitation=seat.invitation,
+        invited_until=seat.invited_until,
+    )
+
+
+def made(
+    table: Table,
+    seats: list[SeatRow],
+    log: list[tuple[int, str, dict[str, Any]]] | None = None,
+    cards: dict[int, dict[str, int]] | None = None,
+    chat: list[dict[str, Any]] | None = None,
+) -> Loaded:
     """What `load` would read of a table just made, from the rows its maker holds: nothing stored
-    yet (no event, card or chat line).
+    yet (no event, card or chat line); `load` passes what it read of them.
 
     Why: a vote's rematch table is built by its actor right after it is made
     (`services.make_next_table`); reading back the rows just written cost a rematch three
@@ -126,7 +137,9 @@ def made(table: Table, seats: list[SeatRow]) -> Loaded:
         deadline_at=table.deadline_at,
         deadline_kind=table.deadline_kind,
         seats=seats,
-        log=[],
+        log=log or [],
+        cards=cards or {},
+        chat=chat or [],
     )
 
 
@@ -168,24 +181,7 @@ def load(table_id: int) -> Loaded | None:
             )
         )
     ]
-    return Loaded(
-        id=table.pk,
-        name=table.name,
-        variant=table.variant,
-        players=table.players,
-        target=table.target,
-        kind=table.kind,
-        organizer_id=table.organizer_id,
-        status=table.status,
-        version=table.version,
-        match_number=table.match_number,
-        deadline_at=table.deadline_at,
-        deadline_kind=table.deadline_kind,
-        seats=seats,
-        log=log,
-        cards=cards,
-        chat=chat,
-    )
+    return made(table, seats, log, cards, chat)
 
 
 def append(table_id: int, expected_version: int, write: Write) -> int:
