@@ -155,3 +155,36 @@ async def test_a_let_go_actor_is_freed(make_player: Callable[..., User]) -> None
     await asyncio.sleep(0)  # the stopped tasks' callbacks run
     gc.collect()
     assert kept() is None, [type(holder).__name__ for holder in gc.get_referrers(kept())]
+
+
+async def test_an_actor_being_retired_is_not_rebuilt_by_the_lease_keeper(
+    make_player: Callable[..., User],
+) -> None:
+    """`actor.stop` marks the actor broken before it waits for its last job; the lease keeper
+    rebuilds broken actors, and one that ran meanwhile put a retired table's actor back
+    (regression: `test_a_let_go_actor_is_freed` failed so once on PostgreSQL and Redis)."""
+    _, actor, _ = await finished_table(make_player)
+    table_id = actor.id
+    await by_hand_only()
+    stopping, release = asyncio.Event(), asyncio.Event()
+    real_stop = actor.stop
+    calls = []
+
+    async def slow_stop() -> None:
+        calls.append(1)
+        if len(calls) == 1:  # the retirement's stop waits here, the actor already broken
+            actor.broken = True
+            stopping.set()
+            await release.wait()
+        await real_stop()
+
+    actor.stop = slow_stop
+    start = time.monotonic()
+    await registry.retire_ended(now=start)
+    retiring = asyncio.create_task(registry.retire_ended(now=start + registry.RETIRE_SECONDS))
+    await stopping.wait()
+    await registry.rebuild_broken(registry.sharing())  # the keeper's step, meanwhile
+    release.set()
+    assert await retiring == [table_id]
+    assert registry.local_actor(table_id) is None
+    assert not registry.sharing().retiring
