@@ -1,7 +1,7 @@
-"""The timer's next presence deadline (`PresenceMixin._next_presence_deadline`, read after every
-play) is the first of the full, sorted list (`_presence_deadlines`, read when a deadline falls
-due), for any table: drawn seats (people, computers, held seats), statuses, absences and the
-moments each seat was last heard from."""
+"""The next presence deadline (`PresenceMixin._next_presence`, which the timer reads after every
+play and the deadline's job when it fires) is the first of the full, sorted list of every seat's
+deadline (built here as the rules say it), for any table: drawn seats (people, computers, held
+seats), statuses, absences and the moments each seat was last heard from."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amigos.table import Conduct
+from amigos.web.tables import timing
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_types import SeatState
 from tests.web.tables.support import FakeClock
@@ -59,8 +60,30 @@ def tables(draw: st.DrawFn) -> Table:
     return table
 
 
+def every_presence_deadline(table: Table) -> list[tuple[datetime, str, int]]:
+    """Each seat's deadline, earliest first: a present person's silence (30 s after last heard), an
+    away person's window; during the vote, each seat whose page left."""
+    if table.status == "voting":
+        absence = timedelta(seconds=timing.TIMING.vote_absence)
+        return sorted((since + absence, "left_vote", seat) for seat, since in table.vote_left.items())
+    if table.status != "playing" or table.conduct is Conduct.CORRESPONDENCE:
+        return []
+    found = []
+    for seat in table.seats:
+        if seat.user_id is None or seat.held_by_computer:
+            continue
+        number = seat.number
+        if number in table.away_since:
+            window = table.away_since[number] + timedelta(seconds=table._window())
+            found.append((window, "window", number))
+        else:
+            seen = table.last_seen.get(number, table.clock.now())
+            found.append((seen + timing.SILENCE, "silent", number))
+    return sorted(found)
+
+
 @settings(max_examples=1000)
 @given(tables())
 def test_the_next_presence_deadline_is_the_first_of_the_sorted_list(table: Table) -> None:
-    listed = table._presence_deadlines()
-    assert table._next_presence_deadline() == (listed[0][0] if listed else None)
+    listed = every_presence_deadline(table)
+    assert table._next_presence() == (listed[0] if listed else None)

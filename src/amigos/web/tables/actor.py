@@ -518,12 +518,16 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
         then the table's own deadline (invitation, deal, vote, turn clock)."""
         while not self.broken:
             now = self.clock.now()
-            due = [item for item in self._presence_deadlines() if item[0] <= now]
+            presence = self._next_presence()
             table_due = self.deadline_at is not None and now >= self.deadline_at
             # Ties go to the table's deadline: a card or a system move that fell due with a lapsed
             # heartbeat was earned before the seat was found away.
-            if due and (not table_due or self.deadline_at is None or due[0][0] < self.deadline_at):
-                at, kind, seat = due[0]
+            if (
+                presence is not None
+                and presence[0] <= now
+                and (not table_due or self.deadline_at is None or presence[0] < self.deadline_at)
+            ):
+                at, kind, seat = presence
                 await self._presence_lapsed(kind, seat, at)
                 continue
             if not table_due:
@@ -715,7 +719,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
 
     def _next_deadline(self) -> datetime | None:
         """The earliest moment something may fall due: a seat's presence or the stored deadline."""
-        due = self._next_presence_deadline()
+        presence = self._next_presence()
+        due = None if presence is None else presence[0]
         stored = self.deadline_at if self.status in ("inviting", "playing", "voting") else None
         if stored is not None and (due is None or stored < due):
             due = stored

@@ -83,47 +83,26 @@ class PresenceMixin:
             return None
         return since + timedelta(seconds=self._window())
 
-    def _presence_deadlines(self) -> list[tuple[datetime, str, int]]:
-        """When each seat's silence or absence next matters, earliest first: a seat unheard for
-        30 s is away; an away seat's window lapses (blue card, or a computer player holds it)."""
-        if self.status == "voting":
-            absence = timedelta(seconds=timing.TIMING.vote_absence)
-            return sorted((since + absence, "left_vote", seat) for seat, since in self.vote_left.items())
-        if not self.tracking:
-            return []
-        found: list[tuple[datetime, str, int]] = []
-        silence = timing.SILENCE
-        for seat in self.seats:
-            if seat.is_computer or seat.user_id is None or seat.held_by_computer:
-                continue
-            number = seat.number
-            if number in self.away_since:
-                window_end = self._window_end(number)
-                if window_end is not None:
-                    found.append((window_end, "window", number))
-                continue
-            # Every seat is heard from when the actor is built, so the clock is seldom needed: it is
-            # read only then (reading it for every seat on every play was 1% of a play's time).
-            seen = self.last_seen.get(number)
-            found.append(((seen if seen is not None else self.clock.now()) + silence, "silent", number))
-        return sorted(found)
+    def _next_presence(self) -> tuple[datetime, str, int] | None:
+        """When a seat's silence or absence next matters, as (moment, kind, seat), the earliest
+        (ties by kind, then seat); None when nothing is pending. A seat unheard for 30 s is away
+        ("silent"); an away seat's window lapses ("window": blue card, or a computer player holds
+        it); during the vote, a seat whose page left ("left_vote").
 
-    def _next_presence_deadline(self) -> datetime | None:
-        """The moment of `_presence_deadlines`' first item (None if it has none), which the timer
-        needs after every play (`TableActor._arm`).
-
-        Why apart: it takes the earliest moment without building, sorting and slicing a list of
-        every seat's deadline, and adds the silence once to the earliest heard seat instead of
-        to each (that list was 2% of a closed loop's event loop). A test checks it against the
-        list for drawn tables."""
+        The timer asks after every play (`TableActor._arm`), and the deadline's job when it fires
+        (`_on_deadline`), which takes the earliest one at a time. So it finds the earliest without
+        building and sorting every seat's deadline, and adds the silence once, to the earliest heard
+        seat (that sorted list was 2% of a closed loop's event loop). A test checks it against the
+        full sorted list for drawn tables."""
         if self.status == "voting":
             if not self.vote_left:
                 return None
-            return min(self.vote_left.values()) + timedelta(seconds=timing.TIMING.vote_absence)
+            left, number = min((since, number) for number, since in self.vote_left.items())
+            return left + timedelta(seconds=timing.TIMING.vote_absence), "left_vote", number
         if not self.tracking:
             return None
-        heard: datetime | None = None  # the earliest a present human seat was last heard from
-        window: datetime | None = None  # the earliest an away seat's window ends
+        heard: tuple[datetime, int] | None = None  # the earliest a present human seat was heard from
+        window: tuple[datetime, int] | None = None  # the earliest an away seat's window ends
         away, last_seen = self.away_since, self.last_seen
         for seat in self.seats:
             # a computer's seat has no user; a held seat has a computer player for now
@@ -132,17 +111,20 @@ class PresenceMixin:
             number = seat.number
             if number in away:
                 end = self._window_end(number)
-                if end is not None and (window is None or end < window):
-                    window = end
+                if end is not None and (window is None or (end, number) < window):
+                    window = (end, number)
                 continue
+            # Every seat is heard from when the actor is built, so the clock is seldom needed: it is
+            # read only then (reading it for every seat on every play was 1% of a play's time).
             seen = last_seen.get(number)
             if seen is None:
                 seen = self.clock.now()
-            if heard is None or seen < heard:
-                heard = seen
-        silent = None if heard is None else heard + timing.SILENCE
-        if silent is None or (window is not None and window < silent):
-            return window
+            if heard is None or (seen, number) < heard:
+                heard = (seen, number)
+        silent = None if heard is None else (heard[0] + timing.SILENCE, "silent", heard[1])
+        lapsing = None if window is None else (window[0], "window", window[1])
+        if silent is None or (lapsing is not None and lapsing < silent):
+            return lapsing
         return silent
 
     async def _suspended(self, seat: int) -> bool:
