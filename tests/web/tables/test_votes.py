@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import registry, services, socket_keys, store
+from amigos.web.tables import links, registry, services, socket_keys, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Seat, Table, TableEvent
 from tests.web.tables.support import FakeClock, Recorder, stored_table
@@ -464,6 +465,40 @@ async def test_an_actor_built_inside_preloaded_reads_nothing(
     await registry.stop_all()
     again = await registry.locate(next_id)
     assert isinstance(again, TableActor) and loads == [next_id]
+
+
+async def test_a_page_that_joins_the_next_table_before_its_maker_wakes_it_reads_nothing(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the players' pages join the next table as soon as the vote's close names it,
+    often before the old table's actor wakes it, and each rematch was read back from the database
+    all the same. What the maker holds now stands in from the moment the table is made
+    (`links.make_next_table`), once, and only for `registry.PRELOAD_SECONDS`."""
+    ana, beto = await players(make_player, "Ana", "Beto")
+    old = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
+    later = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
+    loads: list[int] = []
+    real_load = store.load
+
+    def counted(table_id: int) -> store.Loaded | None:
+        loads.append(table_id)
+        return real_load(table_id)
+
+    monkeypatch.setattr(store, "load", counted)
+    next_id, loaded = await links.make_next_table(old.pk, "rematch")
+    assert loaded is not None
+    actor = await registry.locate(next_id)  # a page's join, before any wake
+    assert isinstance(actor, TableActor) and actor.id == next_id and loads == []
+    assert not registry._actors().preloads  # used once
+    # A copy older than PRELOAD_SECONDS is not used: the table is read as always.
+    moment = time.monotonic()
+    monkeypatch.setattr(registry.time, "monotonic", lambda: moment)
+    stale_id, stale = await links.make_next_table(later.pk, "rematch")
+    assert stale is not None
+    monkeypatch.setattr(registry.time, "monotonic", lambda: moment + registry.PRELOAD_SECONDS)
+    rebuilt = await registry.locate(stale_id)
+    assert isinstance(rebuilt, TableActor) and loads == [stale_id]
+    await registry.stop_all()
 
 
 def test_the_next_table_is_made_once(make_player: Callable[..., User]) -> None:

@@ -33,7 +33,7 @@ class NextTables(Protocol):
     """The part of the actor's links (`actor.Links`) the vote uses: making the rematch or rotated
     table and waking it. None of it names the actor."""
 
-    def make_next_table(
+    async def make_next_table(
         self, table_id: int, choice: str, now: datetime | None = None
     ) -> tuple[int, store.Loaded | None]: ...
     async def wake(self, table_id: int, loaded: store.Loaded | None = None) -> None: ...

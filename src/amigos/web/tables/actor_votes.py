@@ -13,8 +13,6 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from channels.db import database_sync_to_async
-
 from amigos.table import ballot
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store, timing
@@ -114,9 +112,9 @@ class VotesMixin:
         result = ballot.outcome(self.votes, self._voters(), "communicate")
         if result in ("rematch", "rotate"):
             try:
-                self.next_table_id, self.next_table_loaded = await database_sync_to_async(
-                    self.links.make_next_table
-                )(self.id, result, self.clock.now())
+                self.next_table_id, self.next_table_loaded = await self.links.make_next_table(
+                    self.id, result, self.clock.now()
+                )
             except Exception:
                 log.exception("table %s: could not create the next table; back to the lobby", self.id)
                 result, self.next_table_id = "communicate", None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from channels.db import database_sync_to_async
+
 from amigos.web.tables import forwarding, handover, lobby, registry, services, store
 
 if TYPE_CHECKING:
@@ -32,10 +34,15 @@ async def hand_over(actor: TableActor) -> None:
     await handover.hand_over(actor)
 
 
-def make_next_table(
+async def make_next_table(
     table_id: int, choice: str, now: datetime | None = None
 ) -> tuple[int, store.Loaded | None]:
-    return services.make_next_table(table_id, choice, now)
+    """`services.make_next_table` on a database thread; what it holds of a table it made stands in
+    for reading it back when its actor is built here (`registry.preload`)."""
+    next_id, loaded = await database_sync_to_async(services.make_next_table)(table_id, choice, now)
+    if loaded is not None:
+        registry.preload(loaded)
+    return next_id, loaded
 
 
 async def wake(table_id: int, loaded: store.Loaded | None = None) -> None:

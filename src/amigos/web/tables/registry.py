@@ -39,6 +39,8 @@ FEATURE = "tables"
 #: How long an ended table's actor stays after its end was first seen, and how often that is looked at.
 RETIRE_SECONDS = 60.0
 SWEEP_SECONDS = 10.0
+#: How long what a table's maker holds (`preload`) may stand in for reading the table back.
+PRELOAD_SECONDS = 10.0
 #: The statuses of a table that no longer changes by itself.
 ENDED = ("finished", "cancelled")
 _loop: asyncio.AbstractEventLoop | None = None
@@ -61,8 +63,9 @@ class Actors:
         # When each ended table's end was first seen (monotonic), and the task that retires them.
         self.ended: dict[int, float] = {}
         self.sweeper: asyncio.Task[None] | None = None
-        # Tables just made whose actor may be built from what their maker holds (`preloaded`).
-        self.preloads: dict[int, store.Loaded] = {}
+        # Tables just made whose actor may be built from what their maker holds (`preload`), each
+        # until a moment of the monotonic clock.
+        self.preloads: dict[int, tuple[store.Loaded, float]] = {}
         # The ended tables whose actors are being stopped (`retire_ended`): broken meanwhile, and
         # not to be rebuilt by the lease keeper (`rebuild_broken`).
         self.retiring: set[int] = set()
@@ -143,13 +146,37 @@ def use_clock(clock: Clock | None) -> None:
     _clock = clock
 
 
+def preload(loaded: store.Loaded, loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """An actor this process builds for ``loaded.id`` (`locate`) is built from ``loaded``
+    (`store.made`: a table just made, nothing stored yet) instead of the database: once, and only
+    within `PRELOAD_SECONDS`.
+
+    Why from the moment the table is made, not only while its maker wakes it: the vote's close
+    names the next table, and the players' pages join it as soon as they read that, often before
+    the old table's actor gets to wake it; each rematch was then read back from the database all
+    the same (four statements on a database thread). The time limit is a guard: the maker wakes
+    the table at once (`preloaded`), which uses the copy or drops it, and a copy left behind by a
+    failure must not stand in for a table that another process may have played since."""
+    registry = _actors(loop)
+    now = time.monotonic()
+    for stale in [table_id for table_id, (_, until) in registry.preloads.items() if until <= now]:
+        del registry.preloads[stale]
+    registry.preloads[loaded.id] = (loaded, now + PRELOAD_SECONDS)
+
+
+def _take_preload(registry: Actors, table_id: int) -> store.Loaded | None:
+    held = registry.preloads.pop(table_id, None)
+    if held is None or held[1] <= time.monotonic():
+        return None
+    return held[0]
+
+
 @contextlib.contextmanager
 def preloaded(loaded: store.Loaded, loop: asyncio.AbstractEventLoop | None = None) -> Iterator[None]:
-    """While inside, an actor this process builds for ``loaded.id`` (`locate`) is built from
-    ``loaded`` (`store.made`: a table just made, nothing stored yet) instead of the database, once.
-    Whatever is left unused (the table was built before, or by another process) goes at the end."""
+    """`preload` while inside; whatever is left unused at the end (the table was built before, or
+    by another process) goes."""
     registry = _actors(loop)
-    registry.preloads[loaded.id] = loaded
+    preload(loaded, loop)
     try:
         yield
     finally:
@@ -190,7 +217,7 @@ async def locate(
             registry.actors.pop(table_id, None)
             actor = None
         if actor is None:
-            loaded = registry.preloads.pop(table_id, None)
+            loaded = _take_preload(registry, table_id)
             if loaded is None:
                 loaded = await database_sync_to_async(store.load)(table_id)
             if loaded is None:
