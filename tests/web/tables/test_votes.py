@@ -21,8 +21,9 @@ from amigos.engine import Play, Tile
 from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
+from amigos.web.lobby.models import Presence
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import links, registry, services, socket_keys, store
+from amigos.web.tables import links, lobby, registry, services, socket_keys, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Seat, Table, TableEvent
 from tests.web.tables.support import FakeClock, Recorder, stored_table
@@ -211,6 +212,42 @@ async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once
         lambda: TableEvent.objects.filter(table_id=actor.id, kind="votes_closed").get().data
     )()
     assert logged == {"result": "rematch", "next_table_id": new_id}
+
+
+def statuses_of(users: list[User]) -> list[str]:
+    return [str(Presence.objects.get(user_id=user.pk).status) for user in users]
+
+
+async def test_players_who_go_on_at_the_next_table_stay_playing_and_those_sent_back_are_free(
+    make_player: Callable[..., User], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The online list: a rematch never shows its players free (regression: the vote wrote
+    "playing", its close "available", the next table "playing" again); a vote that sends everyone
+    to the meeting room frees them."""
+    written: list[tuple[int, str]] = []
+    real = lobby._set_statuses
+
+    def recorded(changes: list[tuple[int, str]]) -> None:
+        written.extend(changes)
+        real(changes)
+
+    monkeypatch.setattr(lobby, "_set_statuses", recorded)
+    four, actor, watcher = await four_at_the_vote(make_player)
+    assert await sync_to_async(statuses_of)(four) == ["playing"] * 4
+    written.clear()
+    for user in four:
+        await vote(actor, user, "rematch")
+    [result] = closed(watcher)
+    following = await next_table_started(actor, result["next_table_id"])
+    assert written and {status for _, status in written} == {"playing"}
+    assert await sync_to_async(statuses_of)(four) == ["playing"] * 4
+    await play_out(following)
+    written.clear()
+    await vote(following, four[0], "rematch")
+    await vote(following, four[1], "communicate")  # one such vote sends everyone back at once
+    assert closed(watcher) == [result]  # the spectator watched the first table only
+    assert {status for _, status in written} == {"available"}
+    assert await sync_to_async(statuses_of)(four) == ["available"] * 4
 
 
 async def test_a_unanimous_rotation_moves_partner_left_left_right_and_right_across(

@@ -66,16 +66,22 @@ async def invitation_answered(actor: TableActor, user_id: int, reason: str) -> N
 
 async def table_changed(actor: TableActor, *, statuses: bool = True) -> None:
     """The table's status, seats or score changed: the lobby's list of live tables, and (when the
-    table's status or seats changed: ``statuses``) the players' presence statuses."""
+    table's status or seats changed: ``statuses``) the players' presence statuses.
+
+    The vote after a match leaves the statuses as they are (the players were playing, or away),
+    and a table whose players go on at a rematch or rotated table leaves them playing: that table
+    says so when it starts. Before, each rematch wrote "playing" at the vote, "available" at its
+    close and "playing" again a moment later, three writes on the database thread for one change
+    that did not happen, and the online list showed the players free in between."""
     if actor.kind != "live":
         return
     if statuses:
         humans = [
             seat.user_id for seat in actor.seats if seat.user_id is not None and seat.invitation == "accepted"
         ]
-        if actor.status in ("playing", "voting"):
+        if actor.status == "playing":
             await _statuses(actor, [(user_id, PresenceStatus.PLAYING) for user_id in humans])
-        elif actor.status in ("finished", "cancelled"):
+        elif actor.status in ("finished", "cancelled") and actor.next_table_id is None:
             await _statuses(actor, [(user_id, PresenceStatus.AVAILABLE) for user_id in humans])
     await list_feed(actor.hub).changed()
 
