@@ -12,9 +12,10 @@ own timer calls when the time comes (tests call it directly with a fake clock).
 
 The actor is one class, but its jobs are kept in small modules by what they are about, each a part
 `TableActor` inherits: who is at the table (`actor_presence`), the turn clock and its cards
-(`actor_clock`), the vote after a match (`actor_votes`) and what a seat or a spectator sees
-(`actor_view`). This module keeps the queue, the commands, the rules of a job, storing and telling,
-and the timers; the types all of them share are in `actor_types`.
+(`actor_clock`), the vote after a match (`actor_votes`), what a seat or a spectator sees
+(`actor_view`), and the timers and computer players (`actor_timer`). This module keeps the queue,
+the commands, the rules of a job, and storing and telling; the types all of them share are in
+`actor_types`.
 """
 
 from __future__ import annotations
@@ -29,15 +30,16 @@ from typing import Any, Protocol, TypeVar
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from amigos.engine import Action, Pass, Play, find_variant, new_deal_key, seat_view
+from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
-from amigos.web.tables import rendering, socket_keys, store, storing, thinking, timing
+from amigos.web.tables import rendering, socket_keys, store, storing, timing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
+from amigos.web.tables.actor_timer import TimerMixin
 from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
@@ -78,8 +80,8 @@ class Links(NextTables, Protocol):
     async def hand_over(self, actor: TableActor) -> None: ...
 
 
-class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
-    """One live table's single writer. Its parts (presence, turn clock, vote, view) are inherited
+class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, TimerMixin):
+    """One live table's single writer. Its parts (presence, turn clock, vote, view, timers) are inherited
     from the mixins named in the module's docstring; their methods run inside the actor too."""
 
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
@@ -691,106 +693,6 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin):
 
     async def _archive(self) -> None:
         await self.links.hand_over(self)
-
-    # -- timers and computer players -----------------------------------------------------------------
-
-    def _arm(self) -> None:
-        """Set the timer for the stored deadline and let a computer player think if it is its turn.
-
-        The timer is the loop's own (`call_later`), not a task asleep until the deadline: every play
-        sets a new deadline, and cancelling a sleeping task runs it once more to unwind it, while a
-        timer handle is just marked cancelled. Only a deadline that falls due starts a task.
-
-        A timer already set that falls due no later than the new deadline is kept: a play mostly
-        moves the deadline later (the next turn's clock, the seat just heard from), and cancelling
-        and setting a timer on every play cost more than the timer firing early now and then. One
-        that fires early finds nothing due and is set again (`_deadline_due`)."""
-        loop = self.loop
-        self._set_timer(self._next_deadline(), keep_earlier=True)
-        seat = self.game.to_move
-        if (
-            seat is not None
-            and self.status == "playing"
-            and not self.paused
-            and (self.seats[seat].is_computer or self.seats[seat].held_by_computer)
-            and (self._thinking is None or self._thinking.done())
-        ):
-            self._thinking = loop.create_task(self._think(seat, self.version))
-
-    def _next_deadline(self) -> datetime | None:
-        """The earliest moment something may fall due: a seat's presence or the stored deadline."""
-        presence = self._next_presence()
-        due = None if presence is None else presence[0]
-        stored = self.deadline_at if self.status in ("inviting", "playing", "voting") else None
-        if stored is not None and (due is None or stored < due):
-            due = stored
-        return due
-
-    def _set_timer(self, due: datetime | None, *, keep_earlier: bool) -> None:
-        """The timer for ``due`` (none for None); with ``keep_earlier``, a timer already set that
-        falls due no later stays (`_arm`)."""
-        timer = self._timer
-        if due is None:
-            if timer is not None:
-                timer.cancel()
-                self._timer = None
-            return
-        loop = self.loop
-        at = loop.time() + max((due - self.clock.now()).total_seconds(), 0.0)
-        if timer is not None:
-            if keep_earlier and timer.when() <= at:
-                return
-            timer.cancel()
-        self._timer = loop.call_at(at, self._deadline_due)
-
-    def _deadline_due(self) -> None:
-        """The timer's callback: the deadline's job goes into the queue like any command; a timer
-        kept from an earlier deadline (`_arm`) that finds nothing due yet is only set again, without
-        a task or a job (at a thousand tables a play a second, early timers fired fifty times a
-        second)."""
-        self._timer = None
-        due = self._next_deadline()
-        if due is not None and due > self.clock.now():
-            self._set_timer(due, keep_earlier=False)
-            return
-        task = self.loop.create_task(self._fire_deadline_quietly())
-        self._firing.add(task)
-        task.add_done_callback(self._firing.discard)
-
-    async def _fire_deadline_quietly(self) -> None:
-        with contextlib.suppress(CommandError):
-            await self.fire_deadline()
-
-    async def _think(self, seat: int, version: int) -> None:
-        hand = self.game.hand
-        if hand is None:
-            return
-        level = self.seats[seat].level or "normal"
-        view = seat_view(hand, seat)
-        delay = settings.AMIGOS_TABLE_BOT_DELAY_MS / 1000
-        started = self.loop.time()
-        action = await thinking.think(view, level)
-        rest = delay - (self.loop.time() - started)
-        if rest > 0:
-            await asyncio.sleep(rest)
-
-        async def play() -> None:
-            if self.version != version or self.game.to_move != seat:
-                return  # the table moved on (a deadline fired): this answer is old
-            await self._commit(self._act(seat, action, system=False, reason="computer"))
-
-        try:
-            await self.call(play)
-        except CommandError:
-            log.warning("table %s: a computer player's move was refused", self.id)
-        # Not in a `finally`: a cancelled task (the actor stopping) must not wait on the actor again.
-        self._thinking = None
-        if not self.broken:
-            with contextlib.suppress(CommandError):
-                await self.call(self._rearm)
-
-    async def _rearm(self) -> None:
-        self._arm()
 
 
 _background: set[asyncio.Task[None]] = set()
