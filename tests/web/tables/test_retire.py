@@ -188,3 +188,33 @@ async def test_an_actor_being_retired_is_not_rebuilt_by_the_lease_keeper(
     assert await retiring == [table_id]
     assert registry.local_actor(table_id) is None
     assert not registry.sharing().retiring
+
+
+async def test_the_ended_tables_due_are_stopped_together() -> None:
+    """Each stop waits a few turns of the loop; one after another, a busy server let go of fewer
+    tables a second than a closed loop ends, and the ended actors piled up. Here no stop can end
+    before every one has begun: stopped one at a time, the sweep would never end."""
+    begun: list[int] = []
+    everyone = asyncio.Event()
+
+    class SlowToStop:
+        status = "finished"
+
+        def __init__(self, table_id: int) -> None:
+            self.id = table_id
+
+        async def stop(self) -> None:
+            begun.append(self.id)
+            if len(begun) == 3:
+                everyone.set()
+            await everyone.wait()
+
+    actors = registry.Actors()
+    actors.actors = {table_id: SlowToStop(table_id) for table_id in (1, 2, 3)}  # type: ignore[misc]
+    start = time.monotonic()
+    assert await registry.retire_ended(actors, now=start) == []
+    retired = await asyncio.wait_for(
+        registry.retire_ended(actors, now=start + registry.RETIRE_SECONDS), timeout=60
+    )
+    assert sorted(retired) == [1, 2, 3] and sorted(begun) == [1, 2, 3]
+    assert actors.actors == {} and actors.ended == {} and actors.retiring == set()
