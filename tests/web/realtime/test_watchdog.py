@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from django.utils import timezone
@@ -63,6 +64,40 @@ def test_bulk_verdicts_take_two_queries_whatever_the_number(
     with django_assert_max_num_queries(2):
         found = sessions.verdicts([(p.session_key, p.user.pk) for p in players], time.time())
     assert {v.state for v in found} == {sessions.State.ACTIVE}
+
+
+@pytest.mark.django_db
+def test_a_session_unchanged_since_the_last_check_is_not_decoded_again(
+    sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decoding every socket's session at every check was most of the check's time: a session's
+    stored text decodes once, and a session that changed (a new text) is read anew."""
+    sessions._decoded.cache_clear()
+    decoded: list[str] = []
+    real = SessionStore.decode
+
+    def counted(store: SessionStore, session_data: str) -> dict[str, Any]:
+        decoded.append(session_data)
+        return real(store, session_data)
+
+    monkeypatch.setattr(SessionStore, "decode", counted)
+    players = [sign_in() for _ in range(3)]
+    watched = [(p.session_key, p.user.pk) for p in players]
+    now = time.time()
+    decoded.clear()  # signing in decodes too
+    assert {v.state for v in sessions.verdicts(watched, now)} == {sessions.State.ACTIVE}
+    assert len(decoded) == 3
+    assert {v.state for v in sessions.verdicts(watched, now)} == {sessions.State.ACTIVE}
+    assert len(decoded) == 3  # nothing changed: nothing decoded
+    timeout = float(settings.AMIGOS_IDLE_TIMEOUT_SECONDS)
+    set_last_action(players[1], now - timeout - 10)  # the session's text changes
+    decoded.clear()
+    assert [v.state for v in sessions.verdicts(watched, now)] == [
+        sessions.State.ACTIVE,
+        sessions.State.IDLE,
+        sessions.State.ACTIVE,
+    ]
+    assert len(decoded) == 1
 
 
 def last_action(player: SignedIn) -> float:

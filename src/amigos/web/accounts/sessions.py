@@ -8,6 +8,7 @@ no socket activity for ten minutes is.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
@@ -21,6 +22,9 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.accounts.services import LAST_ACTIVITY_KEY, current_suspension, is_idle
+
+#: How many decoded sessions the watchdog keeps (`_decoded`): a process's sockets', with room.
+DECODED_KEPT = 16384
 
 
 class State(enum.Enum):
@@ -105,10 +109,12 @@ def verdicts(
     if keys and database:
         from django.contrib.sessions.models import Session
 
-        decoder = _store("")
-        for row in Session.objects.filter(session_key__in=keys, expire_date__gt=timezone.now()):
-            stored[row.session_key] = decoder.decode(row.session_data)
-            raw[row.session_key] = row.session_data
+        rows = Session.objects.filter(session_key__in=keys, expire_date__gt=timezone.now()).values_list(
+            "session_key", "session_data"
+        )
+        for session_key, session_data in rows:
+            stored[session_key] = dict(_decoded(session_data))
+            raw[session_key] = session_data
     else:
         stored = {key: _data(key) for key in keys}
     users = User.objects.in_bulk({user_id for _, user_id in watched})
@@ -133,6 +139,19 @@ def verdicts(
         raw if database else None,
     )
     return result
+
+
+@functools.lru_cache(maxsize=DECODED_KEPT)
+def _decoded(session_data: str) -> dict[str, Any]:
+    """A stored session's data, decoded (callers copy it: the cached dict is shared).
+
+    Why cached: the watchdog reads every socket's session every check, and most have not changed
+    since the last one; decoding each anew (its signature checked, then its JSON read) was most of
+    a check's time, a burst on the database thread that held up the event loop (a thousand tables:
+    four thousand sessions every 15 s). The same text always decodes the same, so the text is the
+    key; a session that changes is a new text."""
+    decoded: dict[str, Any] = _store("").decode(session_data)
+    return decoded
 
 
 def _record(actions: dict[str, float], stored: dict[str, dict[str, Any]], raw: dict[str, str] | None) -> None:
