@@ -146,10 +146,10 @@ def _decoded(session_data: str) -> dict[str, Any]:
     """A stored session's data, decoded (callers copy it: the cached dict is shared).
 
     Why cached: the watchdog reads every socket's session every check, and most have not changed
-    since the last one; decoding each anew (its signature checked, then its JSON read) was most of
-    a check's time, a burst on the database thread that held up the event loop (a thousand tables:
-    four thousand sessions every 15 s). The same text always decodes the same, so the text is the
-    key; a session that changes is a new text."""
+    since the last one; decoding each anew (its signature checked, then its JSON read) was about
+    half of a check's time, a burst on the database thread that held up the event loop (a thousand
+    tables: four thousand sessions every 15 s). The same text always decodes the same, so the text
+    is the key; a session that changes is a new text."""
     decoded: dict[str, Any] = _store("").decode(session_data)
     return decoded
 
