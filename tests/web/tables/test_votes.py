@@ -477,6 +477,19 @@ def test_the_next_table_made_is_what_loading_it_reads(make_player: Callable[...,
     assert services.make_next_table(table.pk, choice) == (next_id, None)
 
 
+def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ids of the tables `store.load` reads from now on (it still reads them)."""
+    loads: list[int] = []
+    real_load = store.load
+
+    def counted(table_id: int) -> store.Loaded | None:
+        loads.append(table_id)
+        return real_load(table_id)
+
+    monkeypatch.setattr(store, "load", counted)
+    return loads
+
+
 async def test_an_actor_built_inside_preloaded_reads_nothing(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -486,14 +499,7 @@ async def test_an_actor_built_inside_preloaded_reads_nothing(
     old = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
     next_id, loaded = await sync_to_async(services.make_next_table)(old.pk, "rematch")
     assert loaded is not None
-    loads: list[int] = []
-    real_load = store.load
-
-    def counted(table_id: int) -> store.Loaded | None:
-        loads.append(table_id)
-        return real_load(table_id)
-
-    monkeypatch.setattr(store, "load", counted)
+    loads = count_loads(monkeypatch)
     with registry.preloaded(loaded):
         actor = await registry.locate(next_id)
     assert isinstance(actor, TableActor) and actor.id == next_id and loads == []
@@ -514,14 +520,7 @@ async def test_a_page_that_joins_the_next_table_before_its_maker_wakes_it_reads_
     ana, beto = await players(make_player, "Ana", "Beto")
     old = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
     later = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
-    loads: list[int] = []
-    real_load = store.load
-
-    def counted(table_id: int) -> store.Loaded | None:
-        loads.append(table_id)
-        return real_load(table_id)
-
-    monkeypatch.setattr(store, "load", counted)
+    loads = count_loads(monkeypatch)
     next_id, loaded = await links.make_next_table(old.pk, "rematch")
     assert loaded is not None
     actor = await registry.locate(next_id)  # a page's join, before any wake
