@@ -490,18 +490,20 @@ def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return loads
 
 
-async def test_an_actor_built_inside_preloaded_reads_nothing(
+async def test_an_actor_its_maker_wakes_is_built_from_what_it_holds_and_reads_nothing(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`registry.preloaded`: the actor of a table just made is built from what its maker holds,
-    without `store.load`; outside it (or once used) the table is read as always."""
+    """`registry.preload`, then the maker's `links.wake`: the actor of a table just made is built
+    from what its maker holds, without `store.load`, and the wake leaves nothing behind; once
+    used, the table is read as always."""
     ana, beto = await players(make_player, "Ana", "Beto")
     old = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
     next_id, loaded = await sync_to_async(services.make_next_table)(old.pk, "rematch")
     assert loaded is not None
     loads = count_loads(monkeypatch)
-    with registry.preloaded(loaded):
-        actor = await registry.locate(next_id)
+    registry.preload(loaded)
+    await links.wake(next_id)
+    actor = registry.local_actor(next_id)
     assert isinstance(actor, TableActor) and actor.id == next_id and loads == []
     assert [seat.name for seat in actor.seats] == [seat.name for seat in loaded.seats]
     assert not registry._actors().preloads  # nothing left behind
@@ -521,16 +523,15 @@ async def test_a_page_that_joins_the_next_table_before_its_maker_wakes_it_reads_
     old = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
     later = await sync_to_async(stored_table)([ana, beto, None, None], timezone.now())
     loads = count_loads(monkeypatch)
-    next_id, loaded = await links.make_next_table(old.pk, "rematch")
-    assert loaded is not None
+    next_id = await links.make_next_table(old.pk, "rematch")
     actor = await registry.locate(next_id)  # a page's join, before any wake
     assert isinstance(actor, TableActor) and actor.id == next_id and loads == []
     assert not registry._actors().preloads  # used once
     # A copy older than PRELOAD_SECONDS is not used: the table is read as always.
     moment = time.monotonic()
     monkeypatch.setattr(registry.time, "monotonic", lambda: moment)
-    stale_id, stale = await links.make_next_table(later.pk, "rematch")
-    assert stale is not None
+    stale_id = await links.make_next_table(later.pk, "rematch")
+    assert registry._actors().preloads.keys() == {stale_id}
     monkeypatch.setattr(registry.time, "monotonic", lambda: moment + registry.PRELOAD_SECONDS)
     rebuilt = await registry.locate(stale_id)
     assert isinstance(rebuilt, TableActor) and loads == [stale_id]

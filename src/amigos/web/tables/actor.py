@@ -106,7 +106,6 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self.chat = loaded.chat
         self.votes: dict[int, str] = {}
         self.next_table_id: int | None = None
-        self.next_table_loaded: store.Loaded | None = None
         self.game = Game(self.id, self.variant, self._names())
         self.game.replay((kind, data) for _, kind, data in loaded.log)
         for _, kind, data in loaded.log:

@@ -42,8 +42,6 @@ class VotesMixin:
     # Each seat's choice in the vote under way, and the table it created (rematch or rotation).
     votes: dict[int, str]
     next_table_id: int | None
-    # What the next table's actor is built from, while this actor has not woken it yet.
-    next_table_loaded: store.Loaded | None
 
     if TYPE_CHECKING:
         # Defined by `TableActor`.
@@ -112,9 +110,7 @@ class VotesMixin:
         result = ballot.outcome(self.votes, self._voters(), "communicate")
         if result in ("rematch", "rotate"):
             try:
-                self.next_table_id, self.next_table_loaded = await self.links.make_next_table(
-                    self.id, result, self.clock.now()
-                )
+                self.next_table_id = await self.links.make_next_table(self.id, result, self.clock.now())
             except Exception:
                 log.exception("table %s: could not create the next table; back to the lobby", self.id)
                 result, self.next_table_id = "communicate", None
@@ -126,8 +122,7 @@ class VotesMixin:
         if self.next_table_id is None or self.status != "finished":
             return
         try:
-            loaded, self.next_table_loaded = self.next_table_loaded, None
-            await self.links.wake(self.next_table_id, loaded)
+            await self.links.wake(self.next_table_id)
         except Exception:
             # its players' pages load it anyway (joining a table wakes it)
             log.exception("table %s: could not start the next table %s", self.id, self.next_table_id)

@@ -34,22 +34,22 @@ async def hand_over(actor: TableActor) -> None:
     await handover.hand_over(actor)
 
 
-async def make_next_table(
-    table_id: int, choice: str, now: datetime | None = None
-) -> tuple[int, store.Loaded | None]:
+async def make_next_table(table_id: int, choice: str, now: datetime | None = None) -> int:
     """`services.make_next_table` on a database thread; what it holds of a table it made stands in
     for reading it back when its actor is built here (`registry.preload`)."""
-    next_id, loaded = await database_sync_to_async(services.make_next_table)(table_id, choice, now)
+    made: tuple[int, store.Loaded | None] = await database_sync_to_async(services.make_next_table)(
+        table_id, choice, now
+    )
+    next_id, loaded = made
     if loaded is not None:
         registry.preload(loaded)
-    return next_id, loaded
+    return next_id
 
 
-async def wake(table_id: int, loaded: store.Loaded | None = None) -> None:
-    """Wake a table made outside its actor; ``loaded``, what its actor is built from if this
-    process builds it (`store.made`), saves reading back what was just written."""
-    if loaded is None:
+async def wake(table_id: int) -> None:
+    """Wake a table made outside its actor. What its maker held of it (`registry.preload`) goes
+    afterwards, used or not: the table was built by now, here or by another process."""
+    try:
         await forwarding.wake(table_id)
-        return
-    with registry.preloaded(loaded):
-        await forwarding.wake(table_id)
+    finally:
+        registry.forget_preload(table_id)

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,9 +154,9 @@ def preload(loaded: store.Loaded, loop: asyncio.AbstractEventLoop | None = None)
     Why from the moment the table is made, not only while its maker wakes it: the vote's close
     names the next table, and the players' pages join it as soon as they read that, often before
     the old table's actor gets to wake it; each rematch was then read back from the database all
-    the same (four statements on a database thread). The time limit is a guard: the maker wakes
-    the table at once (`preloaded`), which uses the copy or drops it, and a copy left behind by a
-    failure must not stand in for a table that another process may have played since."""
+    the same (three statements on a database thread). The time limit is a guard: the maker wakes
+    the table at once, which uses the copy or drops it (`forget_preload`), and a copy left behind
+    by a failure must not stand in for a table that another process may have played since."""
     registry = _actors(loop)
     now = time.monotonic()
     for stale in [table_id for table_id, (_, until) in registry.preloads.items() if until <= now]:
@@ -171,16 +171,9 @@ def _take_preload(registry: Actors, table_id: int) -> store.Loaded | None:
     return held[0]
 
 
-@contextlib.contextmanager
-def preloaded(loaded: store.Loaded, loop: asyncio.AbstractEventLoop | None = None) -> Iterator[None]:
-    """`preload` while inside; whatever is left unused at the end (the table was built before, or
-    by another process) goes."""
-    registry = _actors(loop)
-    preload(loaded, loop)
-    try:
-        yield
-    finally:
-        registry.preloads.pop(loaded.id, None)
+def forget_preload(table_id: int, loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Drop what `preload` holds for the table, if anything (its maker has woken it)."""
+    _actors(loop).preloads.pop(table_id, None)
 
 
 async def locate(
