@@ -543,10 +543,10 @@ def test_the_next_table_is_made_once(make_player: Callable[..., User]) -> None:
     the table it already made."""
     ana = make_player("Ana")
     table = services.play_against_computer(user=ana, variant="cuban-1v1", level="hard")
-    first = services.create_next_table(table.pk, "rotate")
-    assert services.create_next_table(table.pk, "rematch") == first
+    first, _ = services.make_next_table(table.pk, "rotate")
+    assert services.make_next_table(table.pk, "rematch") == (first, None)
     assert Table.objects.count() == 2
     assert seating(first) == [(None, "hard", "accepted"), (ana.pk, "", "accepted")]
     assert Table.objects.get(pk=first).organizer_id == ana.pk
     with pytest.raises(services.TableRefused):
-        services.create_next_table(table.pk, "lobby")
+        services.make_next_table(table.pk, "lobby")

@@ -156,12 +156,6 @@ def play_against_computer(
     )
 
 
-def create_next_table(table_id: int, choice: str, now: datetime | None = None) -> int:
-    """The table after ``table_id``'s match, everyone having voted ``choice`` ("rematch" or
-    "rotate"); its id (`make_next_table`)."""
-    return make_next_table(table_id, choice, now)[0]
-
-
 def make_next_table(
     table_id: int, choice: str, now: datetime | None = None
 ) -> tuple[int, store.Loaded | None]:
