@@ -508,7 +508,7 @@ async def test_an_actor_its_maker_wakes_is_built_from_what_it_holds_and_reads_no
     assert not registry._actors().preloads  # nothing left behind
     await registry.stop_all()
     again = await registry.locate(next_id)
-    assert isinstance(again, TableActor) and loads == [next_id]
+    assert isinstance(again, TableActor) and loads.count(next_id) == 1
 
 
 async def test_a_page_that_joins_the_next_table_before_its_maker_wakes_it_reads_nothing(
