@@ -379,3 +379,30 @@ async def test_a_finished_group_reaches_its_actors_within_two_turns_of_the_loop(
         assert turns <= 2, "the actors were not answered within two turns of the loop"
     assert [actor.result() for actor in actors] == [6, 6]
     assert writer.groups[-1] == 2 and writer.writing == 0
+
+
+async def test_a_play_s_statement_leaves_at_the_loop_s_next_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: the first write of a group scheduled a callback for the loop's next turn, which
+    then started the group's task, whose first step, where the statement leaves, came a turn
+    later still: one more pass through a busy loop before every play's write. The group's task
+    now starts with the first write, and the writes made in the same turn still go together."""
+    monkeypatch.setattr(storing, "_postgresql", lambda: True)  # the loop's connection, faked
+    monkeypatch.setattr(store, "one_statement", lambda writes: True)
+    sent: list[int] = []
+    turns = 0
+
+    async def write(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
+        sent.append(turns)
+        return [expected + len(play.events) for _, expected, play in writes]
+
+    writer = storing.Writer(storing.LANES, asyncio.get_running_loop())
+    monkeypatch.setattr(writer.connections, "write", write)
+    actors = [asyncio.ensure_future(writer.append(table_id, 4, a_play(table_id))) for table_id in (1, 2, 3)]
+    # Turn 1: the actors' writes; turn 2: their group's statement.
+    while not sent:
+        await asyncio.sleep(0)
+        turns += 1
+        assert turns <= 2, "the statement did not leave at the turn after the writes"
+    assert sent == [1] and list(writer.groups) == [3]
+    assert await asyncio.gather(*actors) == [6, 6, 6]
+    assert writer.writing == 0 and not writer._starting

@@ -79,23 +79,41 @@ class Writer:
         if self.writing < self.lanes and not self._starting:
             # At the loop's next turn, so the writes the actors make in this one go together.
             self._starting = True
-            self.loop.call_soon(self._start)
+            self._hold(self.loop.create_task(self._start(), name="amigos-store-writer"))
         return await future
 
-    def _start(self) -> None:
+    async def _start(self) -> None:
+        """The next group, written in this task. Why a task started with the first write rather
+        than a callback that then starts one: the task's first step comes at the same next turn
+        the callback did, and the statement leaves in that step; the callback's task began only
+        at the turn after, one more pass through a busy loop before every play's write."""
         self._starting = False
-        if self.waiting and self.writing < self.lanes:
-            self._begin()
+        if not self.waiting or self.writing >= self.lanes:
+            return
+        group, entries = self._take_group()
+        if _postgresql() and store.one_statement(entries):
+            await self._write_on_loop(group, entries)
+        else:
+            self._write_elsewhere(group, entries)
 
     def _begin(self) -> None:
-        """Write everything waiting as one group, on a lane of its own."""
+        """Write everything waiting as one group, on a lane of its own (a lane just freed)."""
+        group, entries = self._take_group()
+        if _postgresql() and store.one_statement(entries):
+            self._hold(self.loop.create_task(self._write_on_loop(group, entries), name="amigos-store-writer"))
+        else:
+            self._write_elsewhere(group, entries)
+
+    def _take_group(self) -> tuple[list[_Waiting], list[tuple[int, int, store.Write]]]:
+        """Everything waiting becomes the next group, which takes a lane."""
         group, self.waiting = self.waiting, []
         self.writing += 1
         self.groups.append(len(group))
-        entries = [(entry.table_id, entry.expected, entry.write) for entry in group]
-        if _postgresql() and store.one_statement(entries):
-            self._hold(self.loop.create_task(self._write_on_loop(group, entries), name="amigos-store-writer"))
-        elif _postgresql():
+        return group, [(entry.table_id, entry.expected, entry.write) for entry in group]
+
+    def _write_elsewhere(self, group: list[_Waiting], entries: list[tuple[int, int, store.Write]]) -> None:
+        """A group that is not one statement (PostgreSQL: on a store thread), or any with SQLite."""
+        if _postgresql():
             self._on_store_thread(group, entries, _append_on_store_thread)
         else:  # SQLite: on Django's database thread, the one SQLite's single writer allows.
             task = self.loop.create_task(
