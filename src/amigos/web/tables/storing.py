@@ -18,7 +18,7 @@ import contextlib
 import functools
 import gc
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -88,31 +88,24 @@ class Writer:
         the callback did, and the statement leaves in that step; the callback's task began only
         at the turn after, one more pass through a busy loop before every play's write."""
         self._starting = False
-        if not self.waiting or self.writing >= self.lanes:
-            return
-        group, entries = self._take_group()
-        if _postgresql() and store.one_statement(entries):
-            await self._write_on_loop(group, entries)
-        else:
-            self._write_elsewhere(group, entries)
+        if self.waiting and self.writing < self.lanes and (on_loop := self._send()) is not None:
+            await on_loop
 
     def _begin(self) -> None:
         """Write everything waiting as one group, on a lane of its own (a lane just freed)."""
-        group, entries = self._take_group()
-        if _postgresql() and store.one_statement(entries):
-            self._hold(self.loop.create_task(self._write_on_loop(group, entries), name="amigos-store-writer"))
-        else:
-            self._write_elsewhere(group, entries)
+        if (on_loop := self._send()) is not None:
+            self._hold(self.loop.create_task(on_loop, name="amigos-store-writer"))
 
-    def _take_group(self) -> tuple[list[_Waiting], list[tuple[int, int, store.Write]]]:
-        """Everything waiting becomes the next group, which takes a lane."""
+    def _send(self) -> Coroutine[Any, Any, None] | None:
+        """Everything waiting becomes the next group, which takes a lane. A group of one statement
+        on PostgreSQL is written on the loop's own connection: its write is given back, for the
+        caller to run in a task. Any other is handed to its thread here (None)."""
         group, self.waiting = self.waiting, []
         self.writing += 1
         self.groups.append(len(group))
-        return group, [(entry.table_id, entry.expected, entry.write) for entry in group]
-
-    def _write_elsewhere(self, group: list[_Waiting], entries: list[tuple[int, int, store.Write]]) -> None:
-        """A group that is not one statement (PostgreSQL: on a store thread), or any with SQLite."""
+        entries = [(entry.table_id, entry.expected, entry.write) for entry in group]
+        if _postgresql() and store.one_statement(entries):
+            return self._write_on_loop(group, entries)
         if _postgresql():
             self._on_store_thread(group, entries, _append_on_store_thread)
         else:  # SQLite: on Django's database thread, the one SQLite's single writer allows.
@@ -121,6 +114,7 @@ class Writer:
             )
             self._hold(task)
             task.add_done_callback(functools.partial(self._finish, group))
+        return None
 
     def _hold(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
