@@ -535,7 +535,7 @@ async def test_a_page_that_joins_the_next_table_before_its_maker_wakes_it_reads_
     copy, until = preloads[stale_id]
     preloads[stale_id] = (copy, until - registry.PRELOAD_SECONDS)
     rebuilt = await registry.locate(stale_id)
-    assert isinstance(rebuilt, TableActor) and stale_id in loads
+    assert isinstance(rebuilt, TableActor) and loads.count(stale_id) == 1
     await registry.stop_all()
 
 
