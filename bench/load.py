@@ -168,8 +168,11 @@ class Stats:
         # when each play was acknowledged (perf_counter), for the second half's rate
         self.acks: list[float] = []
         self.errors: list[str] = []
-        # when each play was sent, by (table, tile): a tile is laid once per hand
-        self.pending: dict[tuple[int, str], float] = {}
+        # when each play was sent and the version it was sent against, by (table, tile): a tile is
+        # laid once per hand, so an entry is the current hand's only when its version is not older
+        # than the hand's start (a tile a seat laid in one hand can be a computer player's or the
+        # system's play in a later one, which nobody here sent)
+        self.pending: dict[tuple[int, str], tuple[float, int]] = {}
         # sockets that have their table's snapshot (measuring starts once every socket has it)
         self.joined = 0
         # sockets opened again after a failed opening or a lost connection, and the kinds of failure
@@ -275,6 +278,7 @@ class SeatSocket(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.ident = 0
         self.version = 0
+        self.hand_from = 0  # the version of the current hand's `hand_started`, as this seat saw it
         self.plays_sent: set[int] = set()  # the ids of the plays not yet answered
         self.votes_sent: set[int] = set()  # and of the votes
         self.tasks: set[asyncio.Task[None]] = set()
@@ -375,7 +379,7 @@ class SeatSocket(asyncio.Protocol):
     def _send_play(self, turn: dict[str, Any], at_version: int) -> None:
         entry = turn["legal"][0]
         place = self.place
-        self.stats.pending[(place.table, entry["tile"])] = time.perf_counter()
+        self.stats.pending[(place.table, entry["tile"])] = (time.perf_counter(), at_version)
         self.send(
             "table.play",
             {
@@ -425,11 +429,13 @@ class SeatSocket(asyncio.Protocol):
                 self.version = max(self.version, event["version"])
                 data = event["data"]
                 if event["kind"] == "played" and data["seat"] != place.seat:
-                    started = stats.pending.get((place.table, data["tile"]))
-                    if started is not None:
+                    sent = stats.pending.get((place.table, data["tile"]))
+                    if sent is not None and sent[1] >= self.hand_from:
                         now = time.perf_counter()
-                        stats.latencies.append(now - started)
+                        stats.latencies.append(now - sent[0])
                         stats.arrivals.append(now)
+                elif event["kind"] == "hand_started":
+                    self.hand_from = event["version"]
                 elif event["kind"] == "clock":
                     turn = data if event["version"] == self.version else None
                 elif event["kind"] == "match_ended":
@@ -438,7 +444,7 @@ class SeatSocket(asyncio.Protocol):
                     if place.seat == 0:
                         stats.rematches += 1
                     old, place.table = place.table, data["next_table_id"]
-                    self.version, turn = 0, None
+                    self.version, self.hand_from, turn = 0, 0, None
                     self.spawn(self.move(old, place.table))
                     break
         elif kind == "ack" and payload["reply_to"] in self.plays_sent:
