@@ -2,8 +2,8 @@
 
 One rule for all of them, the lobby chat's: at most ``AMIGOS_CHAT_FLOOD_COUNT`` of a kind within
 ``AMIGOS_CHAT_FLOOD_WINDOW_SECONDS``, per player, refused with the code ``flood``. The kinds are
-counted apart (`Budget`): a player's table chat does not use up their lobby chat, and a report
-uses up neither.
+counted apart (`Budget`): a player's table chat does not use up their lobby chat, and reporting
+a player does not stop one from muting them.
 
 It is enforced twice, because a player may hold sockets in several processes:
 
@@ -43,7 +43,8 @@ class Budget(StrEnum):
 
     LOBBY_CHAT = "lobby_chat"
     TABLE_CHAT = "table_chat"  # every table's chat together
-    MODERATION = "moderation"  # reports, mutes and unmutes
+    REPORT = "report"
+    MUTE = "mute"  # mutes and unmutes together
 
 
 CODE = "flood"
@@ -127,6 +128,8 @@ def stored_within(budget: Budget, user_id: int, now: datetime) -> bool:
         stored = ChatMessage.objects.filter(author_id=user_id, created_at__gt=since).count()
     elif budget is Budget.TABLE_CHAT:
         stored = TableChatLine.objects.filter(author_id=user_id, sent_at__gt=since).count()
-    else:
+    elif budget is Budget.REPORT:
         stored = Report.objects.filter(reporter_id=user_id, created_at__gt=since).count()
+    else:
+        return True  # nothing stored to count (mutes): the memory count is all there is
     return stored < count()

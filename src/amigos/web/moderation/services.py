@@ -101,7 +101,7 @@ def report(
         raise ModerationError("bad_comment")
     if reported_id == reporter.pk:
         raise ModerationError("report_self")
-    if not flood.stored_within(flood.Budget.MODERATION, reporter.pk, now):
+    if not flood.stored_within(flood.Budget.REPORT, reporter.pk, now):
         raise ModerationError(flood.CODE)
     reported = User.objects.filter(pk=reported_id, is_active=True).first()
     if reported is None:

@@ -1,6 +1,7 @@
 """Socket commands: report a player (from a table, its chat or the lobby chat), mute and unmute.
 
-Reports, mutes and unmutes share one flood limit, the lobby chat's rule (`moderation.flood`).
+Reports, and mutes with unmutes, are limited by the lobby chat's rule (`moderation.flood`), each
+kind counted apart.
 
 A mute takes effect in the socket layer (`amigos.web.realtime.muting`): each process keeps the muted
 ids of the players whose sockets it holds, loaded when a socket opens, and every process hears a
@@ -62,7 +63,7 @@ async def report(connection: Connection, payload: dict[str, Any]) -> dict[str, A
     """Limited like the lobby chat (`moderation.flood`): here per player in this process, and in
     `services.report` on the reports stored by every process."""
     fields = _checked_report(payload)
-    flood.spend(flood.Budget.MODERATION, connection.user_id)
+    flood.spend(flood.Budget.REPORT, connection.user_id)
     return {"report_id": await _report(connection.user_id, fields)}
 
 
@@ -97,10 +98,10 @@ def own_mutes_topic(user_id: int) -> str:
 
 
 async def _set_mute(connection: Connection, payload: dict[str, Any], on: bool) -> dict[str, Any]:
-    """A mute or an unmute is told to every process: it counts under the same rule as a report
-    (`moderation.flood`; in this process only, as it leaves no row to count)."""
+    """A mute or an unmute is told to every process: it is limited by the chat's rule too
+    (`moderation.flood`; counted in this process only, as it leaves no row to count)."""
     muted = int_field(payload, "player_id")
-    flood.spend(flood.Budget.MODERATION, connection.user_id)
+    flood.spend(flood.Budget.MUTE, connection.user_id)
     return await _changed(connection, await _mute(connection.user_id, muted, on))
 
 
