@@ -13,7 +13,7 @@ It is enforced twice, because a player may hold sockets in several processes:
 * in the database, where the writing is (`stored_within`): the rows a kind leaves (lobby lines,
   table lines, reports) are counted, so sockets spread over processes do not multiply the limit
   either. Mutes leave no countable row (unmuting deletes it); they have the memory count only,
-  which at worst lets a player through once per process.
+  so a player with sockets in several processes may mute that many times the limit.
 
 Every attempt that passes the checks needing nothing (payload shape, empty or too long line)
 counts in memory, even one refused later (a table the player may not chat at): the count bounds
