@@ -1,5 +1,7 @@
 """The public chat of the lobby: posting with length and flood limits, history.
 
+The flood limit is the rule every chat and report shares (`amigos.web.moderation.flood`).
+
 Reports go to the administrators' desk (`amigos.web.moderation.services.report`); the former
 per-message reports (`ChatReport`) are kept for their history only.
 """
@@ -7,13 +9,14 @@ per-message reports (`ChatReport`) are kept for their history only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.utils.translation import gettext as _
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby.models import ChatMessage
+from amigos.web.moderation import flood
 
 
 class ChatRefused(Exception):
@@ -72,16 +75,12 @@ def check_text(text: str) -> str:
     return cleaned
 
 
-def flood_message() -> str:
-    return _("You are sending messages too quickly; wait a few seconds.")
-
-
 def post(author: User, text: str, now: datetime) -> ChatLine:
+    """Store a line; the flood rule (`moderation.flood`) counted on the stored lines, so a player's
+    sockets in other processes share the limit."""
     cleaned = check_text(text)
-    window = timedelta(seconds=settings.AMIGOS_CHAT_FLOOD_WINDOW_SECONDS)
-    recent = ChatMessage.objects.filter(author=author, created_at__gt=now - window).count()
-    if recent >= settings.AMIGOS_CHAT_FLOOD_COUNT:
-        raise ChatRefused("flood", flood_message())
+    if not flood.stored_within(flood.Budget.LOBBY_CHAT, author.pk, now):
+        raise ChatRefused(flood.CODE, flood.flood_message())
     message = ChatMessage.objects.create(author=author, text=cleaned, created_at=now)
     return ChatLine(id=message.pk, author_id=author.pk, author=author.display_name, text=cleaned, sent_at=now)
 

@@ -8,25 +8,22 @@ handler of the feature that owns it.
 
 Chat refusals that need no database (empty, too long, too many lines) are decided here before the
 session is touched or anything is written: a flood of refused lines costs no commit at all. The
-in-memory flood count is per process; the database's count in `chat.post` stays the authority
-across processes.
+flood rule is the one every chat and report shares (`amigos.web.moderation.flood`): counted per
+player in this process first, then on the stored lines in `chat.post`, across processes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections import defaultdict, deque
-from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
+from amigos.web.moderation import flood
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, heard, on_open
 from amigos.web.realtime.hub import get_hub
@@ -34,34 +31,6 @@ from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
 from amigos.web.realtime.lobby_feed import get_lobby_feed
 
 log = logging.getLogger("amigos.lobby")
-
-
-class RecentPosts:
-    """Each player's recent chat lines in this process, to refuse a flood without a query."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self._times: defaultdict[int, deque[float]] = defaultdict(deque)
-
-    def _recent(self, user_id: int) -> deque[float]:
-        window = settings.AMIGOS_CHAT_FLOOD_WINDOW_SECONDS
-        times = self._times[user_id]
-        now = self.clock()
-        while times and times[0] <= now - window:
-            times.popleft()
-        return times
-
-    def allows(self, user_id: int) -> bool:
-        allowed = len(self._recent(user_id)) < settings.AMIGOS_CHAT_FLOOD_COUNT
-        if not self._times[user_id]:
-            del self._times[user_id]
-        return allowed
-
-    def record(self, user_id: int) -> None:
-        self._recent(user_id).append(self.clock())
-
-
-recent_posts = RecentPosts()
 
 # A reader who muted a player gets neither their new lines nor their lines in the history.
 muting.authored("chat.message")
@@ -164,14 +133,12 @@ async def chat_send(connection: Connection, payload: dict[str, Any]) -> dict[str
         chat.check_text(text)
     except chat.ChatRefused as refusal:
         raise CommandError(refusal.code, refusal.message) from None
-    if not recent_posts.allows(connection.user_id):
-        raise CommandError("flood", chat.flood_message())
+    flood.spend(flood.Budget.LOBBY_CHAT, connection.user_id)
     if not await connection.activity():
         return None
     try:
         line = await db_post_chat(connection.user_id, text)
     except chat.ChatRefused as refusal:
         raise CommandError(refusal.code, refusal.message) from None
-    recent_posts.record(connection.user_id)
     await get_lobby_feed().hub.publish(LOBBY, "chat.message", line.as_payload())
     return {"message_id": line.id}

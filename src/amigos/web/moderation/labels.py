@@ -29,6 +29,7 @@ def chat_action_labels() -> dict[str, object]:
             "unknown_line": _("That message does not exist any more."),
             "unknown_table": _("This table does not exist any more."),
             "not_at_table": _("That player is not at this table."),
+            "flood": _("You are doing that too often; wait a few seconds."),
             "offline": _("No connection: try again in a moment."),
             "other": _("The server did not understand that request."),
         },

@@ -21,7 +21,7 @@ from amigos.web.accounts.models import User
 from amigos.web.lobby import notices
 from amigos.web.lobby.models import ChatMessage
 from amigos.web.lobby.models import ReportStatus as LobbyReportStatus
-from amigos.web.moderation import ladder
+from amigos.web.moderation import flood, ladder
 from amigos.web.moderation.models import (
     Action,
     Cause,
@@ -32,7 +32,7 @@ from amigos.web.moderation.models import (
     ReportStatus,
     Suspension,
 )
-from amigos.web.tables.models import Card, CardColour, Table, TableChatLine
+from amigos.web.tables.models import Card, CardColour, Kind, Table, TableChatLine
 
 
 class ModerationError(Exception):
@@ -88,12 +88,21 @@ def report(
     table_line_id: int | None = None,
     lobby_line_id: int | None = None,
 ) -> Report:
-    """File a report and tell the administrators (the admin list, and e-mail where configured)."""
+    """File a report and tell the administrators (the admin list, and e-mail where configured).
+
+    A report reveals nothing the reporter could not see: a table they may not watch (a
+    correspondence game they hold no seat at) answers as a table that does not exist
+    (``unknown_table``), and a line of its chat as a line that does not exist (``unknown_line``),
+    so the answers say neither who sits there nor who wrote what. Reports are limited like the
+    lobby chat (`moderation.flood`), counted here on the stored reports of every process.
+    """
     comment = comment.strip()
     if not comment or len(comment) > 500:
         raise ModerationError("bad_comment")
     if reported_id == reporter.pk:
         raise ModerationError("report_self")
+    if not flood.stored_within(flood.Budget.REPORT, reporter.pk, now):
+        raise ModerationError(flood.CODE)
     reported = User.objects.filter(pk=reported_id, is_active=True).first()
     if reported is None:
         raise ModerationError("unknown_player")
@@ -105,20 +114,24 @@ def report(
             raise ModerationError("unknown_line")
         place = Place.LOBBY
     elif table_line_id is not None:
-        table_line = TableChatLine.objects.filter(pk=table_line_id, author_id=reported_id).first()
-        if table_line is None or table_line.table_id != table_id:
+        table = _visible_table(table_id, reporter.pk)
+        table_line = (
+            None
+            if table is None
+            else TableChatLine.objects.filter(pk=table_line_id, table=table, author_id=reported_id).first()
+        )
+        if table_line is None:
             raise ModerationError("unknown_line")
-        table = table_line.table
         place = Place.TABLE_CHAT
     elif table_id is not None:
-        table = Table.objects.filter(pk=table_id).first()
+        table = _visible_table(table_id, reporter.pk)
         if table is None:
             raise ModerationError("unknown_table")
+        if not table.seats.filter(user_id=reported_id).exists():
+            raise ModerationError("not_at_table")
         place = Place.TABLE
     else:
         place = Place.LOBBY
-    if table is not None and not table.seats.filter(user_id=reported_id).exists():
-        raise ModerationError("not_at_table")
     with transaction.atomic():
         row = Report.objects.create(
             reporter=reporter,
@@ -133,6 +146,20 @@ def report(
         )
     _notify(row)
     return row
+
+
+def _visible_table(table_id: int | None, user_id: int) -> Table | None:
+    """The table if ``user_id`` may see it: any live table (anyone may watch one), a
+    correspondence game only for a player who holds a seat there (the rule of the table's actor
+    for a spectator); None otherwise, as for a table that does not exist."""
+    if table_id is None:
+        return None
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    if table.kind == Kind.CORRESPONDENCE and not table.seats.filter(user_id=user_id).exists():
+        return None
+    return table
 
 
 def times_reported(user_id: int) -> int:

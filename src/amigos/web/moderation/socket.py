@@ -1,5 +1,8 @@
 """Socket commands: report a player (from a table, its chat or the lobby chat), mute and unmute.
 
+Reports, and mutes with unmutes, are limited by the lobby chat's rule (`moderation.flood`), each
+kind counted apart.
+
 A mute takes effect in the socket layer (`amigos.web.realtime.muting`): each process keeps the muted
 ids of the players whose sockets it holds, loaded when a socket opens, and every process hears a
 change on one topic (`MUTES_TOPIC`), so the player's other pages stop getting the lines too.
@@ -13,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from amigos.web.accounts.models import User
-from amigos.web.moderation import selectors, services
+from amigos.web.moderation import flood, selectors, services
 from amigos.web.realtime.commands import (
     CommandError,
     Connection,
@@ -32,22 +35,24 @@ MUTES_TOPIC = "moderation.mutes"
 MUTES_CHANGED = "_moderation.mutes"
 
 
-@database_sync_to_async
-def _report(user_id: int, payload: dict[str, Any]) -> int:
+def _checked_report(payload: dict[str, Any]) -> dict[str, Any]:
+    """The report's fields, or ``bad_payload`` (no database involved)."""
     comment = payload.get("comment")
     if not isinstance(comment, str):
         raise CommandError("bad_payload", '"comment" must be a string')
-    reported = int_field(payload, "player_id")
+    return {
+        "reported_id": int_field(payload, "player_id"),
+        "comment": comment,
+        "table_id": optional_int_field(payload, "table_id"),
+        "table_line_id": optional_int_field(payload, "table_line_id"),
+        "lobby_line_id": optional_int_field(payload, "lobby_line_id"),
+    }
+
+
+@database_sync_to_async
+def _report(user_id: int, fields: dict[str, Any]) -> int:
     try:
-        row = services.report(
-            reporter=User.objects.get(pk=user_id),
-            reported_id=reported,
-            comment=comment,
-            now=timezone.now(),
-            table_id=optional_int_field(payload, "table_id"),
-            table_line_id=optional_int_field(payload, "table_line_id"),
-            lobby_line_id=optional_int_field(payload, "lobby_line_id"),
-        )
+        row = services.report(reporter=User.objects.get(pk=user_id), now=timezone.now(), **fields)
     except services.ModerationError as error:
         raise CommandError(error.code) from None
     return int(row.pk)
@@ -55,12 +60,15 @@ def _report(user_id: int, payload: dict[str, Any]) -> int:
 
 @command("moderation.report")
 async def report(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    return {"report_id": await _report(connection.user_id, payload)}
+    """Limited like the lobby chat (`moderation.flood`): here per player in this process, and in
+    `services.report` on the reports stored by every process."""
+    fields = _checked_report(payload)
+    flood.spend(flood.Budget.REPORT, connection.user_id)
+    return {"report_id": await _report(connection.user_id, fields)}
 
 
 @database_sync_to_async
-def _mute(user_id: int, payload: dict[str, Any], on: bool) -> list[dict[str, object]]:
-    muted = int_field(payload, "player_id")
+def _mute(user_id: int, muted: int, on: bool) -> list[dict[str, object]]:
     owner = User.objects.get(pk=user_id)
     try:
         if on:
@@ -89,14 +97,22 @@ def own_mutes_topic(user_id: int) -> str:
     return f"moderation.mutes.{user_id}"
 
 
+async def _set_mute(connection: Connection, payload: dict[str, Any], on: bool) -> dict[str, Any]:
+    """A mute or an unmute is told to every process: it is limited by the chat's rule too
+    (`moderation.flood`; counted in this process only, as it leaves no row to count)."""
+    muted = int_field(payload, "player_id")
+    flood.spend(flood.Budget.MUTE, connection.user_id)
+    return await _changed(connection, await _mute(connection.user_id, muted, on))
+
+
 @command("moderation.mute")
 async def mute(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    return await _changed(connection, await _mute(connection.user_id, payload, True))
+    return await _set_mute(connection, payload, True)
 
 
 @command("moderation.unmute")
 async def unmute(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    return await _changed(connection, await _mute(connection.user_id, payload, False))
+    return await _set_mute(connection, payload, False)
 
 
 def _heard(hub: Hub) -> None:

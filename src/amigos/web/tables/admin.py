@@ -1,8 +1,64 @@
+"""Tables in the administration site: the log of a table is read-only, and a match in progress keeps
+its secrets there too.
+
+A table's events and match records are its history and the source its actor rebuilds from: staff
+may read them, never add, change or delete one (a whole finished table may still be deleted, its
+log with it). While a match is being played its deal key and every seat's tiles are in that log;
+the admin shows an event as the spectators received it (`rendering.render`) and hides the match's
+record until the match is over, so a staff account (or whoever borrows one) cannot read the hands
+of a live game. An open table itself is read-only as well: its actor owns the row.
+"""
+
 from __future__ import annotations
 
-from django.contrib import admin
+import json
+from collections.abc import Sequence
+from typing import Any
 
-from amigos.web.tables.models import Card, MatchRecord, Seat, Table, TableEvent
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from amigos.web.tables import rendering
+from amigos.web.tables.models import OPEN_STATUSES, Card, MatchRecord, Seat, Table, TableEvent
+
+
+def _is_open(table: Table) -> bool:
+    return table.status in OPEN_STATUSES
+
+
+def event_in_play(event: TableEvent) -> bool:
+    """Whether ``event`` belongs to a match still being played: its table is open and no match has
+    ended since (the log of an ended match, like that of a closed table, holds no secret)."""
+    if not _is_open(event.table):
+        return False
+    return not TableEvent.objects.filter(
+        table_id=event.table_id, kind="match_ended", version__gte=event.version
+    ).exists()
+
+
+def record_in_play(record: MatchRecord) -> bool:
+    return record.ended_at is None and _is_open(record.table)
+
+
+def _json(value: Any) -> SafeString:
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
+
+
+class ReadOnly:
+    """Staff may look, never add, change or delete."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline[Seat, Table]):
@@ -19,6 +75,25 @@ class TableAdmin(admin.ModelAdmin[Table]):
     inlines = (SeatInline,)
     readonly_fields = ("version", "owner", "lease_until", "deadline_at", "deadline_kind")
 
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        if obj is not None and _is_open(obj):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        if obj is not None and _is_open(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(
+        self, objs: Sequence[Table] | QuerySet[Table], request: HttpRequest
+    ) -> tuple[list[Any], dict[Any, int], set[Any], list[Any]]:
+        """A closed table goes with its log: the log's own admins refuse every deletion, which would
+        otherwise forbid deleting any table that was ever played."""
+        deleted, counts, needed, protected = super().get_deleted_objects(objs, request)
+        log = {str(TableEvent._meta.verbose_name), str(MatchRecord._meta.verbose_name)}
+        return deleted, counts, {name for name in needed if str(name) not in log}, protected
+
 
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin[Card]):
@@ -27,11 +102,27 @@ class CardAdmin(admin.ModelAdmin[Card]):
 
 
 @admin.register(TableEvent)
-class TableEventAdmin(admin.ModelAdmin[TableEvent]):
+class TableEventAdmin(ReadOnly, admin.ModelAdmin[TableEvent]):
     list_display = ("table", "version", "kind", "at")
     list_filter = ("kind",)
+    fields = ("table", "version", "kind", "shown_data", "at")
+    readonly_fields = fields
+
+    @admin.display(description=_("data (as the spectators saw it while its match is played)"))
+    def shown_data(self, event: TableEvent) -> SafeString:
+        if event_in_play(event):
+            return _json(rendering.render(event.kind, event.data, None))
+        return _json(event.data)
 
 
 @admin.register(MatchRecord)
-class MatchRecordAdmin(admin.ModelAdmin[MatchRecord]):
+class MatchRecordAdmin(ReadOnly, admin.ModelAdmin[MatchRecord]):
     list_display = ("table", "number", "started_at", "ended_at", "termination", "archived")
+    fields = ("table", "number", "started_at", "ended_at", "termination", "archived", "shown_record")
+    readonly_fields = fields
+
+    @admin.display(description=_("record"))
+    def shown_record(self, record: MatchRecord) -> SafeString | str:
+        if record_in_play(record):
+            return str(_("Hidden until the match ends: it holds the deal keys and every seat's tiles."))
+        return _json(record.record)

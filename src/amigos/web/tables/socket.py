@@ -12,7 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
+from amigos.web.lobby import chat as lobby_chat
+from amigos.web.moderation import flood
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, int_field, optional_int_field
 from amigos.web.realtime.hub import get_hub
@@ -148,10 +151,25 @@ async def _vote(actor: TableActor, connection: Connection, payload: dict[str, An
     return await actor.vote(connection.user_id, version, str(payload["choice"]))
 
 
+def _stored_within(user_id: int) -> bool:
+    return flood.stored_within(flood.Budget.TABLE_CHAT, user_id, timezone.now())
+
+
 @command("table.chat")
 async def chat(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(payload.get("text"), str):
+    """The lobby chat's limits (`moderation.flood`), per player over every table: the refusals
+    that need nothing first, then this process's count, then the lines stored by any process,
+    and only then the table (which may run in another process)."""
+    text = payload.get("text")
+    if not isinstance(text, str):
         raise CommandError("bad_payload", '"text" must be a string')
+    try:
+        lobby_chat.check_text(text)
+    except lobby_chat.ChatRefused as refusal:
+        raise CommandError(refusal.code, refusal.message) from None
+    flood.spend(flood.Budget.TABLE_CHAT, connection.user_id)
+    if not await database_sync_to_async(_stored_within)(connection.user_id):
+        raise flood.refusal()
     return await _run("table.chat", connection, payload)
 
 
