@@ -19,10 +19,15 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
+from amigos.web.accounts.models import User
+from amigos.web.lobby import chat, presence
+from amigos.web.lobby import socket as lobby_socket
 from amigos.web.realtime import hub as hub_module
+from amigos.web.realtime import lobby_feed
 from amigos.web.realtime.bus import InMemoryBus
-from amigos.web.realtime.hub import RESYNC, Hub
+from amigos.web.realtime.hub import RESYNC, Hub, get_hub
 from amigos.web.realtime.redis_bus import RedisBus
 from amigos.web.tables import services
 from amigos.web.tables.models import TableEvent
@@ -69,6 +74,64 @@ async def test_the_hub_tells_each_socket_once_and_runs_each_feature_catch_up_onc
     assert lobby.got == [(RESYNC, {})]
     assert table.got == [(RESYNC, {})]
     assert caught_up == ["lobby"]
+    await hub.close()
+
+
+class LobbyPage(Receiver):
+    """A lobby socket as `lobby_opened` sees it (a `Connection`), joined to the process's hub."""
+
+    wants_lobby = True
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__()
+        self.hub = hub
+
+    async def join(self, topic: str) -> None:
+        await self.hub.join(topic, self)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_reads_its_chat_and_online_list_again_once_for_all_its_sockets(
+    settings: Any, make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines posted and players arrived in the gap reach every lobby socket, for one read of each
+    list however many sockets the process has (not a query per socket)."""
+    settings.AMIGOS_HEARTBEAT_SECONDS = 600  # no periodic refresh would catch up in this test
+    hub = get_hub()
+    pages = [LobbyPage(hub) for _ in range(3)]
+    for page in pages:
+        await lobby_socket.lobby_opened(page)
+    reads = {"chat": 0, "online": 0}
+    history, online = lobby_socket.db_history, lobby_feed.fetch
+
+    async def counted_history() -> list[dict[str, object]]:
+        reads["chat"] += 1
+        return await history()
+
+    async def counted_online() -> Any:
+        reads["online"] += 1
+        return await online()
+
+    monkeypatch.setattr(lobby_socket, "db_history", counted_history)
+    monkeypatch.setattr(lobby_feed, "fetch", counted_online)
+    await asyncio.sleep(0.1)  # the feed's first round is over: it waits for a change now
+    reads.update(chat=0, online=0)
+
+    def in_the_gap() -> None:
+        # Done in another process while this one's bus was away: its notices never arrived here.
+        eva = make_player("Eva")
+        presence.socket_opened(eva, timezone.now())
+        chat.post(eva, "¿hay alguien?", timezone.now())
+
+    await sync_to_async(in_the_gap)()
+    await hub.resync()
+    for page in pages:
+        await until(lambda page=page: any(kind == "presence.delta" for kind, _ in page.got))
+        histories = [payload for kind, payload in page.got if kind == "chat.history"]
+        assert [line["text"] for line in histories[-1]["messages"]] == ["¿hay alguien?"]
+        delta = next(payload for kind, payload in page.got if kind == "presence.delta")
+        assert [player["name"] for player in delta["added"]] == ["Eva"]
+    assert reads == {"chat": 1, "online": 1}
     await hub.close()
 
 
