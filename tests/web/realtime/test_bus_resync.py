@@ -24,6 +24,8 @@ from django.utils import timezone
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
 from amigos.web.lobby import socket as lobby_socket
+from amigos.web.moderation import socket as moderation_socket
+from amigos.web.moderation.models import Mute
 from amigos.web.realtime import hub as hub_module
 from amigos.web.realtime import lobby_feed
 from amigos.web.realtime.bus import InMemoryBus
@@ -132,6 +134,28 @@ async def test_the_lobby_reads_its_chat_and_online_list_again_once_for_all_its_s
         delta = next(payload for kind, payload in page.got if kind == "presence.delta")
         assert [player["name"] for player in delta["added"]] == ["Eva"]
     assert reads == {"chat": 1, "online": 1}
+    await hub.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_mute_made_elsewhere_in_the_gap_is_read_again_for_every_followed_player(
+    make_player: Callable[..., User],
+) -> None:
+    ana, beto, carla = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Carla")]
+    hub = get_hub()
+
+    class Page:
+        def __init__(self, user: User) -> None:
+            self.user_id = user.pk
+
+    for user in (ana, beto):
+        await moderation_socket.load_mutes(Page(user))
+    assert hub.mutes.of(ana.pk) == hub.mutes.of(beto.pk) == frozenset()
+    # On another process, during the gap: its "_moderation.mutes" never reached this one.
+    await sync_to_async(lambda: Mute.objects.create(owner=ana, muted=carla, created_at=timezone.now()))()
+    await hub.resync()
+    assert hub.mutes.of(ana.pk) == frozenset({carla.pk})
+    assert hub.mutes.of(beto.pk) == frozenset()
     await hub.close()
 
 
