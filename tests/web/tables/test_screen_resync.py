@@ -1,5 +1,6 @@
-"""A table's page that the server's bus failed catches up as soon as the server says so (`resync`),
-without waiting for the table's next event: the page joins again with the last version it has."""
+"""Pages that the server's bus failed catch up as soon as the server says so (`resync`), without
+waiting for a further message: a table's page joins again with the last version it has, and the
+lobby's page asks again for its tables and invitations."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from amigos.web.lobby.models import Presence
 from amigos.web.realtime import hub as hub_module
-from amigos.web.tables import rendering
+from amigos.web.tables import rendering, services
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import my_turn, play_against_computer, play_one, player, sign_in_as
 
@@ -70,3 +72,54 @@ def test_a_watching_page_that_missed_plays_catches_up_on_resync_without_a_furthe
 
     in_server(site_server, listen_again)
     expect(eva.locator("#table-page")).to_have_attribute("data-version", str(after))
+
+
+def test_the_lobby_shows_an_invitation_whose_notice_was_lost_once_told_to_resync(
+    open_page: Callable[..., Any], site_server: ServerThread
+) -> None:
+    ana, eva_player = player("Ana"), player("Eva")
+    eva = open_page()
+    sign_in_as(eva, "Eva")
+    hub = hub_module._hubs[site_server.loop]
+    topic = rendering.user_topic(eva_player.pk)
+
+    async def listening() -> bool:
+        return hub.has_local(topic)
+
+    eva.wait_for_function("() => document.querySelector('#live-tables') !== null")
+    for _attempt in range(200):
+        if in_server(site_server, listening):
+            break
+        eva.wait_for_timeout(50)
+
+    async def deafen() -> set[Any]:
+        sockets = hub.local(topic)
+        hub._local[topic].clear()
+        return sockets
+
+    deaf = in_server(site_server, deafen)
+    assert len(deaf) == 1
+    services.create_table(
+        organizer=ana,
+        name="Los del parque",
+        variant="amigos-100",
+        seats={
+            1: services.SeatChoice(level="easy"),
+            2: services.SeatChoice(user_id=eva_player.pk),
+            3: services.SeatChoice(level="easy"),
+        },
+    )
+    # The table has sent Eva's invitation (she shows as invited), which her page never heard.
+    for _attempt in range(200):
+        if Presence.objects.filter(user=eva_player, status="invited").exists():
+            break
+        eva.wait_for_timeout(50)
+    eva.wait_for_timeout(300)
+    assert eva.locator("#invite-dialog[open]").count() == 0
+
+    async def listen_again() -> None:
+        hub._local[topic].update(deaf)
+        await hub.resync()
+
+    in_server(site_server, listen_again)
+    expect(eva.locator("#invite-dialog[open]")).to_contain_text("Ana te invita a «Los del parque»")
