@@ -15,7 +15,7 @@ from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.realtime.hub import get_hub
-from amigos.web.tables import registry, rendering, services
+from amigos.web.tables import registry, rendering, services, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
 from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events
@@ -410,6 +410,32 @@ async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
     ack = await actor.call(lambda: actor.join(fresh, True, None))
     assert ack["mode"] == "snapshot" and fresh.received[0][0] == "table.snapshot"
     assert seen <= ack["version"]
+    await registry.stop_all()
+
+
+async def test_a_join_already_up_to_date_reads_nothing_from_the_log(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the bus lost messages every socket at a table joins again with `since` (a `resync`);
+    those that missed nothing must cost the database nothing."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await until(lambda: actor.game.to_move == 0 and actor.clock_info is not None)
+    reads: list[tuple[int, int]] = []
+    real = store.events_between
+
+    def counted(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
+        reads.append((since, until))
+        return real(table_id, since, until)
+
+    monkeypatch.setattr(store, "events_between", counted)
+    again = Recorder(user.pk)
+    ack = await actor.call(lambda: actor.join(again, True, actor.version))
+    assert ack["mode"] == "events" and again.events() == [] and reads == []
+    behind = Recorder(user.pk)
+    ack = await actor.call(lambda: actor.join(behind, True, actor.version - 1))
+    assert reads == [(ack["version"] - 1, ack["version"])] and len(behind.events()) == 1
     await registry.stop_all()
 
 

@@ -26,7 +26,7 @@ from amigos.web.lobby import chat, presence
 from amigos.web.moderation import flood
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, heard, on_open
-from amigos.web.realtime.hub import get_hub
+from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
 from amigos.web.realtime.lobby_feed import get_lobby_feed
 
@@ -111,9 +111,22 @@ async def lobby_opened(connection: Connection) -> None:
     presence through its heartbeats."""
     if not connection.wants_lobby:
         return
+    feed = get_lobby_feed()
+    feed.hub.on_resync("chat.history", lambda: resend_history(feed.hub))
     await connection.join(LOBBY)
     connection.push("presence", await get_lobby_feed().current())
     connection.push("chat.history", {"messages": await db_history()})
+
+
+async def resend_history(hub: Hub) -> None:
+    """After the bus lost messages: the chat's latest lines again to every lobby socket of this
+    process, read once for all of them (lines posted elsewhere in the gap never arrived here).
+    Each socket leaves out the lines of the players its reader muted, as at connection."""
+    if not hub.has_local(LOBBY):
+        return
+    payload = {"messages": await db_history()}
+    for receiver in hub.local(LOBBY):
+        receiver.push("chat.history", payload)
 
 
 @command("heartbeat", activity=False)

@@ -39,6 +39,14 @@ def muted_by(owner_id: int) -> set[int]:
     return set(Mute.objects.filter(owner_id=owner_id).values_list("muted_id", flat=True))
 
 
+def muted_by_each(owner_ids: list[int]) -> dict[int, set[int]]:
+    """`muted_by` for many players in one query (each of ``owner_ids`` is in the answer)."""
+    found: dict[int, set[int]] = {owner_id: set() for owner_id in owner_ids}
+    for owner_id, muted_id in Mute.objects.filter(owner_id__in=owner_ids).values_list("owner_id", "muted_id"):
+        found[owner_id].add(muted_id)
+    return found
+
+
 def muted_players(owner_id: int) -> list[dict[str, object]]:
     """Whom ``owner_id`` muted, by name: the page lists them so each can be unmuted again (their
     lines no longer reach the page, so there is no line left to unmute them from)."""

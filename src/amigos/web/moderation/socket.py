@@ -132,9 +132,21 @@ async def load_mutes(connection: Connection) -> None:
     hub = get_hub()
     if "moderation.mutes" not in hub.features:
         _heard(hub)
+        hub.on_resync("moderation.mutes", lambda: reload_mutes(hub))
         await hub.observe(MUTES_TOPIC, hub.features["moderation.mutes"])
     muted = await database_sync_to_async(selectors.muted_by)(connection.user_id)
     hub.mutes.put(connection.user_id, frozenset(muted))
+
+
+async def reload_mutes(hub: Hub) -> None:
+    """After the bus lost messages: a mute made on another process in the gap never reached this
+    one, whose sockets would still show the muted player's lines. Read again the mutes of every
+    player this process follows, in one query."""
+    followed = hub.mutes.followed()
+    if not followed:
+        return
+    for owner_id, muted in (await database_sync_to_async(selectors.muted_by_each)(followed)).items():
+        hub.mutes.update(owner_id, frozenset(muted))
 
 
 @on_open

@@ -11,6 +11,10 @@ Handlers are plain callables invoked in the event loop's thread; they must not b
 queues the message for each socket). A subscriber may also give a handler of the message as the
 hub holds it (its type and its payload's JSON text): the in-memory bus then hands it over as it
 is, without writing the wire's text and reading it back (`publish_message`).
+
+A bus that can lose its connection (Redis) tells whoever asked (`when_reconnected`) each time it
+listens again after a loss: what was published meanwhile never reached this process, and the hub
+then has its sockets catch up (`amigos.web.realtime.hub.Hub.resync`).
 """
 
 from __future__ import annotations
@@ -50,6 +54,21 @@ class Bus(abc.ABC):
 
     def __init__(self) -> None:
         self._handlers: dict[str, list[Subscription]] = defaultdict(list)
+        self._reconnection_listeners: list[Callable[[], None]] = []
+
+    def when_reconnected(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (in the event loop, without waiting for it) each time the bus listens
+        again after losing its connection, once every topic is subscribed again: from then on
+        nothing more is lost, but what was published in the gap is gone for this process."""
+        self._reconnection_listeners.append(listener)
+
+    def _reconnected(self) -> None:
+        """The transport listens again after a loss: tell the listeners."""
+        for listener in list(self._reconnection_listeners):
+            try:
+                listener()
+            except Exception:  # one faulty listener must not keep the others uninformed
+                log.exception("a bus reconnection listener failed")
 
     @abc.abstractmethod
     async def publish(self, topic: str, text: str) -> None: ...
@@ -95,10 +114,12 @@ class Bus(abc.ABC):
 
     async def close(self) -> None:
         self._handlers.clear()
+        self._reconnection_listeners.clear()
 
 
 class InMemoryBus(Bus):
-    """The bus of a single process: publishing delivers at once to the local subscribers."""
+    """The bus of a single process: publishing delivers at once to the local subscribers (it never
+    loses a connection, so it never calls its reconnection listeners)."""
 
     async def publish(self, topic: str, text: str) -> None:
         self._dispatch(topic, text)

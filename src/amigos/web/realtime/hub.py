@@ -3,6 +3,12 @@
 The bus carries a message between processes; the hub hands it to this process's sockets directly
 (no channel-layer groups: measured to cost many times more per message). Message types starting with
 an underscore are internal signals between processes and are never forwarded to browsers.
+
+When the bus listens again after losing its connection (a Redis restart), whatever was published
+meanwhile never reached this process, and a client would only notice the gap at the next message of
+its topic, which may never come (a player's turn clock). So the hub then tells each of its sockets
+once (`resync`: the client asks again for what it follows, a table with `since`) and runs the
+features' own catch-up (`on_resync`: the lobby re-reads its lists once per process, not per socket).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import json
 import logging
 import weakref
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from django.conf import settings
@@ -29,6 +35,11 @@ class Receiver(Protocol):
 
 
 Observer = Callable[[str, dict[str, Any]], None]
+#: A feature's catch-up after the bus lost messages (`Hub.on_resync`).
+ResyncHook = Callable[[], Awaitable[None]]
+
+#: What every local socket is sent after the bus lost messages: "ask again for what you follow".
+RESYNC = "resync"
 
 log = logging.getLogger("amigos.realtime.hub")
 # Publications kept for a retry while the bus is down; older ones are dropped beyond this.
@@ -60,6 +71,10 @@ class Hub:
         self._pending: deque[tuple[str, str]] = deque()
         self._retrying: asyncio.Task[None] | None = None
         self.mutes = muting.MuteBook()
+        self._resync_hooks: dict[str, ResyncHook] = {}
+        self._resyncing: asyncio.Task[None] | None = None
+        self._resync_again = False
+        bus.when_reconnected(self._bus_reconnected)
 
     # --- the sockets of each player in this process (the per-player limit) -------------------------
 
@@ -144,6 +159,44 @@ class Hub:
             self._pending.popleft()
             delay = 0.05
 
+    # --- catching up after the bus lost messages ------------------------------------------------
+
+    def on_resync(self, name: str, hook: ResyncHook) -> None:
+        """Run ``hook`` each time the bus listens again after a loss (one hook per ``name``: a
+        feature registering twice keeps one). A hook catches this process's sockets up on its
+        feature at the cost of one computation per process, such as a fresh list read once."""
+        self._resync_hooks[name] = hook
+
+    def _bus_reconnected(self) -> None:
+        if self._resyncing is not None and not self._resyncing.done():
+            self._resync_again = True  # another loss while catching up: catch up once more after
+            return
+        self._resyncing = asyncio.get_running_loop().create_task(self._resync_all(), name="amigos-hub-resync")
+
+    async def _resync_all(self) -> None:
+        self._resync_again = True
+        while self._resync_again:
+            self._resync_again = False
+            await self.resync()
+
+    async def resync(self) -> None:
+        """Catch this process's sockets up after the bus lost messages: one `resync` to each local
+        receiver (whatever topics it is in), then every feature's hook. Never raises."""
+        told: set[int] = set()
+        for receivers in list(self._local.values()):
+            for receiver in list(receivers):
+                if id(receiver) not in told:
+                    told.add(id(receiver))
+                    try:
+                        receiver.push(RESYNC, {})
+                    except Exception:
+                        log.exception("could not tell a receiver to catch up")
+        for name, hook in list(self._resync_hooks.items()):
+            try:
+                await hook()
+            except Exception:
+                log.exception("the catch-up of %s failed after the bus reconnected", name)
+
     def deliver_local(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
         """Hand a message to this process's sockets of `topic` only (no other process hears it)."""
         if self._local.get(topic):
@@ -193,6 +246,8 @@ class Hub:
     async def close(self) -> None:
         if self._retrying is not None:
             self._retrying.cancel()
+        if self._resyncing is not None:
+            self._resyncing.cancel()
         for subscription in list(self._subscriptions.values()):
             await subscription.cancel()
         self._subscriptions.clear()

@@ -12,6 +12,8 @@ bus with an internal "_presence.changed"; every process then recomputes the list
 (one query per interval, not per change or per socket) and sends the difference to its own lobby
 sockets. A periodic recomputation (once per heartbeat period) catches players whose heartbeats
 stopped without a goodbye, and resets the open-socket counters that no live socket stands behind.
+After the bus lost messages (`Hub.on_resync`) the list is recomputed at once rather than at that
+period: the "_presence.changed" of other processes in the gap never arrived.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ class LobbyFeed:
         async with self._ready:
             if not self._observing:
                 self._observing = True
+                self.hub.on_resync(TOPIC, self._resync)
                 await self.hub.observe(TOPIC, self._observe)
             if self.players is None:
                 self.players = await fetch()
@@ -120,6 +123,10 @@ class LobbyFeed:
     def _observe(self, kind: str, payload: dict[str, Any]) -> None:
         if kind == PRESENCE_CHANGED:
             self._dirty.set()
+
+    async def _resync(self) -> None:
+        """The bus lost messages: recompute the list now (the running refresher does it)."""
+        self._dirty.set()
 
     async def refresh(self) -> None:
         """Recompute the list and send the difference to this process's lobby sockets."""

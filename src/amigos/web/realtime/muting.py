@@ -71,3 +71,8 @@ class MuteBook:
 
     def forget(self, user_id: int) -> None:
         self._muted.pop(user_id, None)
+
+    def followed(self) -> list[int]:
+        """The players whose mutes this process keeps (to read them again after the bus lost a
+        change: `amigos.web.moderation.socket.reload_mutes`)."""
+        return list(self._muted)

@@ -7,8 +7,12 @@ moves would drop messages; the blocking pool makes publishers wait (up to `wait_
 
 Redis restarts: the publisher's connections retry on a fresh connection; the subscriber reconnects
 and subscribes again by itself. Pub/sub keeps nothing while a process is disconnected, so what was
-published in that gap is lost to it: features recover through versioned topics (see
-`amigos.web.realtime.versioned`) or a fresh snapshot, and the hub retries its own failed publishes.
+published in that gap is lost to it. The bus therefore notes every new connection of its subscriber
+(redis-py's connect callback, which runs for a reconnection inside redis-py's own retries too, where
+no error ever reaches the reader) and, at the first reply read on it, tells its reconnection
+listeners (`Bus.when_reconnected`): that reply comes after the SUBSCRIBE that redis-py sends on
+connecting, so every topic is heard again by then, and the hub has its sockets catch up on the gap.
+The hub also retries its own failed publishes.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ class RedisBus(Bus):
         # Channels whose SUBSCRIBE the server has not confirmed yet, with who waits for it.
         self._unconfirmed: dict[str, asyncio.Event] = {}
         self._started = asyncio.Lock()
+        # The subscriber connected again after a loss; its first reply will say it listens again.
+        self._reconnecting = False
 
     def _channel(self, topic: str) -> str:
         return f"{self.namespace}:{topic}"
@@ -74,7 +80,20 @@ class RedisBus(Bus):
         async with self._started:
             if self._reader is None:
                 await self._pubsub.subscribe(self._channel(_CONTROL_TOPIC))
+                self._watch_connection()
                 self._reader = asyncio.get_running_loop().create_task(self._read(), name="amigos-redis-bus")
+
+    def _watch_connection(self) -> None:
+        """Have the subscriber's connection call `_connected` each time it connects again (once per
+        connection: redis-py keeps a callback once however often it is registered)."""
+        connection = self._pubsub.connection
+        if connection is not None:
+            connection.register_connect_callback(self._connected)
+
+    def _connected(self, connection: Any) -> None:
+        """redis-py's connect callback, run after it re-sent the SUBSCRIBE of every channel; the
+        callbacks are registered after the first connection, so this is always a reconnection."""
+        self._reconnecting = True
 
     async def ping(self) -> bool:
         return bool(await self._redis.ping())
@@ -125,9 +144,16 @@ class RedisBus(Bus):
                 log.warning("Redis bus connection lost; retrying in %.1f s", delay, exc_info=True)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
+                self._watch_connection()
                 continue
             if message is None:
                 continue
+            if self._reconnecting:
+                # The first reply on a new connection: Redis has run the SUBSCRIBE sent on
+                # connecting (it answers in order), so every topic is heard again from here on.
+                self._reconnecting = False
+                log.warning("Redis bus listening again; the hub catches its sockets up")
+                self._reconnected()
             if message.get("type") == "subscribe":
                 waiting = self._unconfirmed.get(self._name(message["channel"]))
                 if waiting is not None:

@@ -7,6 +7,10 @@ that only grows (the live tables use their log's numbers; the chat could use lin
 process keeps the last few messages of the topics its sockets listen to, and a socket that joins
 saying `since` (the last version it saw) gets the messages after it, or, when they are no longer
 kept here, a snapshot from the feature, which knows its own state best.
+
+After the bus lost messages (`Hub.on_resync`) what a process kept may have a hole it cannot see
+(versions need not follow one another), so it forgets them all: until new ones come, a socket
+that joins gets the snapshot.
 """
 
 from __future__ import annotations
@@ -60,6 +64,12 @@ class VersionedTopics:
         self.hub = hub
         self.keep = keep
         self.replays: dict[str, Replay] = {}
+        hub.on_resync("versioned", self._forget)
+
+    async def _forget(self) -> None:
+        """The bus lost messages: what is kept may miss some, so none of it is handed out."""
+        for replay in self.replays.values():
+            replay.messages.clear()
 
     async def _replay(self, topic: str) -> Replay:
         replay = self.replays.get(topic)

@@ -339,7 +339,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         mode = "snapshot"
         now = iso(self.clock.now()) or ""
         if since is not None and 0 <= since <= self.version and self.version - since <= store.TAIL:
-            missed = await database_sync_to_async(store.events_between)(self.id, since, self.version)
+            # A client already up to date reads nothing: after the bus lost messages every socket
+            # at a table joins again with `since` (docs/protocol.md, "resync"), most of them having
+            # missed nothing.
+            missed = (
+                await database_sync_to_async(store.events_between)(self.id, since, self.version)
+                if since < self.version
+                else []
+            )
             mode = "events"
             if missed:
                 connection.push("table.events", rendering.batch(self.id, missed, audience, now))

@@ -79,6 +79,9 @@ if (root) {
     if (type === "event.changed" && String(payload.event) === root.dataset.liveEvent
         && String(payload.version) !== seen) {
       refresh();
+    } else if (type === "resync") {
+      // The server's bus lost messages: a change may have gone by; the watch's ack tells.
+      watch();
     }
   });
 }

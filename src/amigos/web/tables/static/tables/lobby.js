@@ -123,12 +123,18 @@ dialog.addEventListener("close", () => {
   }
 });
 
+// After a `resync`, pages ask again within this many milliseconds, each at its own moment.
+const RESYNC_SPREAD_MS = 2000;
+
 // Follow the list and my invitations (again after every reconnection: the server forgets).
 function subscribe() {
   subscribed = send("tables.subscribe", {}, (ok, reply) => {
     if (!ok) return;
     renderTables(reply.tables || []);
-    const open = (reply.invitations || [])[0];
+    const invitations = reply.invitations || [];
+    // An invitation closed while its notice was lost (a `resync`) is no longer on the list.
+    if (current && !invitations.some((i) => i.table_id === current.table_id)) closeInvitation();
+    const open = invitations[0];
     if (open) showInvitation(open);
   });
 }
@@ -137,6 +143,10 @@ document.addEventListener("amigos:envelope", (event) => {
   const { type, payload } = event.detail;
   if (type === "welcome") {
     subscribe();
+  } else if (type === "resync") {
+    // The server's bus lost messages (an invitation, say): ask again, each page after its own
+    // random pause so that every lobby page does not ask in the same instant.
+    window.setTimeout(subscribe, Math.random() * RESYNC_SPREAD_MS);
   } else if (type === "tables.list") {
     renderTables(payload.tables || []);
   } else if (type === "table.invited") {

@@ -798,6 +798,8 @@ function join(since) {
     joining = false;
     if (!ok) {
       feedback(errorText(reply.code));
+      // The table's server is busy (restarting, moving, or its bus just came back): ask again.
+      if (reply.code === "busy") window.setTimeout(() => { if (!joined) rejoin(); }, 1000 + Math.random() * 1000);
       return;
     }
     joined = true;
@@ -853,6 +855,11 @@ document.addEventListener("amigos:envelope", (event) => {
     );
   } else if (type === "table.chat" && payload.table_id === tableId) {
     renderChat([payload]);
+  } else if (type === "resync") {
+    // The server's bus lost messages for a moment: ask for whatever came after our version now,
+    // rather than noticing the gap only at the next event (which may never come: our turn).
+    if (state) rejoin();
+    else join(null);
   }
 });
 
