@@ -102,8 +102,10 @@ def test_the_registry_shares_a_job_and_shows_it_to_its_owner_only() -> None:
     registry = JobRegistry(lambda: ThreadPoolExecutor(max_workers=1))
     record = suits_record()
     moves = record["hands"][0]["moves"][:27]
-    job = registry.submit(user_id=1, match_id=5, record=record, hand=1, moves=moves, played="1-1")
-    same = registry.submit(user_id=1, match_id=5, record=record, hand=1, moves=moves, played="1-1")
+    key = ("values", 5, 1, tuple(moves))
+    args = (record, 1, tuple(moves), "1-1")
+    job = registry.submit(user_id=1, key=key, run=values_job, args=args)
+    same = registry.submit(user_id=1, key=key, run=values_job, args=args)
     assert same.id == job.id
     assert registry.get(job.id, user_id=2) is None
     found = registry.get(job.id, user_id=1)
@@ -121,10 +123,10 @@ def test_a_failed_job_says_so_and_is_tried_again() -> None:
     ) -> dict[str, Any]:
         raise RuntimeError("boom")
 
-    job = registry.submit(user_id=1, match_id=1, record={}, hand=1, moves=[], played=None, run=broken)
+    job = registry.submit(user_id=1, key=("values", 1), run=broken, args=({}, 1, (), None))
     job.future.exception(timeout=10)
     assert job.to_dict() == {"id": job.id, "status": "failed"}
-    retried = registry.submit(user_id=1, match_id=1, record={}, hand=1, moves=[], played=None, run=broken)
+    retried = registry.submit(user_id=1, key=("values", 1), run=broken, args=({}, 1, (), None))
     assert retried.id != job.id
 
 
@@ -177,7 +179,6 @@ def test_the_values_job_over_http(
 ) -> None:
     beto, match = table
     monkeypatch.setattr(academy_jobs, "registry", JobRegistry(lambda: ThreadPoolExecutor(max_workers=1)))
-    monkeypatch.setattr("amigos.web.archive.replay_views.registry", academy_jobs.registry)
     started = beto.client.post(f"/stats/replay/{match.pk}/1/27/values/")
     assert started.status_code == 202
     url = started.json()["url"]

@@ -1,17 +1,17 @@
 """Reviews of a player's plays in a finished hand, computed off the web process's event loop.
 
 `request_review` (a POST) records the request; `start_review` hands it to one background thread,
-which sends each turn's search to a worker process (so neither the event loop nor the web
-process's interpreter is busy with it) and writes the progress after every turn; the page shows
+which sends each turn's search to the Academy's worker processes (``services.academy_jobs``: each
+search within its node budget, in workers that end with the server), so neither the event loop nor
+the web process's interpreter is busy with it, and writes the progress after every turn; the page shows
 that progress until the review is ready. `run_review` is the same work, callable directly.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from django.db import close_old_connections, transaction
@@ -19,12 +19,12 @@ from django.db import close_old_connections, transaction
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.models import ArchivedMatch, HandReview, MatchSeat, ReviewOfHand
 from amigos.web.archive.review import review_turn, turns_to_review
+from amigos.web.archive.services import academy_jobs
 
 TurnSolver = Callable[[Mapping[str, Any], int, int], dict[str, Any]]
 
 _lock = threading.Lock()
 _threads: ThreadPoolExecutor | None = None
-_processes: ProcessPoolExecutor | None = None
 
 
 def request_review(*, user_id: int, match_id: int, hand: int) -> tuple[HandReview, bool]:
@@ -77,12 +77,8 @@ def run_review(
 
 
 def _solve_in_process(record: Mapping[str, Any], hand: int, move: int) -> dict[str, Any]:
-    global _processes
-    with _lock:
-        if _processes is None:
-            _processes = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        pool = _processes
-    return pool.submit(review_turn, dict(record), hand, move).result()
+    """One turn's search, in the Academy's worker pool (one review at a time runs turns there)."""
+    return academy_jobs.registry.executor().submit(review_turn, dict(record), hand, move).result()
 
 
 def _background(review_id: int, model: type[ReviewOfHand]) -> None:
