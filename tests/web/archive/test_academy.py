@@ -223,3 +223,17 @@ def test_the_played_on_match_page(table: tuple[SignedIn, ArchivedMatch]) -> None
     assert "attachment" in download["Content-Disposition"]
     assert replay_record(parse_record(download.json())).complete
     assert beto.client.get(f"/stats/replay/{match.pk}/1/rest/", {"moves": "5-5"}).status_code == 400
+
+
+def test_a_cuban_first_lead_is_answered_as_a_flagged_estimate() -> None:
+    """Regression: "value every play" at a Cuban first lead searched for five minutes and 6 GB.
+    Within the node budgets it is the depth-limited answer, which the page must call an estimate."""
+    from amigos.web.archive.review import review_turn
+
+    record = record_obj("cuban-2v2", seed=1, hands=1)
+    result = values_job(record, 1, (), record["hands"][0]["moves"][0])
+    assert result["exact"] is False and result["limited"] is True and result["depth"] >= 6
+    assert result["plays"] and min(play["cost"] for play in result["plays"]) == 0
+    assert result["played_cost"] is not None
+    first = review_turn(record, 1, 1)
+    assert first["exact"] is False and first["cost"] >= 0
