@@ -79,6 +79,17 @@ def test_the_queue_is_bounded_and_each_job_knows_its_place(gate: Gate) -> None:
     )
 
 
+def test_with_two_workers_two_jobs_run_at_once(gate: Gate) -> None:
+    registry = JobRegistry(lambda: ThreadPoolExecutor(max_workers=2), limit=5, workers=2)
+    jobs = [
+        registry.submit(user_id=user, key=("values", user), run=gate.job, args=(user,)) for user in (1, 2, 3)
+    ]
+    assert [job.ahead for job in jobs] == [0, 0, 1]
+    assert [job.to_dict()["status"] for job in jobs] == ["running", "running", "waiting"]
+    gate.opened.set()
+    assert [job.future.result(timeout=60) for job in jobs] == [1, 2, 3]
+
+
 # -- the pages -----------------------------------------------------------------------------------
 
 

@@ -77,14 +77,26 @@ class Job:
 class JobRegistry:
     """Jobs by id, and by who asked for what (so a repeated request finds the running job)."""
 
-    def __init__(self, executor_factory: Callable[[], Executor], *, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        executor_factory: Callable[[], Executor],
+        *,
+        limit: int | None = None,
+        workers: int | None = None,
+    ) -> None:
         self._factory = executor_factory
         self._executor: Executor | None = None
         self._limit = limit
+        self._workers = workers
         self._lock = threading.Lock()
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._by_key: dict[tuple[int, tuple[Hashable, ...]], str] = {}
         self._numbers = itertools.count()
+
+    @property
+    def workers(self) -> int:
+        """How many jobs run at once (the worker processes; at least one)."""
+        return max(1, self._workers if self._workers is not None else settings.AMIGOS_ACADEMY_PROCESSES)
 
     @property
     def limit(self) -> int:
@@ -143,10 +155,12 @@ class JobRegistry:
             return job
 
     def _ahead(self, job: Job) -> int:
-        """How many unfinished jobs were submitted before ``job`` (0: it is being computed)."""
+        """How many jobs must end before ``job`` starts (0: it is being computed): the unfinished
+        ones submitted before it, less the other workers' share (first come, first served)."""
         if job.finished:
             return 0
-        return sum(1 for other in self._jobs.values() if other.number < job.number and not other.finished)
+        before = sum(1 for other in self._jobs.values() if other.number < job.number and not other.finished)
+        return max(0, before - (self.workers - 1))
 
 
 def _processes() -> Executor:
