@@ -32,7 +32,7 @@ from amigos.engine.simulate import seeded_key
 from amigos.engine.state import HandState
 from amigos.engine.view import seat_view
 from amigos.web.archive.errors import ArchiveError
-from amigos.web.archive.replay import ReplayedMatch, replay_match
+from amigos.web.archive.replay import ReplayedMatch, SheetRow, replay_match, score_sheet
 
 #: The computer players that play a changed hand on.
 RESIMULATION_LEVEL = "normal"
@@ -221,6 +221,18 @@ def try_job(record: dict[str, Any], hand: int, chosen: Sequence[str], seed: int)
     return play_on(replay_match(record), hand, chosen, seed=seed)
 
 
-def rest_job(record: dict[str, Any], hand: int, chosen: Sequence[str], seed: int) -> dict[str, Any]:
-    """What a worker computes for the "play the rest of the match" page (see ``play_match_on``)."""
-    return play_match_on(replay_match(record), hand, chosen, seed=seed)
+@dataclass(frozen=True, slots=True)
+class RestOfMatch:
+    """The match played on from a changed hand: its record, its score sheet and its winner."""
+
+    record: dict[str, Any]
+    sheet: tuple[SheetRow, ...]
+    winner: int | None
+
+
+def rest_job(record: dict[str, Any], hand: int, chosen: Sequence[str], seed: int) -> RestOfMatch:
+    """What a worker computes for the "play the rest of the match" page (see ``play_match_on``),
+    the new match's replay included (the web process only shows it)."""
+    new_record = play_match_on(replay_match(record), hand, chosen, seed=seed)
+    replayed = replay_match(new_record)
+    return RestOfMatch(new_record, score_sheet(replayed), replayed.report.winner)

@@ -23,7 +23,15 @@ from django.views.decorators.http import require_GET
 
 from amigos.academy.solve import is_two_ended
 from amigos.web.accounts.models import User
-from amigos.web.archive.academy import DEFAULT_SEED, Variation, follow, rest_job, try_job, values_job
+from amigos.web.archive.academy import (
+    DEFAULT_SEED,
+    RestOfMatch,
+    Variation,
+    follow,
+    rest_job,
+    try_job,
+    values_job,
+)
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.line_svg import line_svg
 from amigos.web.archive.models import ArchivedMatch, MatchSeat
@@ -399,13 +407,9 @@ def academy_match(request: HttpRequest, match_id: int, hand: int) -> HttpRespons
     )
     if isinstance(outcome, HttpResponse):
         return outcome
-    if not isinstance(outcome, dict):
+    if not isinstance(outcome, RestOfMatch):
         return _error(request, match, "job-failed", 500)
-    new_record = outcome
-    try:
-        resimulated = replay_match(new_record)
-    except ArchiveError as exc:
-        return _error(request, match, exc.code, 400)
+    new_record = outcome.record
     if request.GET.get("download"):
         response = JsonResponse(new_record, json_dumps_params={"ensure_ascii": False, "indent": 1})
         response["Content-Disposition"] = (
@@ -421,8 +425,8 @@ def academy_match(request: HttpRequest, match_id: int, hand: int) -> HttpRespons
             "hand": hand,
             "sides": range(sides),
             "played": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(replayed)],
-            "resimulated": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(resimulated)],
-            "winner": resimulated.report.winner,
+            "resimulated": [(row, END_WORDS.get(row.end, row.end)) for row in outcome.sheet],
+            "winner": outcome.winner,
             "played_winner": replayed.report.winner,
             "query": request.GET.urlencode(),
             "changed_url": reverse("archive:academy_try", args=[match.pk, hand])
