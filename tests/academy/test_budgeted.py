@@ -88,3 +88,21 @@ def test_the_draw_games_keep_depth_four_when_it_fits(name: str, players: int, rn
         assert answer.values == SpinnerSearch(depth=4).action_values(state)
     tight = solve_within(state, estimate_nodes=5)
     assert tight.depth is not None and tight.depth < 4 and set(tight.values) == set(answer.values)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(TWO_ENDED), st.randoms(), st.integers(4, 40), st.integers(1, 3_000), st.integers(1, 500)
+)
+def test_any_position_stays_within_its_budgets(
+    name: str, rng: random.Random, left: int, exact_nodes: int, estimate_nodes: int
+) -> None:
+    state = endgame(name, rng, left)
+    answer = solve_within(state, exact_nodes=exact_nodes, estimate_nodes=estimate_nodes)
+    legal = state.legal_actions()
+    assert set(answer.values) == set(legal)
+    assert answer.nodes <= exact_nodes + 1 + estimate_nodes + 1 + len(legal) + 1
+    if answer.exact:
+        assert answer.values == solve(state) and answer.nodes <= exact_nodes
+    else:
+        assert answer.limited and answer.depth is not None and answer.depth >= 1
