@@ -102,8 +102,10 @@ def test_the_registry_shares_a_job_and_shows_it_to_its_owner_only() -> None:
     registry = JobRegistry(lambda: ThreadPoolExecutor(max_workers=1))
     record = suits_record()
     moves = record["hands"][0]["moves"][:27]
-    job = registry.submit(user_id=1, match_id=5, record=record, hand=1, moves=moves, played="1-1")
-    same = registry.submit(user_id=1, match_id=5, record=record, hand=1, moves=moves, played="1-1")
+    key = ("values", 5, 1, tuple(moves))
+    args = (record, 1, tuple(moves), "1-1")
+    job = registry.submit(user_id=1, key=key, run=values_job, args=args)
+    same = registry.submit(user_id=1, key=key, run=values_job, args=args)
     assert same.id == job.id
     assert registry.get(job.id, user_id=2) is None
     found = registry.get(job.id, user_id=1)
@@ -121,10 +123,10 @@ def test_a_failed_job_says_so_and_is_tried_again() -> None:
     ) -> dict[str, Any]:
         raise RuntimeError("boom")
 
-    job = registry.submit(user_id=1, match_id=1, record={}, hand=1, moves=[], played=None, run=broken)
+    job = registry.submit(user_id=1, key=("values", 1), run=broken, args=({}, 1, (), None))
     job.future.exception(timeout=10)
     assert job.to_dict() == {"id": job.id, "status": "failed"}
-    retried = registry.submit(user_id=1, match_id=1, record={}, hand=1, moves=[], played=None, run=broken)
+    retried = registry.submit(user_id=1, key=("values", 1), run=broken, args=({}, 1, (), None))
     assert retried.id != job.id
 
 
@@ -177,7 +179,6 @@ def test_the_values_job_over_http(
 ) -> None:
     beto, match = table
     monkeypatch.setattr(academy_jobs, "registry", JobRegistry(lambda: ThreadPoolExecutor(max_workers=1)))
-    monkeypatch.setattr("amigos.web.archive.replay_views.registry", academy_jobs.registry)
     started = beto.client.post(f"/stats/replay/{match.pk}/1/27/values/")
     assert started.status_code == 202
     url = started.json()["url"]
@@ -222,3 +223,17 @@ def test_the_played_on_match_page(table: tuple[SignedIn, ArchivedMatch]) -> None
     assert "attachment" in download["Content-Disposition"]
     assert replay_record(parse_record(download.json())).complete
     assert beto.client.get(f"/stats/replay/{match.pk}/1/rest/", {"moves": "5-5"}).status_code == 400
+
+
+def test_a_cuban_first_lead_is_answered_as_a_flagged_estimate() -> None:
+    """Regression: "value every play" at a Cuban first lead searched for five minutes and 6 GB.
+    Within the node budgets it is the depth-limited answer, which the page must call an estimate."""
+    from amigos.web.archive.review import review_turn
+
+    record = record_obj("cuban-2v2", seed=1, hands=1)
+    result = values_job(record, 1, (), record["hands"][0]["moves"][0])
+    assert result["exact"] is False and result["limited"] is True and result["depth"] >= 6
+    assert result["plays"] and min(play["cost"] for play in result["plays"]) == 0
+    assert result["played_cost"] is not None
+    first = review_turn(record, 1, 1)
+    assert first["exact"] is False and first["cost"] >= 0

@@ -129,3 +129,31 @@ def test_the_page_starts_the_review_in_the_background(
     review = HandReview.objects.get()
     assert review.status == HandReview.Status.DONE and review.turns
     assert "Jugaste" in beto.client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_player_has_one_review_at_a_time_and_the_site_a_bounded_queue(
+    sign_in: Callable[..., SignedIn],
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
+) -> None:
+    """A review is a heavy job like the Academy's: while one of the player's reviews is queued or
+    computed, another is refused with a translated message (and no review is left waiting)."""
+    from amigos.web.archive.services import review as service
+
+    beto = sign_in("Beto")
+    match = archived(make_player, beto.user)
+    monkeypatch.setattr(service, "_admitted", {("archive.HandReview", 10_000): beto.user.pk})
+    url = f"/stats/match/{match.pk}/hand/2/"
+    refused = beto.client.post(url, follow=True)
+    assert "Ya se está calculando una revisión tuya" in refused.content.decode()
+    assert not HandReview.objects.exists()
+    # Another player's review is queued, but the site's queue holds one at most.
+    settings.AMIGOS_ACADEMY_QUEUE = 1
+    monkeypatch.setattr(service, "_admitted", {("archive.HandReview", 10_000): beto.user.pk + 1})
+    full = beto.client.post(url, follow=True)
+    assert "demasiadas revisiones esperando" in full.content.decode()
+    assert not HandReview.objects.exists()
+    settings.AMIGOS_ACADEMY_QUEUE = 2
+    assert beto.client.post(url).status_code == 302 and HandReview.objects.count() == 1

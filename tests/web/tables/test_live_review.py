@@ -115,3 +115,16 @@ def test_asking_from_the_page_runs_the_review_in_the_background(
     review = LiveHandReview.objects.get()
     assert review.status == LiveHandReview.Status.DONE and review.turns
     assert "Jugaste" in beto.client.get(url(table, 1)).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_second_review_while_one_is_computed_is_refused(
+    sign_in: Callable[..., SignedIn], make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One heavy job per player: the live table's review waits for the player's other review."""
+    beto = sign_in("Beto")
+    table = live_match([make_player("Ana"), beto.user, make_player("Caro"), make_player("Dani")])
+    monkeypatch.setattr(runner, "_admitted", {("archive.HandReview", 10_000): beto.user.pk})
+    refused = beto.client.post(url(table, 1), follow=True)
+    assert "Ya se está calculando una revisión tuya" in refused.content.decode()
+    assert not LiveHandReview.objects.exists()

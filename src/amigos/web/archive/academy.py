@@ -1,9 +1,13 @@
 """The Academy's work on a replayed hand (no Django here): the solver's value of every legal play
 at a position, and "what if": a hand changed at some move and played on by the computer players.
 
-Values come from ``amigos.academy.solve``: exact in the two-ended games (Amigos, Cuban), the
-depth-limited search in the draw and fives games (``exact`` says which, and the page says so).
-This is hindsight over a finished hand, where every tile is known.
+Values come from ``amigos.academy.budgeted``: exact in the two-ended games (Amigos, Cuban) when the
+exact search fits its node budget, otherwise (a Cuban first lead) and in the draw and fives games
+the depth-limited search (``exact`` and ``depth`` say which, and the page says so). This is
+hindsight over a finished hand, where every tile is known.
+
+Everything here is heavy (a search, or the computer players playing a hand on), so the site runs it
+in a worker process (``services.academy_jobs``): the ``*_job`` functions are what a worker calls.
 
 A variation is the list of moves from the hand's deal: the moves the player chose (the real
 ones up to the change, then the changed play, and any later changes) followed by what the
@@ -18,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from amigos.academy.solve import action_costs, is_two_ended, solve
+from amigos.academy.budgeted import solve_within
 from amigos.bots.registry import find_bot
 from amigos.engine.actions import IllegalAction
 from amigos.engine.deal import Deal, deal_from_key
@@ -28,7 +32,7 @@ from amigos.engine.simulate import seeded_key
 from amigos.engine.state import HandState
 from amigos.engine.view import seat_view
 from amigos.web.archive.errors import ArchiveError
-from amigos.web.archive.replay import ReplayedMatch
+from amigos.web.archive.replay import ReplayedMatch, SheetRow, replay_match, score_sheet
 
 #: The computer players that play a changed hand on.
 RESIMULATION_LEVEL = "normal"
@@ -146,24 +150,29 @@ class PositionValues:
     exact: bool
     played: str | None  # the move made at this position, if any
     played_cost: float | None
+    depth: int | None = None  # how many actions ahead an estimate looked (None: exact)
+    limited: bool = False  # too big for an exact answer within the budget (the page says so)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "plays": [{"move": p.move, "value": p.value, "cost": p.cost} for p in self.plays],
             "exact": self.exact,
+            "depth": self.depth,
+            "limited": self.limited,
             "played": self.played,
             "played_cost": self.played_cost,
         }
 
 
 def position_values(state: HandState, played: str | None) -> PositionValues:
-    """The solver's value and cost of every legal action at ``state`` (heavy: run it off the
-    event loop), and the cost of ``played`` (the move made there) when given."""
-    values = solve(state)
-    costs = action_costs(state, values)
+    """The solver's value and cost of every legal action at ``state`` within the search budgets
+    (heavy: run it in a worker), and the cost of ``played`` (the move made there) when given."""
+    answer = solve_within(state)
+    values = answer.values
+    best = max(values.values()) if values else 0
     plays = sorted(
         (
-            PlayValue(state.move_notation(action), float(values[action]), float(costs[action]))
+            PlayValue(state.move_notation(action), float(values[action]), float(best - values[action]))
             for action in values
         ),
         key=lambda play: (play.cost, play.move),
@@ -173,15 +182,57 @@ def position_values(state: HandState, played: str | None) -> PositionValues:
         normalised = state.move_notation(state.parse_move(played))
         played_cost = next((p.cost for p in plays if p.move == normalised), None)
         played = normalised
-    return PositionValues(tuple(plays), is_two_ended(state.variant), played, played_cost)
+    return PositionValues(tuple(plays), answer.exact, played, played_cost, answer.depth, answer.limited)
+
+
+def follow(replayed: ReplayedMatch, hand: int, moves: Sequence[str]) -> HandState:
+    """The state after ``moves`` from the deal of ``hand``, each checked (``move-illegal``,
+    ``position-unknown``); cheap: nobody plays on, so the web process may call it."""
+    if not 1 <= hand <= replayed.hand_count:
+        raise ArchiveError("position-unknown", f"the match has no hand {hand}")
+    if len(moves) > MAX_MOVES:
+        raise ArchiveError("move-illegal", "too many moves")
+    state = replayed.state(hand, 0)
+    for number, text in enumerate(moves, start=1):
+        if state.is_over:
+            raise ArchiveError("move-illegal", f"move {number}: the hand is already over")
+        try:
+            state = state.apply(state.parse_move(text), state.to_move)
+        except (IllegalAction, ValueError) as exc:
+            raise ArchiveError("move-illegal", f"move {number}: {exc}") from exc
+    return state
 
 
 def values_job(record: dict[str, Any], hand: int, moves: Sequence[str], played: str | None) -> dict[str, Any]:
-    """What a worker process computes: the values after ``moves`` of ``hand`` (JSON-ready)."""
-    from amigos.web.archive.replay import replay_match
-
+    """What a worker process computes: the values after ``moves`` of ``hand`` (JSON-ready).
+    ``played`` None: the play made there is the computer players' (the variation played on)."""
     replayed = replay_match(record)
-    state = replayed.state(hand, 0)
-    for text in moves:
-        state = state.apply(state.parse_move(text), state.to_move)
+    if played is None:
+        variation = play_on(replayed, hand, moves)
+        state = variation.states[len(moves)]
+        played = variation.moves[len(moves)] if len(moves) < len(variation.moves) else None
+    else:
+        state = follow(replayed, hand, moves)
     return position_values(state, played).to_dict()
+
+
+def try_job(record: dict[str, Any], hand: int, chosen: Sequence[str], seed: int) -> Variation:
+    """What a worker computes for the "try another play" page: the variation (see ``play_on``)."""
+    return play_on(replay_match(record), hand, chosen, seed=seed)
+
+
+@dataclass(frozen=True, slots=True)
+class RestOfMatch:
+    """The match played on from a changed hand: its record, its score sheet and its winner."""
+
+    record: dict[str, Any]
+    sheet: tuple[SheetRow, ...]
+    winner: int | None
+
+
+def rest_job(record: dict[str, Any], hand: int, chosen: Sequence[str], seed: int) -> RestOfMatch:
+    """What a worker computes for the "play the rest of the match" page (see ``play_match_on``),
+    the new match's replay included (the web process only shows it)."""
+    new_record = play_match_on(replay_match(record), hand, chosen, seed=seed)
+    replayed = replay_match(new_record)
+    return RestOfMatch(new_record, score_sheet(replayed), replayed.report.winner)

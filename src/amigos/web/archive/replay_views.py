@@ -23,7 +23,15 @@ from django.views.decorators.http import require_GET
 
 from amigos.academy.solve import is_two_ended
 from amigos.web.accounts.models import User
-from amigos.web.archive.academy import DEFAULT_SEED, Variation, play_match_on, play_on
+from amigos.web.archive.academy import (
+    DEFAULT_SEED,
+    RestOfMatch,
+    Variation,
+    follow,
+    rest_job,
+    try_job,
+    values_job,
+)
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.line_svg import line_svg
 from amigos.web.archive.models import ArchivedMatch, MatchSeat
@@ -36,7 +44,8 @@ from amigos.web.archive.replay import (
     replay_match,
     score_sheet,
 )
-from amigos.web.archive.services.academy_jobs import registry
+from amigos.web.archive.services import academy_jobs
+from amigos.web.archive.services.academy_jobs import JobRefused
 
 PAGE_SIZE = 50
 MOVE_TEXT = re.compile(r"^[0-9a-z@\-.]{1,12}$")
@@ -52,7 +61,16 @@ ERRORS = {
     "position-unknown": _lazy("That match has no such position."),
     "record-invalid": _lazy("The stored record of this match cannot be replayed."),
     "bot-illegal": _lazy("The computer players could not finish that hand."),
+    "job-running": _lazy("You already have a calculation under way: wait for it to end, then ask again."),
+    "queue-full": _lazy("The Academy is busy: too many calculations are waiting. Try again in a moment."),
+    "job-failed": _lazy("The calculation failed. You may ask again."),
 }
+#: The HTTP status of a refused job: the player's own (429), or everyone's (503).
+REFUSED_STATUS = {"job-running": 429, "queue-full": 503}
+#: How long a page waits for its job before it shows the player's place in the queue instead (the
+#: "try" and "rest" jobs take well under a second; the waiting page reloads itself).
+PAGE_WAIT_SECONDS = 2.0
+WAIT_RELOAD_SECONDS = 1
 
 
 def _user_id(request: HttpRequest) -> int:
@@ -186,20 +204,29 @@ def _int_param(raw: str | None, default: int) -> int:
 def academy_try(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
     """A changed hand: the chosen moves (?moves=), then the computer players to its end; shown at
     ?at= like the replay, with every play at that point open to another change."""
-    match = viewable_match(_user_id(request), match_id)
+    user_id = _user_id(request)
+    match = viewable_match(user_id, match_id)
     replayed = _replayed(match)
     try:
         chosen = _moves_param(request.GET.get("moves", ""))
         seed = _int_param(request.GET.get("seed"), DEFAULT_SEED)
-        variation = play_on(replayed, hand, chosen, seed=seed)
-        at = min(_int_param(request.GET.get("at"), len(chosen)), len(variation.moves))
+        at_param = _int_param(request.GET.get("at"), len(chosen))
+        follow(replayed, hand, chosen)  # checked here (cheap); played on in a worker
     except ArchiveError as exc:
-        return render(
-            request,
-            "archive/replay_error.html",
-            {"match": match, "message": ERRORS.get(exc.code, _("That cannot be shown.")), "code": exc.code},
-            status=400,
-        )
+        return _error(request, match, exc.code, 400)
+    outcome = _page_job(
+        request,
+        match,
+        ("try", match.pk, hand, tuple(chosen), seed),
+        try_job,
+        (match.record, hand, chosen, seed),
+    )
+    if isinstance(outcome, HttpResponse):
+        return outcome
+    if not isinstance(outcome, Variation):
+        return _error(request, match, "job-failed", 500)
+    variation = outcome
+    at = min(at_param, len(variation.moves))
     pos = position_in(variation.states, variation.moves, replayed.record.players, hand, at)
     context = _context(match, replayed, pos)
     chosen_query = ".".join(variation.moves[: variation.chosen])
@@ -217,6 +244,45 @@ def academy_try(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
         }
     )
     return render(request, "archive/replay.html", context)
+
+
+def _error(request: HttpRequest, match: ArchivedMatch, code: str, status: int) -> HttpResponse:
+    message = ERRORS.get(code, _("That cannot be shown."))
+    return render(
+        request,
+        "archive/replay_error.html",
+        {"match": match, "message": message, "code": code},
+        status=status,
+    )
+
+
+def _page_job(
+    request: HttpRequest,
+    match: ArchivedMatch,
+    key: tuple[object, ...],
+    run: Callable[..., object],
+    args: tuple[object, ...],
+) -> object:
+    """The result of a page's heavy job (computed in a worker, see ``services.academy_jobs``), or
+    the response to give instead: the player's place in the queue while it waits (a page that
+    reloads itself), or why it was refused or failed."""
+    user_id = _user_id(request)
+    try:
+        job = academy_jobs.registry.submit(user_id=user_id, key=key, run=run, args=args)
+    except JobRefused as refused:
+        return _error(request, match, refused.code, REFUSED_STATUS[refused.code])
+    try:
+        return job.future.result(timeout=PAGE_WAIT_SECONDS)
+    except TimeoutError:
+        waiting = academy_jobs.registry.get(job.id, user_id=user_id)
+        ahead = waiting.ahead if waiting is not None else 0
+        response = render(request, "archive/academy_wait.html", {"match": match, "ahead": ahead}, status=202)
+        response["Refresh"] = str(WAIT_RELOAD_SECONDS)  # the same URL finds the same job
+        return response
+    except ArchiveError as exc:
+        return _error(request, match, exc.code, 400)
+    except Exception:
+        return _error(request, match, "job-failed", 500)
 
 
 def _choices_in(match_id: int, hand: int, variation: Variation, at: int) -> list[tuple[str, str]]:
@@ -249,18 +315,29 @@ def academy_values(request: HttpRequest, match_id: int, hand: int, move: int) ->
         moves = _moves_param(raw) if raw is not None else real[:move]
         if len(moves) != move:
             raise ArchiveError("position-unknown", "the moves do not lead to that move number")
-        variation = play_on(replayed, hand, moves)
+        state = follow(replayed, hand, moves)  # checked here (cheap); searched in a worker
     except ArchiveError as exc:
         return JsonResponse({"error": exc.code}, status=400)
-    state = variation.states[move]
     if state.is_over:
         return JsonResponse({"error": "hand-over"}, status=400)
-    played = variation.moves[move]
-    job = registry.submit(
-        user_id=user_id, match_id=match.pk, record=match.record, hand=hand, moves=moves, played=played
-    )
+    # The real position's play is the record's; a variation's is the computer's, found by the worker.
+    played = real[move] if raw is None and move < len(real) else None
+    try:
+        job = academy_jobs.registry.submit(
+            user_id=user_id,
+            key=("values", match.pk, hand, tuple(moves)),
+            run=values_job,
+            args=(match.record, hand, tuple(moves), played),
+        )
+    except JobRefused as refused:
+        return JsonResponse({"error": refused.code}, status=REFUSED_STATUS[refused.code])
     return JsonResponse(
-        {"job": job.id, "url": reverse("archive:academy_job", args=[job.id]), "status": job.status},
+        {
+            "job": job.id,
+            "url": reverse("archive:academy_job", args=[job.id]),
+            "status": job.status,
+            "ahead": job.ahead,
+        },
         status=202,
     )
 
@@ -268,8 +345,9 @@ def academy_values(request: HttpRequest, match_id: int, hand: int, move: int) ->
 @login_required
 @require_GET
 def academy_job(request: HttpRequest, job_id: str) -> HttpResponse:
-    """A job's state for the page's polling: running, done (with the values) or failed."""
-    job = registry.get(job_id, user_id=_user_id(request))
+    """A job's state for the page's polling: waiting (with the jobs ahead of it), running, done
+    (with the values) or failed."""
+    job = academy_jobs.registry.get(job_id, user_id=_user_id(request))
     if job is None:
         return JsonResponse({"error": "job-unknown"}, status=404)
     return JsonResponse(job.to_dict())
@@ -317,15 +395,21 @@ def academy_match(request: HttpRequest, match_id: int, hand: int) -> HttpRespons
     try:
         chosen = _moves_param(request.GET.get("moves", ""))
         seed = _int_param(request.GET.get("seed"), DEFAULT_SEED)
-        new_record = play_match_on(replayed, hand, chosen, seed=seed)
-        resimulated = replay_match(new_record)
+        follow(replayed, hand, chosen)  # checked here (cheap); played on in a worker
     except ArchiveError as exc:
-        return render(
-            request,
-            "archive/replay_error.html",
-            {"match": match, "message": ERRORS.get(exc.code, _("That cannot be shown.")), "code": exc.code},
-            status=400,
-        )
+        return _error(request, match, exc.code, 400)
+    outcome = _page_job(
+        request,
+        match,
+        ("rest", match.pk, hand, tuple(chosen), seed),
+        rest_job,
+        (match.record, hand, chosen, seed),
+    )
+    if isinstance(outcome, HttpResponse):
+        return outcome
+    if not isinstance(outcome, RestOfMatch):
+        return _error(request, match, "job-failed", 500)
+    new_record = outcome.record
     if request.GET.get("download"):
         response = JsonResponse(new_record, json_dumps_params={"ensure_ascii": False, "indent": 1})
         response["Content-Disposition"] = (
@@ -341,8 +425,8 @@ def academy_match(request: HttpRequest, match_id: int, hand: int) -> HttpRespons
             "hand": hand,
             "sides": range(sides),
             "played": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(replayed)],
-            "resimulated": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(resimulated)],
-            "winner": resimulated.report.winner,
+            "resimulated": [(row, END_WORDS.get(row.end, row.end)) for row in outcome.sheet],
+            "winner": outcome.winner,
             "played_winner": replayed.report.winner,
             "query": request.GET.urlencode(),
             "changed_url": reverse("archive:academy_try", args=[match.pk, hand])

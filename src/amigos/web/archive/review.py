@@ -1,10 +1,12 @@
 """What each of a player's plays in a finished hand cost against the best play (no Django here).
 
 Beyond the spec: after a hand, a player sees where they lost points. Every hand of a record is
-fully known afterwards, so the Academy's solver (`amigos.academy.action_costs`) values every legal
-play of each of the player's turns: exactly in Amigos and Cuban, with the depth-limited search in
-the draw and fives games. This is hindsight (the player could not see the other hands), which is
-what makes it a lesson. Forced turns (one legal action, or a pass) cost nothing and are skipped.
+fully known afterwards, so the Academy's solver values every legal play of each of the player's
+turns within its node budgets (`amigos.academy.budgeted`): exactly in Amigos and Cuban unless the
+position is too big for that (a Cuban first lead), with the depth-limited search otherwise and in
+the draw and fives games (``exact`` says which). This is hindsight (the player could not see the
+other hands), which is what makes it a lesson. Forced turns (one legal action, or a pass) cost
+nothing and are skipped.
 
 The searches are heavy, so the site runs :func:`review_turn` in a worker process, one turn at a
 time, and shows the progress.
@@ -16,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from amigos.academy.solve import action_costs, is_two_ended
+from amigos.academy.budgeted import solve_within
 from amigos.engine.record import RecordError, parse_record
 from amigos.engine.replay import replay_record
 from amigos.engine.state import HandState
@@ -70,7 +72,9 @@ def review_turn(record: Mapping[str, Any], hand: int, move: int) -> dict[str, An
     """The review of move ``move`` of ``hand`` (a turn with a choice), as JSON-ready data."""
     states, moves = _hand_states(record, hand)
     state = states[move - 1]
-    costs = action_costs(state)
+    answer = solve_within(state)
+    top = max(answer.values.values())
+    costs = {action: top - value for action, value in answer.values.items()}
     notation = {action: state.move_notation(action) for action in costs}
     played = state.move_notation(state.parse_move(moves[move - 1]))
     by_text = {text: costs[action] for action, text in notation.items()}
@@ -80,5 +84,5 @@ def review_turn(record: Mapping[str, Any], hand: int, move: int) -> dict[str, An
         cost=by_text[played],
         best=tuple(sorted(text for text, cost in by_text.items() if cost == 0)),
         choices=len(costs),
-        exact=is_two_ended(state.variant),
+        exact=answer.exact,
     ).to_dict()

@@ -124,6 +124,10 @@ REVIEW_ERRORS = {
     "not-a-player": _lazy("Only the players of a match can review its hands."),
     "hand-unknown": _lazy("That match has no such hand."),
     "hand-unfinished": _lazy("That hand did not end, so there is nothing to review."),
+    "review-running": _lazy(
+        "A review of yours is already being computed: wait for it to end, then ask again."
+    ),
+    "review-queue-full": _lazy("Too many reviews are waiting right now. Try again in a moment."),
 }
 
 
@@ -144,7 +148,13 @@ def review(request: HttpRequest, match_id: int, hand: int) -> HttpResponse:
             messages.error(request, REVIEW_ERRORS.get(exc.code, _("That review cannot be made.")))
             return redirect("archive:mine")
         if created or found.status in (HandReview.Status.PENDING, HandReview.Status.FAILED):
-            review_service.start_review(found.pk)
+            try:
+                review_service.start_review(found.pk, user_id=seat.user_id or 0)
+            except ArchiveError as exc:  # the player's other review, or the site's queue, is full
+                if created:
+                    found.delete()
+                messages.error(request, REVIEW_ERRORS.get(exc.code, _("That review cannot be made.")))
+                return redirect("archive:mine")
         return redirect("archive:review", match_id=match_id, hand=hand)
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET", "POST"])

@@ -250,6 +250,14 @@ AMIGOS_BOT_PROCESSES = env_int("AMIGOS_BOT_PROCESSES", 2)
 # ...at this much lower a scheduling priority than the server (nice, 0 to 19): a computer player may
 # take a moment longer, a person's play may not.
 AMIGOS_BOT_NICENESS = env_int("AMIGOS_BOT_NICENESS", 10)
+# Every search worker (computer players, the Academy, the hand reviews) may use at most this much
+# address space, in MB (0: no limit); the searches' node budgets keep them far below it.
+AMIGOS_SEARCH_MEMORY_MB = env_int("AMIGOS_SEARCH_MEMORY_MB", 1024)
+# The Academy's searches, the hand reviews and the "what if" replays run in this many worker
+# processes (0: at once in the asking thread, for tests), ...
+AMIGOS_ACADEMY_PROCESSES = env_int("AMIGOS_ACADEMY_PROCESSES", 1)
+# ...with at most this many jobs waiting or running in all (a player: one at a time).
+AMIGOS_ACADEMY_QUEUE = env_int("AMIGOS_ACADEMY_QUEUE", 20)
 # On PostgreSQL, finished matches go to the archive from a worker process of their own (1), or from
 # a thread of the server (0; always so on SQLite): see amigos/web/tables/handover.py.
 AMIGOS_ARCHIVE_PROCESS = env_int("AMIGOS_ARCHIVE_PROCESS", 1)

@@ -31,6 +31,7 @@ WHITENOISE_AUTOREFRESH = True
 AMIGOS_TABLE_HAND_PAUSE_SECONDS = 0
 AMIGOS_TABLE_BOT_DELAY_MS = 0
 AMIGOS_BOT_PROCESSES = 0
+AMIGOS_ACADEMY_PROCESSES = 0
 # The archive's hand-overs on a thread: a worker process would not see a test's open transaction
 # (tests/web/tables/test_archive_worker.py starts one on committed data).
 AMIGOS_ARCHIVE_PROCESS = 0

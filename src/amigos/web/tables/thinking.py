@@ -2,7 +2,10 @@
 
 The actor hands a seat's view (never the hand state: a bot sees what a player would) to a process
 pool and awaits the answer. With `AMIGOS_BOT_PROCESSES = 0` the search runs in a thread instead,
-which tests use to avoid starting processes; the default is a pool of worker processes.
+which tests use to avoid starting processes; the default is a pool of worker processes, started as
+every heavy worker of the site is (``amigos.web.workers``: a lower priority, a memory limit, and
+they end with the server). A search's time and memory are bounded by its node budget
+(``amigos.bots.hard``).
 
 A pool that fails (a worker killed by the system, a search that raised) must not stall the table:
 nobody else would ever move for that seat. The answer then comes from the easy bot, here, at once,
@@ -13,19 +16,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import random
 import secrets
-import threading
-import time
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 
 from django.conf import settings
 
 from amigos.bots.registry import find_bot
 from amigos.engine import Action
 from amigos.engine.view import SeatView
+from amigos.web.workers import pool as worker_pool
+from amigos.web.workers import start_worker
+
+__all__ = ["choose", "executor", "shutdown", "start_worker", "stop", "think"]
 
 log = logging.getLogger("amigos.tables")
 
@@ -40,27 +43,6 @@ def choose(view: SeatView, level: str, seed: int) -> Action:
     return find_bot(level).choose(view, random.Random(seed))
 
 
-def start_worker(niceness: int, server: int) -> None:
-    """Run in each new worker. It thinks at a lower priority than the server's process: on a
-    machine whose cores are all busy, hard computer players searching at the server's priority
-    took a share of the CPU from the event loop and delayed every human table's plays
-    (bench/load.py with --bot-tables). And it ends when the server is gone: after a server was
-    killed, its workers lived on, orphaned, each taking a little CPU, one more pair per crash."""
-    if niceness > 0:
-        os.nice(niceness)
-    threading.Thread(target=_end_with, args=(server,), name="amigos-bot-watch", daemon=True).start()
-
-
-def _end_with(server: int) -> None:
-    while os.getppid() == server:
-        time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(0)
-
-
-#: How often a worker checks that the server that started it is still there.
-PARENT_CHECK_SECONDS = 1.0
-
-
 def executor() -> Executor:
     global _executor
     if _executor is None:
@@ -68,12 +50,9 @@ def executor() -> Executor:
         if workers <= 0:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amigos-bots")
         else:
-            # spawn: the server has threads (Django's sync pool), which fork does not copy safely.
-            _executor = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_worker,
-                initargs=(settings.AMIGOS_BOT_NICENESS, os.getpid()),
+            # Lower priority, a memory limit, and they end with the server: see amigos.web.workers.
+            _executor = worker_pool(
+                workers, niceness=settings.AMIGOS_BOT_NICENESS, memory_mb=settings.AMIGOS_SEARCH_MEMORY_MB
             )
     return _executor
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from amigos.web.accounts.models import User
+from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.services import review as review_runner
 from amigos.web.lobby import presence
 from amigos.web.tables import hand_review, selectors
@@ -45,6 +46,10 @@ def refusal_text(code: str) -> str:
         "not_seated": _("Only the table's players can review its hands."),
         "hand_unknown": _("That match has no such hand."),
         "hand_unfinished": _("That hand is still being played: it can be reviewed once it ends."),
+        "review_running": _(
+            "A review of yours is already being computed: wait for it to end, then ask again."
+        ),
+        "review_queue_full": _("Too many reviews are waiting right now. Try again in a moment."),
     }
     return texts.get(code, _("The table could not be created."))
 
@@ -160,7 +165,13 @@ def review_hand(request: HttpRequest, table_id: int, match: int, hand: int) -> H
             messages.error(request, refusal_text(exc.code))
             return redirect("tables:table", table_id=table_id)
         if created or found.status in (LiveHandReview.Status.PENDING, LiveHandReview.Status.FAILED):
-            review_runner.start_review(found.pk, model=LiveHandReview)
+            try:
+                review_runner.start_review(found.pk, model=LiveHandReview, user_id=user.pk)
+            except ArchiveError as exc:  # the player's other review, or the site's queue, is full
+                if created:
+                    found.delete()
+                messages.error(request, refusal_text(exc.code.replace("-", "_")))
+                return redirect("tables:table", table_id=table_id)
         return redirect(here)
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET", "POST"])

@@ -61,7 +61,10 @@ function showValues(panel, result) {
   const out = panel.querySelector("[data-academy-result]");
   out.replaceChildren();
   const note = document.createElement("p");
-  note.textContent = result.exact ? words.wordExact : words.wordEstimate;
+  if (result.exact) note.textContent = words.wordExact;
+  else if (result.limited)
+    note.textContent = words.wordLimited.replace("{depth}", String(result.depth));
+  else note.textContent = words.wordEstimate;
   note.className = "academy__kind";
   out.append(note);
   if (result.played !== null && result.played_cost !== null) {
@@ -109,6 +112,11 @@ if (panel && form) {
         headers: { "X-CSRFToken": token },
         credentials: "same-origin",
       });
+      if (started.status === 429 || started.status === 503) {
+        // Refused: the player already has a calculation running, or the queue is full.
+        const refused = await started.json();
+        throw new Error(refused.error);
+      }
       if (!started.ok) throw new Error(String(started.status));
       const job = await started.json();
       for (;;) {
@@ -121,10 +129,15 @@ if (panel && form) {
           break;
         }
         if (status.status === "failed") throw new Error("failed");
+        state.textContent =
+          status.ahead > 0
+            ? panel.dataset.wordAhead.replace("{ahead}", String(status.ahead))
+            : panel.dataset.wordCalculating;
         await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
       }
-    } catch {
-      state.textContent = panel.dataset.wordFailed;
+    } catch (error) {
+      const words = { "job-running": "wordJobRunning", "queue-full": "wordQueueFull" };
+      state.textContent = panel.dataset[words[error.message] ?? "wordFailed"];
     } finally {
       button.disabled = false;
       panel.removeAttribute("aria-busy");
