@@ -33,11 +33,11 @@ MiB = 1024 * 1024
 #: Deepest nesting of arrays and objects accepted. A record nests 5 deep, a rating file 5.
 MAX_DEPTH = 64
 #: A whole JSON document (a rating file, a record, a JSON list of records) is read at once.
-DOCUMENT_MAX_BYTES = 64 * MiB
+DOCUMENT_MAX_BYTES = 32 * MiB
 #: A JSON Lines file is streamed, so it may be far larger than a document...
 LINES_FILE_MAX_BYTES = 4096 * MiB
 #: ...but each of its lines is read at once.
-LINE_MAX_BYTES = 16 * MiB
+LINE_MAX_BYTES = 4 * MiB
 
 _CHUNK = 1 * MiB
 

@@ -2,7 +2,7 @@
 
 Exit 0 with one JSON object on standard output; exit 2 with nothing on standard output and one line
 on standard error (naming the match, from 1) for a file RATING-FORMAT.md refuses, and for one that
-is not a regular file, is larger than 64 MiB or is not strict JSON (amigos.cli.jsonfile).
+is not a regular file, is larger than 32 MiB or is not strict JSON (amigos.cli.jsonfile).
 """
 
 from __future__ import annotations

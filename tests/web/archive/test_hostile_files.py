@@ -134,7 +134,7 @@ def test_amigos_archive_import_refuses_in_one_line(tmp_path: Path, what: str, ma
 
 def test_a_file_over_the_documented_size_is_refused_unread(tmp_path: Path) -> None:
     rating = sparse(jsonfile.DOCUMENT_MAX_BYTES + 1)(tmp_path)
-    assert run_rating(str(rating))[::2] == (2, [f"amigos rating: {rating}: larger than 64 MiB"])
+    assert run_rating(str(rating))[::2] == (2, [f"amigos rating: {rating}: larger than 32 MiB"])
 
 
 @pytest.mark.django_db
@@ -150,7 +150,7 @@ def test_a_document_over_its_limit_is_refused_after_reading_no_more_than_it(tmp_
     with open(path, "wb") as handle:
         handle.write(b"[\n")
         handle.truncate(jsonfile.DOCUMENT_MAX_BYTES + 10)
-    assert run_import([str(path)])[::2] == (2, [f"amigos archive import: {path}: larger than 64 MiB"])
+    assert run_import([str(path)])[::2] == (2, [f"amigos archive import: {path}: larger than 32 MiB"])
 
 
 def test_the_commands_in_a_real_process_say_one_line(tmp_path: Path) -> None:
@@ -229,3 +229,23 @@ def test_only_the_records_own_fields_are_stored(tmp_path: Path) -> None:
     # The same record without the junk is the same match.
     path.write_text(json.dumps({**record, "started_at": "2026-02-01T21:00:00-06:00"}))
     assert json.loads(run_import([str(path)])[1]) == {"imported": 0, "already": 1, "refused": 0}
+
+
+@pytest.mark.django_db
+def test_long_records_close_a_batch_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch is bounded by what its records hold, not only by their number."""
+    records = [record_obj("amigos-200", seed=50 + n) for n in range(3)]
+    weight = min(imports._weight(record) for record in records)
+    monkeypatch.setattr(imports, "BATCH_WEIGHT", weight)
+    sizes: list[int] = []
+    real_write = imports._write_batch
+
+    def spying_write(items: list[Any], accounts: Any, report: imports.ImportReport) -> None:
+        sizes.append(len(items))
+        real_write(items, accounts, report)
+
+    monkeypatch.setattr(imports, "_write_batch", spying_write)
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    assert run_import([str(path)])[0] == 0
+    assert sizes == [1, 1, 1]

@@ -39,6 +39,9 @@ from amigos.web.archive.summary import Analysis, analyse_or_error
 #: Records archived per database transaction: each batch is written with a handful of bulk queries
 #: (a refused record is left out before anything is written).
 BATCH = 200
+#: A batch also closes once its records hold this many tiles, moves, times and cards in all, so a
+#: file of a few huge records is held a few records at a time (a usual record holds a few hundred).
+BATCH_WEIGHT = 200_000
 
 
 @dataclass
@@ -275,11 +278,40 @@ def _write_batch(items: list[_Prepared], accounts: AccountsByName, report: Impor
 
 
 def _batches(records: Iterable[tuple[str, Any]]) -> Iterator[list[tuple[str, Any]]]:
+    """The records a batch at a time, each cut down to its own fields and the import's directions
+    as it arrives, so that what a file adds is dropped before the batch is held."""
     batch: list[tuple[str, Any]] = []
-    for item in records:
-        batch.append(item)
-        if len(batch) == BATCH:
+    weight = 0
+    for label, record in records:
+        slim = _slim(record)
+        batch.append((label, slim))
+        weight += _weight(slim)
+        if len(batch) == BATCH or weight >= BATCH_WEIGHT:
             yield batch
-            batch = []
+            batch, weight = [], 0
     if batch:
         yield batch
+
+
+def _slim(record: Any) -> Any:
+    if not isinstance(record, Mapping):
+        return record
+    return {**own_fields(record), **{key: record[key] for key in IMPORT_FIELDS if key in record}}
+
+
+def _weight(record: Any) -> int:
+    """Roughly how many values a record holds: its hands' tiles, moves, times and system notes."""
+    if not isinstance(record, Mapping):
+        return 1
+    total = 1 + _length(record.get("players")) + _length(record.get("cards"))
+    hands = record.get("hands")
+    for hand in hands if isinstance(hands, list) else ():
+        if isinstance(hand, Mapping):
+            deal = hand.get("deal")
+            total += 1 + sum(_length(tiles) for tiles in deal) if isinstance(deal, list) else 1
+            total += sum(_length(hand.get(key)) for key in ("boneyard", "moves", "times", "system", "voided"))
+    return total + _length(hands)
+
+
+def _length(value: Any) -> int:
+    return len(value) if isinstance(value, list | dict | str) else 1
