@@ -249,3 +249,22 @@ def test_long_records_close_a_batch_early(tmp_path: Path, monkeypatch: pytest.Mo
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
     assert run_import([str(path)])[0] == 0
     assert sizes == [1, 1, 1]
+
+
+@pytest.mark.django_db
+def test_a_long_import_forgets_each_batchs_queries_under_debug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """The command runs on the development settings by default, where Django keeps every query's
+    SQL (each batch's records in it): a long import must not keep them all."""
+    from django.db import connection
+
+    settings.DEBUG = True
+    monkeypatch.setattr(imports, "BATCH", 2)
+    path = tmp_path / "six.jsonl"
+    path.write_text(
+        "".join(json.dumps(record_obj("amigos-100", seed=80 + n, hands=1)) + "\n" for n in range(6))
+    )
+    assert run_import([str(path)])[0] == 0
+    inserts = [query for query in connection.queries if 'INSERT INTO "archive_archivedmatch"' in query["sql"]]
+    assert len(inserts) <= 1

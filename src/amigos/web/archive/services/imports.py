@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import reset_queries, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -131,6 +131,9 @@ def import_records(
                 except ArchiveError as exc:
                     report.refused.append((label, exc))
             _write_batch(prepared, accounts, report)
+            # With DEBUG on (the command's default settings are the development ones) Django keeps
+            # every query's SQL, each batch's whole records included: forget them batch by batch.
+            reset_queries()
     finally:
         if pool is not None:
             pool.shutdown()
