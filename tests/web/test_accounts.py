@@ -108,7 +108,7 @@ def test_the_throttle_locks_an_account_after_repeated_failures(settings: Any) ->
         sign_in_post(Client(), "Ana", "wrong", address=f"10.0.0.{n}")
     response = sign_in_post(Client(), "Ana", PASSWORD, address="10.0.9.9")
     assert response.status_code == 200
-    assert [e.code for e in response.context["form"].errors.as_data()["__all__"]] == ["throttled"]
+    assert [e.code for e in response.context["form"].errors.as_data()["__all__"]] == ["throttled_account"]
     assert "15" in str(response.context["form"].errors["__all__"])  # minutes until it reopens
 
 

@@ -1,9 +1,11 @@
 """`amigos archive import FILE…`: fill the site's match archive from record files.
 
 A file holds one record (amigos-record/1), a JSON list of records, or JSON Lines (one record per
-line); `-` reads standard input. Prints {"imported", "already", "refused"} as JSON; each refused
-record gets one line on standard error (file, record number from 1, error code, reason) and the
-exit status is then 2. Records that are fine are imported even when others are refused.
+line, read a line at a time); `-` reads standard input. Prints {"imported", "already", "refused"}
+as JSON; each refused record gets one line on standard error (file, record number from 1, error
+code, reason) and the exit status is then 2. Records that are fine are imported even when others
+are refused. A file that is not a regular file, is too large, or is not strict JSON (amigos.cli.
+jsonfile: NaN, a lone surrogate, deep nesting) gets one line on standard error, and exit status 2.
 """
 
 from __future__ import annotations
@@ -15,11 +17,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from amigos.cli.jsonfile import JsonFileError, binary_stream, iter_json_values
+
 DEFAULT_SETTINGS = "amigos.web.settings.dev"
-
-
-class _Unreadable(Exception):
-    pass
 
 
 def register(sub: Any) -> None:
@@ -52,43 +52,31 @@ def import_main(
 ) -> int:
     from amigos.web.archive.services.imports import import_records
 
-    status = 0
-    records: list[tuple[str, Any]] = []
-    for path in files:
-        try:
-            records.extend(_records(path, stdin))
-        except _Unreadable as exc:
-            print(f"amigos archive import: {path}: {exc}", file=stderr)
-            status = 2
-    report = import_records(records=records, table_name=table, jobs=jobs)
+    unreadable: list[str] = []
+
+    def records() -> Iterator[tuple[str, Any]]:
+        # Lazily, file after file: the importer takes a batch at a time, so a long JSON Lines file
+        # is never held whole. A file refused whole is reported at once, and the others go on.
+        for path in files:
+            try:
+                yield from _records(path, stdin)
+            except JsonFileError as exc:
+                print(f"amigos archive import: {path}: {exc.reason}", file=stderr)
+                unreadable.append(path)
+
+    report = import_records(records=records(), table_name=table, jobs=jobs)
     for label, error in report.refused:
         print(f"amigos archive import: {label}: {error.code}: {error.detail}", file=stderr)
-        status = 2
     print(json.dumps(report.to_dict()), file=stdout)
-    return status
+    return 2 if unreadable or report.refused else 0
 
 
 def _records(path: str, stdin: TextIO) -> Iterator[tuple[str, Any]]:
-    try:
-        if path == "-":
-            text = stdin.read()
+    from amigos.web.archive.errors import ArchiveError
+
+    for line in iter_json_values(path, binary_stream(stdin)):
+        label = f"{path}#{line.number}"
+        if line.error is not None:
+            yield label, ArchiveError("unreadable", line.error.reason)
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _Unreadable(f"cannot read: {getattr(exc, 'strerror', None) or exc}") from exc
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-        lines = [line for line in text.splitlines() if line.strip()]
-        try:
-            decoded = [json.loads(line) for line in lines]
-        except ValueError as exc:
-            raise _Unreadable("not JSON, a JSON list or JSON Lines") from exc
-        for number, record in enumerate(decoded, start=1):
-            yield f"{path}#{number}", record
-        return
-    items = whole if isinstance(whole, list) else [whole]
-    for number, record in enumerate(items, start=1):
-        yield f"{path}#{number}", record
+            yield label, line.value

@@ -1,7 +1,8 @@
 """`amigos rating FILE|-`: the PR and quintile of every registered player from an amigos-rating/1 file.
 
 Exit 0 with one JSON object on standard output; exit 2 with nothing on standard output and one line
-on standard error (naming the match, from 1) for a file RATING-FORMAT.md refuses.
+on standard error (naming the match, from 1) for a file RATING-FORMAT.md refuses, and for one that
+is not a regular file, is larger than 32 MiB or is not strict JSON (amigos.cli.jsonfile).
 """
 
 from __future__ import annotations
@@ -23,16 +24,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rating_main(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    from amigos.cli.jsonfile import JsonFileError, binary_stream, read_json
     from amigos.rating import RatingInputError, parse_rating_file, rate, rating_output
 
     try:
-        if path == "-":
-            data: bytes = stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-    except OSError as exc:
-        print(f"amigos rating: cannot read {path}: {exc.strerror}", file=stderr)
+        data = read_json(path, binary_stream(stdin))
+    except JsonFileError as exc:
+        print(f"amigos rating: {path}: {exc.reason}", file=stderr)
         return 2
     try:
         parsed = parse_rating_file(data)

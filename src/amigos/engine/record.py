@@ -19,8 +19,11 @@ from .tiles import Tile, sort_tiles
 
 FORMAT = "amigos-record/1"
 
-_TOP_FIELDS = ("format", "variant", "players", "hands")
-_HAND_FIELDS = ("deal", "boneyard", "leader", "moves")
+#: The fields RECORD-FORMAT.md gives every record, and every hand of one.
+BASE_FIELDS = ("format", "variant", "players", "hands")
+BASE_HAND_FIELDS = ("deal", "boneyard", "leader", "moves")
+_TOP_FIELDS = BASE_FIELDS
+_HAND_FIELDS = BASE_HAND_FIELDS
 
 
 class RecordError(ValueError):

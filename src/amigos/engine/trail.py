@@ -19,7 +19,7 @@ from typing import Any
 
 from .deal import deal_from_key, normalise_key, verify_commitment
 from .outcome import Termination
-from .record import RecordError, RecordHand
+from .record import BASE_FIELDS, BASE_HAND_FIELDS, RecordError, RecordHand
 from .variants import Family, Variant
 from .variants.cuban import reshuffle_seats
 
@@ -27,6 +27,10 @@ from .variants.cuban import reshuffle_seats
 HAND_FIELDS = ("key", "hand_id", "commitment", "started", "times", "system", "voided")
 #: Record fields of the extension, in the order they are written.
 MATCH_FIELDS = ("table", "mode", "started", "ended", "termination", "offender", "cards")
+
+#: Keys of one entry of ``cards`` and of ``voided``.
+CARD_FIELDS = ("seat", "colour", "reason", "at", "hand")
+VOIDED_FIELDS = ("seat", "key", "hand_id", "commitment")
 
 #: Why the system (or a computer player) made a move, as written in ``system``.
 SYSTEM_REASONS = frozenset({"auto_pass", "single_tile", "timeout", "computer_late", "computer"})
@@ -90,6 +94,34 @@ class MatchTrail:
     @property
     def is_empty(self) -> bool:
         return self == MatchTrail()
+
+
+def own_fields(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with only the fields a record has (RECORD-FORMAT.md, and this project's live-table
+    fields of docs/record-format.md), at the top, in each hand and in each card and voided deal.
+
+    Readers keep unknown fields so that newer records survive a round trip; a store that takes
+    records from outside (the archive's import) keeps this instead, so whatever else a file
+    carries is not stored. Values are not checked here: replaying the record does that."""
+    kept = {key: record[key] for key in (*BASE_FIELDS, *MATCH_FIELDS) if key in record}
+    if isinstance(kept.get("hands"), list):
+        kept["hands"] = [_own_hand(hand) for hand in kept["hands"]]
+    if isinstance(kept.get("cards"), list):
+        kept["cards"] = [_only(card, CARD_FIELDS) for card in kept["cards"]]
+    return kept
+
+
+def _own_hand(hand: Any) -> Any:
+    if not isinstance(hand, Mapping):
+        return hand
+    kept = _only(hand, (*BASE_HAND_FIELDS, *HAND_FIELDS))
+    if isinstance(kept.get("voided"), list):
+        kept["voided"] = [_only(deal, VOIDED_FIELDS) for deal in kept["voided"]]
+    return kept
+
+
+def _only(obj: Any, fields: tuple[str, ...]) -> Any:
+    return {key: obj[key] for key in fields if key in obj} if isinstance(obj, Mapping) else obj
 
 
 # -- writing -------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def test_every_spelling_counts_against_the_one_account(victim: User, settings: A
     assert SignInAttempt.objects.filter(account=victim, succeeded=False).count() == 5
     response = attempt("victim", PASSWORD, "10.9.1.1")
     assert response.status_code == 200
-    assert [e.code for e in response.context["form"].errors.as_data()["__all__"]] == ["throttled"]
+    assert [e.code for e in response.context["form"].errors.as_data()["__all__"]] == ["throttled_account"]
 
 
 @pytest.mark.parametrize(

@@ -121,10 +121,10 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
 
 @admin.register(SignInAttempt)
 class SignInAttemptAdmin(admin.ModelAdmin[SignInAttempt]):
-    list_display = ("identifier", "account", "address", "at", "succeeded")
+    list_display = ("identifier", "account", "address", "network", "at", "succeeded")
     list_filter = ("succeeded",)
-    search_fields = ("identifier", "address", "account__display_name", "account__email")
-    readonly_fields = ("identifier", "account", "address", "at", "succeeded")
+    search_fields = ("identifier", "address", "network", "account__display_name", "account__email")
+    readonly_fields = ("identifier", "account", "address", "network", "device", "at", "succeeded")
 
 
 @admin.register(LimitedAction)

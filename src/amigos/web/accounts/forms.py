@@ -12,7 +12,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from amigos.web.accounts import limits, selectors, throttle
+from amigos.web.accounts import devices, limits, selectors, throttle
 from amigos.web.accounts.identity import clean_display_name, display_name_problem, identifier_key
 from amigos.web.accounts.models import DISPLAY_NAME_MAX_LENGTH, LimitedAction, User
 from amigos.web.accounts.services import current_suspension
@@ -28,6 +28,45 @@ NAME_PROBLEMS = {
 def suspension_message(until: Any) -> str:
     when = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
     return str(_("Your account is suspended until %(date)s.") % {"date": when})
+
+
+def throttle_message(refusal: throttle.Refusal) -> str:
+    """What the sign-in page says for each refusal code of the throttle."""
+    minutes = {"minutes": refusal.minutes}
+    if refusal.code == throttle.SLOWED:
+        return ngettext(
+            "Please wait %(seconds)d second before trying again.",
+            "Please wait %(seconds)d seconds before trying again.",
+            refusal.seconds,
+        ) % {"seconds": refusal.seconds}
+    if refusal.code == throttle.ADDRESS_LIMITED:
+        return (
+            ngettext(
+                "Too many failed attempts from your connection. Please try again in %(minutes)d minute.",
+                "Too many failed attempts from your connection. Please try again in %(minutes)d minutes.",
+                refusal.minutes,
+            )
+            % minutes
+        )
+    if refusal.code == throttle.ACCOUNT_LIMITED:
+        return (
+            ngettext(
+                "Too many failed attempts at this account from other places. Sign in from a device you"
+                " have used before, reset your password, or try again in %(minutes)d minute.",
+                "Too many failed attempts at this account from other places. Sign in from a device you"
+                " have used before, reset your password, or try again in %(minutes)d minutes.",
+                refusal.minutes,
+            )
+            % minutes
+        )
+    return (
+        ngettext(
+            "Too many failed attempts. Please try again in %(minutes)d minute.",
+            "Too many failed attempts. Please try again in %(minutes)d minutes.",
+            refusal.minutes,
+        )
+        % minutes
+    )
 
 
 class SignUpForm(BaseUserCreationForm[User]):
@@ -101,27 +140,30 @@ class SignInForm(AuthenticationForm):
         now = timezone.now()
         address = limits.client_address(self.request)
         target = selectors.resolve_identifier(identifier).account if identifier else None
-        refusal = throttle.check(account=target, address=address, now=now)
+        device = devices.device_for(self.request, target.pk if target is not None else None)
+        refusal = throttle.check(account=target, address=address, device=device, now=now)
         if refusal is not None:
-            raise ValidationError(
-                ngettext(
-                    "Too many failed attempts. Please try again in %(minutes)d minute.",
-                    "Too many failed attempts. Please try again in %(minutes)d minutes.",
-                    refusal.minutes,
-                )
-                % {"minutes": refusal.minutes},
-                code="throttled",
-            )
+            raise ValidationError(throttle_message(refusal), code=refusal.code)
         try:
             cleaned = super().clean()
         except ValidationError as error:
             if error.code == "invalid_login":
                 throttle.record(
-                    identifier=identifier, account=target, address=address, now=now, succeeded=False
+                    identifier=identifier,
+                    account=target,
+                    address=address,
+                    device=device,
+                    now=now,
+                    succeeded=False,
                 )
             raise
         throttle.record(
-            identifier=identifier, account=self.get_user(), address=address, now=now, succeeded=True
+            identifier=identifier,
+            account=self.get_user(),
+            address=address,
+            device=device,
+            now=now,
+            succeeded=True,
         )
         return cleaned
 

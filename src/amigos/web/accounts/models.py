@@ -138,8 +138,11 @@ class User(AbstractBaseUser, PermissionsMixin):
 class SignInAttempt(models.Model):
     """One sign-in attempt, kept for the throttle (shared by every process through the database).
 
-    Failures count against the account the identifier resolved to (whatever spelling was typed)
-    and against the client address; `identifier` is the normalised key, kept for the administrators.
+    Failures count against the account the identifier resolved to (whatever spelling was typed),
+    against the client's network (`network`: the address itself, or its /64 for IPv6, where one
+    household holds a whole block), against the pair of the two, and against the known device
+    (`device`, empty for a browser the account never signed in from). `identifier` is the normalised
+    key, kept for the administrators.
     """
 
     identifier = models.CharField(_("identifier (normalised)"), max_length=254, db_index=True)
@@ -152,6 +155,8 @@ class SignInAttempt(models.Model):
         related_name="sign_in_attempts",
     )
     address = models.GenericIPAddressField(_("IP address"), null=True, blank=True, db_index=True)
+    network = models.CharField(_("network"), max_length=64, blank=True, db_index=True)
+    device = models.CharField(_("known device"), max_length=64, blank=True, db_index=True)
     at = models.DateTimeField(_("tried at"), default=timezone.now, db_index=True)
     succeeded = models.BooleanField(_("succeeded"), default=False)
 

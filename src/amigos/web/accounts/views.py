@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from amigos.web.accounts import limits
+from amigos.web.accounts import devices, limits
 from amigos.web.accounts.forms import ResetPasswordForm, SignInForm, SignUpForm
 from amigos.web.accounts.models import User
 from amigos.web.accounts.services import (
@@ -130,6 +130,13 @@ class SignInView(auth_views.LoginView):
     form_class = SignInForm
     template_name = "accounts/sign_in.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        # The right password from this browser: it becomes a known device of the account, which
+        # strangers' failures elsewhere only slow down (see amigos.web.accounts.throttle).
+        response = super().form_valid(form)
+        devices.remember(response, self.request, form.get_user().pk)
+        return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

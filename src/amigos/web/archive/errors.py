@@ -10,7 +10,8 @@ class ArchiveError(ValueError):
     seat of the record is needed), ``unknown-player`` (an account that does not exist),
     ``player-twice`` (one account in two seats), ``naive-time`` (times without a time zone),
     ``time-order`` (the match ended before it started), ``time-invalid`` (an imported time that is
-    not ISO 8601), ``source-invalid`` (an empty or too long source key).
+    not ISO 8601), ``source-invalid`` (an empty or too long source key), ``unreadable`` (a line of
+    a JSON Lines file that is not strict JSON).
     """
 
     def __init__(self, code: str, detail: str) -> None:

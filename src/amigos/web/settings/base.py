@@ -165,10 +165,19 @@ AMIGOS_IDLE_CHECK_SECONDS = env_int("AMIGOS_IDLE_CHECK_SECONDS", 15)
 AMIGOS_CHAT_RETENTION_DAYS = env_int("AMIGOS_CHAT_RETENTION_DAYS", 90)
 # The browser's heartbeat period; a player whose heartbeat is missing for 3 periods is absent.
 AMIGOS_HEARTBEAT_SECONDS = env_int("AMIGOS_HEARTBEAT_SECONDS", 20)
-# Sign-in throttle: failures allowed per account and per address within the window.
+# Sign-in throttle (amigos.web.accounts.throttle): failures allowed within the window per address
+# (IPv6: per /64), per account from one address, per account from anywhere (then only browsers the
+# account never signed in from are refused; known ones may try once per pace), and per known device.
 AMIGOS_SIGN_IN_WINDOW_SECONDS = env_int("AMIGOS_SIGN_IN_WINDOW_SECONDS", 900)
-AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT", 5)
 AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ADDRESS", 20)
+AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS = env_int(
+    "AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS", 5
+)
+AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_ACCOUNT", 20)
+AMIGOS_SIGN_IN_MAX_FAILURES_PER_DEVICE = env_int("AMIGOS_SIGN_IN_MAX_FAILURES_PER_DEVICE", 5)
+AMIGOS_SIGN_IN_KNOWN_DEVICE_PACE_SECONDS = env_int("AMIGOS_SIGN_IN_KNOWN_DEVICE_PACE_SECONDS", 5)
+# How long a browser stays known to the accounts that signed in on it (renewed at each sign-in).
+AMIGOS_KNOWN_DEVICE_MAX_AGE_SECONDS = env_int("AMIGOS_KNOWN_DEVICE_MAX_AGE_SECONDS", 180 * 24 * 3600)
 # Limits on what costs mail or accounts, within one window: sign-ups per client address, and account
 # e-mails (verification and password reset) per client address and per recipient address.
 AMIGOS_RATE_WINDOW_SECONDS = env_int("AMIGOS_RATE_WINDOW_SECONDS", 3600)

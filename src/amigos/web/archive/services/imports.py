@@ -5,6 +5,11 @@ imported match gets the same statistics and rating. Its players are matched to a
 name (ignoring case; display names are unique that way); otherwise they are guests, and a match
 with a guest is not rated. Importing the same record again changes nothing: its source key is a
 hash of its content.
+
+Only the record's own fields are stored (:func:`amigos.engine.trail.own_fields`): whatever else a
+file's record carries is dropped before the record is replayed, hashed and stored. The records
+arrive as an iterable and are taken a batch at a time, so a long JSON Lines file is never held
+whole.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import reset_queries, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from amigos.engine.trail import own_fields
 from amigos.rating import Ladder, RatedMatch
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.models import ArchivedMatch, MatchSeat, PlayerRating, RatingChange
@@ -33,6 +39,9 @@ from amigos.web.archive.summary import Analysis, analyse_or_error
 #: Records archived per database transaction: each batch is written with a handful of bulk queries
 #: (a refused record is left out before anything is written).
 BATCH = 200
+#: A batch also closes once its records hold this many tiles, moves, times and cards in all, so a
+#: file of a few huge records is held a few records at a time (a usual record holds a few hundred).
+BATCH_WEIGHT = 200_000
 
 
 @dataclass
@@ -43,6 +52,10 @@ class ImportReport:
 
     def to_dict(self) -> dict[str, int]:
         return {"imported": self.imported, "already": self.already, "refused": len(self.refused)}
+
+
+#: Fields of an imported record that are directions to the import, not part of the record.
+IMPORT_FIELDS = ("started_at", "ended_at")
 
 
 def source_of(record: Mapping[str, Any]) -> str:
@@ -84,7 +97,8 @@ def import_records(
 ) -> ImportReport:
     """Archive ``records`` (each with a label naming where it came from, for the report). A record
     may carry optional ``table``, ``started_at`` and ``ended_at`` fields (ISO 8601 with a zone);
-    otherwise ``table_name`` and ``now`` are used.
+    otherwise ``table_name`` and ``now`` are used. An item whose record is an :class:`ArchiveError`
+    (a line of a file that could not be read) is refused with it, in its place.
 
     Replaying the records under the rules is most of the work and needs no database, so ``jobs``
     worker processes do it (default: one per processor; 1: all in this process). This process then
@@ -98,25 +112,37 @@ def import_records(
     pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
     try:
         for batch in _batches(records):
-            bodies = [record for _, record in batch]
+            bodies = [_own(record) for _, record in batch]
+            readable = [body for body in bodies if not isinstance(body, ArchiveError)]
             if pool is not None:
-                chunk = max(1, len(bodies) // (4 * workers))
-                analyses = list(pool.map(analyse_or_error, bodies, chunksize=chunk))
+                chunk = max(1, len(readable) // (4 * workers))
+                analysed = iter(list(pool.map(analyse_or_error, readable, chunksize=chunk)))
             else:
-                analyses = [analyse_or_error(record) for record in bodies]
+                analysed = iter([analyse_or_error(body) for body in readable])
             prepared: list[_Prepared] = []
-            for (label, record), analysis in zip(batch, analyses, strict=True):
+            for (label, record), body in zip(batch, bodies, strict=True):
                 try:
+                    if isinstance(body, ArchiveError):
+                        raise body
+                    analysis = next(analysed)
                     if isinstance(analysis, ArchiveError):
                         raise analysis
-                    prepared.append(_prepare(record, analysis, accounts, table_name, moment))
+                    prepared.append(_prepare(record, body, analysis, accounts, table_name, moment))
                 except ArchiveError as exc:
                     report.refused.append((label, exc))
             _write_batch(prepared, accounts, report)
+            # With DEBUG on (the command's default settings are the development ones) Django keeps
+            # every query's SQL, each batch's whole records included: forget them batch by batch.
+            reset_queries()
     finally:
         if pool is not None:
             pool.shutdown()
     return report
+
+
+def _own(record: Any) -> Any:
+    """The record's own fields; anything that is not an object is left for the replay to refuse."""
+    return own_fields(record) if isinstance(record, Mapping) else record
 
 
 @dataclass(frozen=True)
@@ -131,8 +157,16 @@ class _Prepared:
 
 
 def _prepare(
-    record: dict[str, Any], analysis: Analysis, accounts: AccountsByName, table_name: str, moment: datetime
+    record: Mapping[str, Any],
+    own: dict[str, Any],
+    analysis: Analysis,
+    accounts: AccountsByName,
+    table_name: str,
+    moment: datetime,
 ) -> _Prepared:
+    """What to store of ``record``: ``own`` (its own fields) with the times and table it asks for.
+    The source key covers the import's times as well, as it always has, so a record imported
+    before keeps its key (unless it carried fields of its own that are no longer stored)."""
     seats: list[int | None] = []
     for name in analysis.players:
         account = accounts.find(name)
@@ -145,9 +179,10 @@ def _prepare(
     if ended_at < started_at:
         raise ArchiveError("time-order", "the match ends before it starts")
     table = record.get("table")
+    directions = {key: record[key] for key in IMPORT_FIELDS if key in record}
     return _Prepared(
-        source=source_of(record),
-        record=record,
+        source=source_of({**own, **directions}),
+        record=own,
         analysis=analysis,
         seats=seats,
         table_name=table if isinstance(table, str) else table_name,
@@ -246,11 +281,40 @@ def _write_batch(items: list[_Prepared], accounts: AccountsByName, report: Impor
 
 
 def _batches(records: Iterable[tuple[str, Any]]) -> Iterator[list[tuple[str, Any]]]:
+    """The records a batch at a time, each cut down to its own fields and the import's directions
+    as it arrives, so that what a file adds is dropped before the batch is held."""
     batch: list[tuple[str, Any]] = []
-    for item in records:
-        batch.append(item)
-        if len(batch) == BATCH:
+    weight = 0
+    for label, record in records:
+        slim = _slim(record)
+        batch.append((label, slim))
+        weight += _weight(slim)
+        if len(batch) == BATCH or weight >= BATCH_WEIGHT:
             yield batch
-            batch = []
+            batch, weight = [], 0
     if batch:
         yield batch
+
+
+def _slim(record: Any) -> Any:
+    if not isinstance(record, Mapping):
+        return record
+    return {**own_fields(record), **{key: record[key] for key in IMPORT_FIELDS if key in record}}
+
+
+def _weight(record: Any) -> int:
+    """Roughly how many values a record holds: its hands' tiles, moves, times and system notes."""
+    if not isinstance(record, Mapping):
+        return 1
+    total = 1 + _length(record.get("players")) + _length(record.get("cards"))
+    hands = record.get("hands")
+    for hand in hands if isinstance(hands, list) else ():
+        if isinstance(hand, Mapping):
+            deal = hand.get("deal")
+            total += 1 + sum(_length(tiles) for tiles in deal) if isinstance(deal, list) else 1
+            total += sum(_length(hand.get(key)) for key in ("boneyard", "moves", "times", "system", "voided"))
+    return total + _length(hands)
+
+
+def _length(value: Any) -> int:
+    return len(value) if isinstance(value, list | dict | str) else 1
