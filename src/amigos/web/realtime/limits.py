@@ -79,13 +79,21 @@ class FrameBudget:
     def admit(self, size: int) -> float | None:
         """Before reading a frame of `size` characters: spend them and return the clock's reading
         (to give `charge`), or None, with nothing spent, if the socket may not read it now."""
+        # Every frame of every socket passes here: plain comparisons rather than `min` calls.
         now = self.clock()
-        elapsed, self.updated = now - self.updated, now
-        self.chars = min(self.char_burst, self.chars + elapsed * self.char_rate)
-        self.seconds = min(self.time_burst, self.seconds + elapsed * self.time_rate)
-        if self.seconds <= 0 or self.chars < size:
+        elapsed = now - self.updated
+        self.updated = now
+        chars = self.chars + elapsed * self.char_rate
+        if chars > self.char_burst:
+            chars = self.char_burst
+        seconds = self.seconds + elapsed * self.time_rate
+        if seconds > self.time_burst:
+            seconds = self.time_burst
+        self.seconds = seconds
+        if seconds <= 0 or chars < size:
+            self.chars = chars
             return None
-        self.chars -= size
+        self.chars = chars - size
         return now
 
     def charge(self, started: float) -> None:
