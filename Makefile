@@ -63,6 +63,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/load.py --tables 1000 --rate 1 --seconds 20 --json
 	$(BIN)/python bench/archive.py
 	$(BIN)/python bench/academy.py
+	$(BIN)/python bench/frames.py
 
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
@@ -72,6 +73,7 @@ bench-quick: $(STAMP)
 	$(BIN)/python bench/load.py --quick --json
 	$(BIN)/python bench/archive.py --quick
 	$(BIN)/python bench/academy.py --quick
+	$(BIN)/python bench/frames.py --quick
 
 clean:
 	rm -rf $(VENV) $(BARE) .mypy_cache .ruff_cache .pytest_cache .hypothesis

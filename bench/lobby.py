@@ -16,7 +16,9 @@ a browser. It prints JSON:
 * `list_correct` — after the join every socket's list (full list + deltas applied) holds all N.
 
 `--flood` measures issue 8's flood instead: one account opens as many sockets as it may and sends
-commands as fast as it can, while another player's heartbeat round trip is timed.
+commands as fast as it can, while another player's heartbeat round trip is timed. It measures issue
+36's probe too (`costly`): one socket sends 8 KB frames made to be slow to parse (an unterminated
+string of escaped quotes behind 33 brackets), two a second, while the same heartbeat is timed.
 
 Goals (one process, this machine): 2,000 players at 20 joins/s, p99 ≤ 2 s, at most one presence
 message per socket per second, under 30 s of server CPU for the whole join.
@@ -63,6 +65,11 @@ def server_env(data_dir: str, database_url: str | None) -> dict[str, str]:
             "AMIGOS_DATA_DIR": data_dir,
             "AMIGOS_LOG_LEVEL": "WARNING",
             "AMIGOS_DB_CONN_MAX_AGE": "60",
+            # Every client of a bench opens its sockets from 127.0.0.1, thousands in a minute: the
+            # openings one address may make (a defence against one machine, tested on its own)
+            # would refuse nearly all of them.
+            "AMIGOS_SOCKET_OPENINGS_PER_SECOND": "1000000",
+            "AMIGOS_SOCKET_OPENING_BURST": "1000000",
         }
     )
     if database_url:
@@ -345,6 +352,51 @@ async def flood(players: list[tuple[int, str]], port: int, seconds: float, socke
     }
 
 
+#: Issue 36's probe: 33 brackets, so the nesting is counted, then an unterminated string of
+#: escaped quotes. Each took 0.58 s to parse; ten over 5 s held 82% of a process.
+COSTLY_FRAME = "[" * 33 + '"\\' * 4079
+
+
+async def costly(players: list[tuple[int, str]], port: int, seconds: float) -> dict[str, Any]:
+    """One socket sends `COSTLY_FRAME` twice a second; another player's heartbeat round trip is timed."""
+    url, origin = f"ws://127.0.0.1:{port}/ws/", f"http://127.0.0.1:{port}"
+    (victim_id, victim_key), (prober_id, prober_key) = players[0], players[1]
+    victim, prober = Client(victim_id, victim_key), Client(prober_id, prober_key)
+    runs = [asyncio.get_running_loop().create_task(c.run(url, origin, 3600)) for c in (victim, prober)]
+    await asyncio.wait_for(asyncio.gather(victim.welcomed.wait(), prober.welcomed.wait()), 30)
+    stop = time.perf_counter() + seconds
+    sent = 0
+
+    async def probe() -> None:
+        nonlocal sent
+        while time.perf_counter() < stop:
+            try:
+                await prober.connection.send(COSTLY_FRAME)
+            except Exception:
+                return  # closed by the server
+            sent += 1
+            await asyncio.sleep(0.5)
+
+    prober_task = asyncio.get_running_loop().create_task(probe())
+    round_trips = []
+    while time.perf_counter() < stop:
+        round_trips.append(await asyncio.wait_for(victim.command("heartbeat"), 30))
+        await asyncio.sleep(0.05)
+    await prober_task
+    for client in (victim, prober):
+        if client.connection is not None:
+            await client.connection.close()
+    for task in runs:
+        task.cancel()
+    return {
+        "frames_sent": sent,
+        "heartbeats_answered": len(round_trips),
+        "heartbeat_rtt_p50_ms": round(percentile(round_trips, 0.5) * 1000, 1),
+        "heartbeat_rtt_p99_ms": round(percentile(round_trips, 0.99) * 1000, 1),
+        "heartbeat_rtt_max_ms": round(max(round_trips, default=0) * 1000, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=2000)
@@ -393,6 +445,7 @@ def run(args: argparse.Namespace) -> int:
             result: dict[str, Any] = {"bench": "lobby", "quick": args.quick}
             if args.flood or args.quick:
                 result["flood"] = asyncio.run(flood(players, port, args.flood_seconds, 12))
+                result["costly"] = asyncio.run(costly(players, port, args.flood_seconds))
             if not args.flood:
                 result.update(asyncio.run(join_all(players, port, server.pid, args.rate, args.heartbeat)))
             print(json.dumps(result, indent=2), flush=True)

@@ -148,3 +148,97 @@ def test_too_deep_is_refused_however_the_brackets_are_counted(depth: int, openin
     with pytest.raises(envelope.ProtocolError) as raised:
         envelope.parse('{"type": "x", "payload": {"v": ' + inner + "}}")
     assert raised.value.code == "too_deep"
+
+
+# --- every frame costs time in proportion to its length (issue 36) ------------------------------
+
+#: The probe's frame: 33 brackets (so the nesting is counted), then an unterminated string of
+#: escaped quotes. Its scan read the rest of the text again from each quote: half a second.
+PROBE_FRAME = "[" * 33 + '"\\' * ((envelope.MAX_FRAME_BYTES - 33) // 2)
+
+# Pieces that strings, escapes and brackets are made of, repeated to fill a frame.
+_PIECES = ['"', "\\", "[", "]", "{", "}", "a", " ", "é", '\\"', '"\\', "\\u", ":", ",", "\ud800", "😀"]
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def hostile_frame(data: st.DataObject) -> str:
+    """Up to 8 KB: a few pieces, a run of one short pattern repeated (where a scan that reads a
+    part again pays for it many times), a few pieces."""
+    piece = st.sampled_from(_PIECES)
+    head = "".join(data.draw(st.lists(piece, max_size=40), label="head"))
+    unit = "".join(data.draw(st.lists(piece, min_size=1, max_size=6), label="unit"))
+    tail = "".join(data.draw(st.lists(piece, max_size=10), label="tail"))
+    room = (envelope.MAX_FRAME_BYTES - _size(head) - _size(tail)) // _size(unit)
+    return head + unit * data.draw(st.integers(0, max(0, room)), label="repeats") + tail
+
+
+def characters_scanned(text: str) -> int:
+    """The characters the nesting scan's string pattern reads, tried as `re.sub` tries it: at each
+    position left to right, and after a match where the match ended. An attempt at anything but a
+    quote fails at that first character; one at a quote must succeed (a failure would send the
+    scan on from the next position, through text it has read, which is what made it quadratic),
+    reading what it matched and the one character it stopped at."""
+    read = position = 0
+    while position < len(text):
+        if text[position] != '"':
+            read, position = read + 1, position + 1
+            continue
+        match = envelope._STRING.match(text, position)
+        assert match is not None, f"a string begun at {position} did not match: read again from later"
+        read, position = read + match.end() - position + 1, match.end()
+    return read
+
+
+def reference_depth(text: str) -> int:
+    """JSON's lexical rule, one character at a time: the nesting of brackets outside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for character in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                in_string = False
+        elif character == '"':
+            in_string = True
+        elif character in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in "]}":
+            depth -= 1
+    return deepest
+
+
+def test_the_probes_frame_is_scanned_once_and_refused() -> None:
+    assert characters_scanned(PROBE_FRAME) <= 2 * len(PROBE_FRAME)
+    assert envelope.nesting_depth(PROBE_FRAME) == reference_depth(PROBE_FRAME) == 33
+    with pytest.raises(envelope.ProtocolError) as raised:
+        envelope.parse(PROBE_FRAME)
+    assert raised.value.code == "too_deep"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_nesting_scan_reads_each_character_once(data: st.DataObject) -> None:
+    """Any frame up to 8 KB: the scan reads each character at most twice (once in a match, once
+    where it stopped), and counts the nesting exactly as JSON's rule does."""
+    text = hostile_frame(data)
+    assert _size(text) <= envelope.MAX_FRAME_BYTES
+    assert characters_scanned(text) <= 2 * len(text)
+    assert envelope.nesting_depth(text) == reference_depth(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_hostile_frame_is_read_or_refused_with_a_code(data: st.DataObject) -> None:
+    text = hostile_frame(data)
+    for frame in (text, '{"type": "x", "payload": {"t": "' + text[:4000] + '"}}'):
+        try:
+            envelope.parse(frame)
+        except envelope.ProtocolError as error:
+            assert error.code in {"bad_json", "bad_envelope", "too_large", "too_deep", "bad_text"}

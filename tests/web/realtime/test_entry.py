@@ -1,8 +1,11 @@
-"""Which upgrades reach the socket, and what the socket is given (amigos.web.realtime.entry), and the
-session check of a socket's opening (accounts.sessions.signed_in)."""
+"""Which upgrades reach the socket, and what the socket is given (amigos.web.realtime.entry), the
+openings of one client address, and the session check of a socket's opening
+(accounts.sessions.signed_in)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -11,17 +14,21 @@ import websockets
 from asgiref.sync import sync_to_async
 from django.contrib.sessions.models import Session
 
-from amigos.web.realtime.entry import SESSION_KEY, handshake_of
+from amigos.web.realtime import consumer
+from amigos.web.realtime.entry import SESSION_KEY, SocketEntry, handshake_of
+from amigos.web.realtime.limits import AddressLimit
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.realtime.test_hardening import closed_code
-from tests.web.test_socket import Peer, connect, of_type
+from tests.web.test_socket import WAIT, Peer, connect, of_type
 
 
-def scope(path: str = "/ws/", **headers: str) -> dict[str, Any]:
+def scope(path: str = "/ws/", client: tuple[str, int] | None = None, **headers: str) -> dict[str, Any]:
     return {
         "type": "websocket",
         "path": path,
         "scheme": "ws",
+        "client": client,
+        "extensions": {"websocket.http.response": {}},
         "query_string": b"lobby=0",
         "headers": [
             (name.replace("_", "-").encode(), value.encode("latin-1")) for name, value in headers.items()
@@ -121,3 +128,113 @@ async def test_a_cookie_naming_no_session_signs_in_no_socket(site_server: Server
     error = await peer.expect(of_type("error"))
     assert error["payload"]["code"] == "unauthenticated"
     assert await closed_code(peer) == 4401
+
+
+class Recorder(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def open_through(entry: SocketEntry, handshake: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the entry sends the server for one upgrade (the socket application sends nothing)."""
+    sent: list[dict[str, Any]] = []
+    events = [{"type": "websocket.connect"}]
+
+    async def receive() -> dict[str, Any]:
+        return events.pop(0) if events else {"type": "websocket.disconnect", "code": 1006}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await entry(handshake, receive, send)
+    return sent
+
+
+@pytest.mark.django_db(transaction=True)  # channels' denier (the fallback) closes old connections
+async def test_openings_beyond_an_addresss_burst_are_refused_before_the_socket_runs(settings: Any) -> None:
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    settings.AMIGOS_SOCKET_OPENINGS_PER_SECOND = 1
+    settings.AMIGOS_SOCKET_OPENING_BURST = 3
+    reached: list[Any] = []
+
+    async def socket_app(inner: dict[str, Any], receive: Any, send: Any) -> None:
+        reached.append(inner[SESSION_KEY])
+
+    clock = Clock()
+    entry = SocketEntry(socket_app, AddressLimit(clock))
+    page = {"origin": "http://127.0.0.1:8000", "host": "127.0.0.1:8000", "cookie": "sessionid=made-up"}
+    answers = [await open_through(entry, scope(client=("203.0.113.5", 4000 + n), **page)) for n in range(6)]
+    assert reached == ["made-up"] * 3  # the socket (and its trip to the database) ran three times
+    assert answers[:3] == [[], [], []]
+    for refused in answers[3:]:
+        assert refused[0]["type"] == "websocket.http.response.start" and refused[0]["status"] == 429
+        assert (b"retry-after", b"5") in refused[0]["headers"]
+        assert refused[1]["type"] == "websocket.http.response.body"
+    # Another address, and the same one once a token came back, are let in.
+    assert await open_through(entry, scope(client=("198.51.100.8", 4000), **page)) == []
+    assert await open_through(entry, scope(client=("2001:db8::1", 4000), **page)) == []
+    clock.now += 1
+    assert await open_through(entry, scope(client=("203.0.113.5", 4100), **page)) == []
+    assert len(reached) == 6
+    # A server without the response extension: refused with its 403 instead.
+    bare = scope(client=("203.0.113.5", 4200), **page)
+    del bare["extensions"]
+    assert [m["type"] for m in await open_through(entry, bare)] == ["websocket.close"]
+    assert len(reached) == 6
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_burst_of_openings_from_one_address_is_refused_before_any_database_trip(
+    site_server: ServerThread,
+    sign_in: Callable[..., SignedIn],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 36: 300 openings with made-up cookies in 5 s from one address each made the opening's
+    trip to the database thread, which every opening waits for. The address is the proxy's
+    `X-Forwarded-For` (the test server, like `amigos serve`, trusts a proxy on 127.0.0.1)."""
+    settings.AMIGOS_SOCKET_OPENINGS_PER_SECOND = 0.001
+    settings.AMIGOS_SOCKET_OPENING_BURST = 3
+    trips: list[str | None] = []
+    db_open = consumer.db_open
+
+    async def counted(session_key: str | None, now: float) -> consumer.Opening:
+        trips.append(session_key)
+        return await db_open(session_key, now)
+
+    monkeypatch.setattr(consumer, "db_open", counted)
+    errors, server_log = Recorder(), logging.getLogger("uvicorn.error")
+    monkeypatch.setattr(server_log, "handlers", [*server_log.handlers, errors])
+    flooder = {"Origin": site_server.url, "Cookie": "sessionid=made-up", "X-Forwarded-For": "203.0.113.77"}
+    statuses = []
+    for _ in range(10):
+        try:
+            connection = await asyncio.wait_for(
+                websockets.connect(site_server.ws_url, additional_headers=flooder), WAIT
+            )
+        except websockets.InvalidStatus as refused:
+            statuses.append(refused.response.status_code)
+        else:
+            peer = Peer(connection)
+            assert (await peer.expect(of_type("error")))["payload"]["code"] == "unauthenticated"
+            assert await closed_code(peer) == 4401
+            statuses.append(101)
+    assert statuses == [101] * 3 + [429] * 7
+    assert trips == ["made-up"] * 3  # the refused ones never reached the database
+    assert errors.records == []  # a refusal is no error of the server's (uvicorn logged one each)
+    player = await sync_to_async(sign_in)()
+    other = await connect(site_server, player)  # from another address: not affected
+    await other.expect(of_type("welcome"))
+    await other.connection.close()

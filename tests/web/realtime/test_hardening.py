@@ -18,8 +18,9 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from amigos.web.lobby.models import ChatMessage, Presence
-from amigos.web.realtime import commands
+from amigos.web.realtime import commands, consumer, envelope
 from amigos.web.realtime.consumer import OUTBOX_LIMIT
+from amigos.web.realtime.envelope import MAX_FRAME_BYTES
 from amigos.web.realtime.hub import get_hub
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import WAIT, Peer, connect, of_type
@@ -225,6 +226,81 @@ async def test_a_command_flood_is_refused_before_any_work_then_closed(
     await again.expect(of_type("welcome"))
     await answers(again)
     await again.connection.close()
+
+
+#: The outside probe's frame (issue 36): 33 brackets, then an unterminated string of escaped
+#: quotes, 8 KB in all. Its nesting scan used to take half a second of the event loop.
+COSTLY_FRAME = "[" * 33 + '"\\' * ((MAX_FRAME_BYTES - 33) // 2)
+
+
+def counting_parses(monkeypatch: pytest.MonkeyPatch, cost: Callable[[], None] = lambda: None) -> list[int]:
+    """Count the frames the sockets parse (in the server's thread), each first paying `cost`."""
+    parsed: list[int] = []
+    parse = envelope.parse
+
+    def counted(text: str | bytes | None) -> envelope.ClientMessage:
+        parsed.append(1)
+        cost()
+        return parse(text)
+
+    monkeypatch.setattr(envelope, "parse", counted)
+    return parsed
+
+
+async def test_costly_frames_are_refused_unread_then_closed(
+    site_server: ServerThread,
+    sign_in: Callable[..., SignedIn],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 36: each frame took longer to parse than the command bucket took to refill, so the
+    socket was never limited, however many it sent. Its characters are now charged before parsing."""
+    settings.AMIGOS_SOCKET_COMMANDS_PER_SECOND = 1000  # the command bucket never refuses here
+    settings.AMIGOS_SOCKET_COMMAND_BURST = 5
+    settings.AMIGOS_SOCKET_CHARS_PER_SECOND = 1000
+    settings.AMIGOS_SOCKET_CHARS_BURST = 2 * MAX_FRAME_BYTES
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    parsed = counting_parses(monkeypatch)
+    for _ in range(40):
+        await peer.send_raw(COSTLY_FRAME)
+    assert await closed_code(peer) == 4429
+    errors = [e["payload"] for e in peer.received if e["type"] == "error"]
+    refused = [e for e in errors if e["code"] == "rate_limited"]
+    assert len(refused) >= 5 and all(e["reply_to"] is None for e in refused)  # refused unread
+    assert len(parsed) <= 3  # the burst (and a refill); their answers (too_deep) may not come
+    assert {e["code"] for e in errors} <= {"rate_limited", "too_deep"}
+    again = await connect(site_server, player)  # the player is not locked out
+    await again.expect(of_type("welcome"))
+    await answers(again)
+    await again.connection.close()
+
+
+async def test_frames_slow_to_parse_are_refused_unread_then_closed(
+    site_server: ServerThread,
+    sign_in: Callable[..., SignedIn],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever makes a frame slow to parse (none known now: the budget is for what is not known),
+    the time its parse took is charged: a socket that spent its share reads nothing more."""
+    settings.AMIGOS_SOCKET_COMMANDS_PER_SECOND = 1000
+    settings.AMIGOS_SOCKET_COMMAND_BURST = 5
+    settings.AMIGOS_SOCKET_PARSE_MS_PER_SECOND = 20
+    settings.AMIGOS_SOCKET_PARSE_MS_BURST = 200
+    now = [0.0]  # the budget's clock, which only a parse moves on: each takes half a second
+    monkeypatch.setattr(consumer, "frame_clock", lambda: now[0])
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    parsed = counting_parses(monkeypatch, cost=lambda: now.__setitem__(0, now[0] + 0.5))
+    for _ in range(20):
+        await peer.send("heartbeat")
+    assert await closed_code(peer) == 4429
+    refused = [e["payload"] for e in peer.received if e["type"] == "error"]
+    assert len(parsed) == 1 and len(refused) >= 5  # one frame, which the burst paid for
+    assert {e["code"] for e in refused} == {"rate_limited"} and {e["reply_to"] for e in refused} == {None}
 
 
 async def test_a_player_may_not_open_sockets_without_limit(

@@ -6,7 +6,9 @@ registered it (`amigos.web.realtime.commands`). Why it is built the way it is:
 * Outgoing envelopes go through a bounded queue drained by one writer task, which numbers them
   (`seq`) in the order they are sent; a client too slow to keep up is disconnected rather than
   letting its queue grow without bound.
-* Incoming commands are rate limited (a token bucket, refused before any database work) and then
+* Incoming frames are charged to the socket's budget of characters and parsing time before they
+  are parsed (`limits.FrameBudget`), commands are rate limited (a token bucket, refused before any
+  database work), and both refusals count towards closing the socket as a flood. Commands are then
   queued on a small bounded queue of their own, run one at a time by the socket's worker task: one
   socket never has more than one command's database work in flight, so a flooding account cannot
   starve the others, and a closed socket's queued commands are dropped, not run.
@@ -50,7 +52,7 @@ from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
 from amigos.web.realtime import commands, entry, envelope, muting
 from amigos.web.realtime.hub import Hub, get_hub
-from amigos.web.realtime.limits import TokenBucket
+from amigos.web.realtime.limits import FrameBudget, TokenBucket
 from amigos.web.realtime.lobby_feed import get_lobby_feed
 from amigos.web.realtime.protocol import SiteSocketProtocol
 from amigos.web.realtime.watchdog import activity_window, session_watch
@@ -68,6 +70,8 @@ CLOSE_TOO_SLOW = 4408
 CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_FLOODING = 4429
 CLOSE_INTERNAL = 1011
+#: What times a frame's parse for the socket's budget (`limits.FrameBudget`); a test may slow it.
+frame_clock: Callable[[], float] = time.perf_counter
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,13 @@ class SiteSocket(AsyncWebsocketConsumer):
         self.topics: set[str] = set()
         self.bucket = TokenBucket(
             settings.AMIGOS_SOCKET_COMMANDS_PER_SECOND, settings.AMIGOS_SOCKET_COMMAND_BURST
+        )
+        self.frame_budget = FrameBudget(
+            settings.AMIGOS_SOCKET_CHARS_PER_SECOND,
+            settings.AMIGOS_SOCKET_CHARS_BURST,
+            settings.AMIGOS_SOCKET_PARSE_MS_PER_SECOND / 1000,
+            settings.AMIGOS_SOCKET_PARSE_MS_BURST / 1000,
+            frame_clock,
         )
         # Refusals a socket may collect (one a second comes back) before it is closed as a flood:
         # answering a client that ignores `rate_limited` would cost the server without end.
@@ -555,23 +566,23 @@ class SiteSocket(AsyncWebsocketConsumer):
                 self._fail_soon()
 
     def _take(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        """Parse, rate limit and queue; the worker runs the commands. Nothing here touches the
-        database, so a flood costs only this."""
+        """Charge, parse, rate limit and queue; the worker runs the commands. Nothing here touches
+        the database, so a flood costs only this."""
         if self._closed or self._closing:
             return
+        data = text_data if text_data is not None else bytes_data
+        started = self.frame_budget.admit(len(data) if data is not None else 0)
+        if started is None:  # refused unread: its id is not known
+            self._limited(envelope.ProtocolError("rate_limited", "your messages cost too much; slow down"))
+            return
         try:
-            item: envelope.ClientMessage | envelope.ProtocolError = envelope.parse(
-                text_data if text_data is not None else bytes_data
-            )
+            item: envelope.ClientMessage | envelope.ProtocolError = envelope.parse(data)
         except envelope.ProtocolError as error:
             item = error
+        self.frame_budget.charge(started)
         ident = item.id if isinstance(item, envelope.ClientMessage) else item.reply_to
         if not self.bucket.take():
-            self._refuse(envelope.ProtocolError("rate_limited", "too many messages; slow down", ident))
-            if not self.patience.take():
-                log.warning("closing a socket that keeps sending after being rate limited")
-                self._finish(CLOSE_FLOODING, drop_queue=False)
-                self._closing = True
+            self._limited(envelope.ProtocolError("rate_limited", "too many messages; slow down", ident))
             return
         if self.user is None and isinstance(item, envelope.ClientMessage):
             item = envelope.ProtocolError("unauthenticated", "this socket is not signed in", ident)
@@ -584,6 +595,14 @@ class SiteSocket(AsyncWebsocketConsumer):
         if not self._working:
             self._working = True
             self._spawn(self._work())
+
+    def _limited(self, error: envelope.ProtocolError) -> None:
+        """Refuse a frame over a limit; close the socket once it has ignored too many refusals."""
+        self._refuse(error)
+        if not self.patience.take():
+            log.warning("closing a socket that keeps sending after being rate limited")
+            self._finish(CLOSE_FLOODING, drop_queue=False)
+            self._closing = True
 
     async def _work(self) -> None:
         """Run the queued commands one at a time, in the order they arrived, then end (the next

@@ -6,6 +6,11 @@ with its own copy of the scope, and channels' authentication made a trip of its 
 database thread, on which every opening waits. A live table keeps four sockets open for a whole
 match, so what a socket keeps counts (bench/load.py), and so do its openings' trips.
 
+* A client address may open only so many sockets (`limits.AddressLimit`, the settings
+  `AMIGOS_SOCKET_OPENINGS_PER_SECOND` and `AMIGOS_SOCKET_OPENING_BURST`): one more is refused with
+  HTTP 429 before anything else, the session above all, is read. The address is the one uvicorn
+  gives the scope, which is the proxy's `X-Forwarded-For` when the proxy is trusted
+  (docs/deploy.md).
 * Only `/ws/` is served, and only to a page of this site (`security.same_origin`): any other
   upgrade is refused before it is accepted (HTTP 403). Browsers send the player's cookie with a
   socket from any page, which is why the origin is checked at all.
@@ -24,6 +29,7 @@ from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http import parse_cookie
 
+from amigos.web.realtime.limits import AddressLimit, address_key
 from amigos.web.security import same_origin
 
 Scope = MutableMapping[str, Any]
@@ -59,14 +65,42 @@ def handshake_of(scope: Scope) -> dict[str, Any] | None:
     }
 
 
-class SocketEntry:
-    """ASGI application for the `websocket` scope type: refuses what `handshake_of` refuses, and
-    runs the socket application on its small scope otherwise."""
+#: How long a client refused for opening too many sockets is told to wait (HTTP Retry-After).
+RETRY_AFTER_SECONDS = 5
 
-    def __init__(self, socket_app: ASGIApp) -> None:
+
+async def refuse_busy(scope: Scope, receive: Receive, send: Send) -> None:
+    """Refuse an upgrade with HTTP 429 (too many requests), or 403 under a server that cannot
+    answer an upgrade with a status of its choice. Either costs the server one small response."""
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await WebsocketDenier()({"type": "websocket"}, receive, send)
+        return
+    await send(
+        {
+            "type": "websocket.http.response.start",
+            "status": 429,
+            "headers": [(b"retry-after", str(RETRY_AFTER_SECONDS).encode())],
+        }
+    )
+    await send({"type": "websocket.http.response.body", "body": b"too many sockets opened; retry later\n"})
+
+
+class SocketEntry:
+    """ASGI application for the `websocket` scope type: refuses an address that opens too many
+    sockets and what `handshake_of` refuses, and runs the socket application on its small scope
+    otherwise. The openings are counted per process: each process of the site keeps its own."""
+
+    def __init__(self, socket_app: ASGIApp, openings: AddressLimit | None = None) -> None:
         self.socket_app = socket_app
+        self.openings = openings if openings is not None else AddressLimit()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        key = address_key(scope.get("client"))
+        if not self.openings.take(
+            key, settings.AMIGOS_SOCKET_OPENINGS_PER_SECOND, settings.AMIGOS_SOCKET_OPENING_BURST
+        ):
+            await refuse_busy(scope, receive, send)
+            return
         inner = handshake_of(scope)
         del scope  # the socket lives long; this frame keeps nothing of the handshake
         if inner is None:

@@ -98,6 +98,12 @@ class SiteSocketProtocol(WebSocketsSansIOProtocol):
 
     async def send(self, message: Any) -> None:
         await super().send(message)
+        if message["type"] == "websocket.http.response.body" and self.close_sent:
+            # An upgrade refused with a response of the site's choosing (429 from
+            # `realtime.entry`) is over once its body is sent. uvicorn does not count that as a
+            # completed handshake, and logged an error for every such refusal: a log line an
+            # address opening too many sockets could write at will.
+            self.handshake_complete = True
         if self.handshake_complete and hasattr(self, "request"):
             self._forget_handshake()
 

@@ -195,6 +195,17 @@ AMIGOS_CHAT_HISTORY = env_int("AMIGOS_CHAT_HISTORY", 50)
 AMIGOS_SOCKET_COMMANDS_PER_SECOND = env_int("AMIGOS_SOCKET_COMMANDS_PER_SECOND", 10)
 AMIGOS_SOCKET_COMMAND_BURST = env_int("AMIGOS_SOCKET_COMMAND_BURST", 30)
 AMIGOS_SOCKETS_PER_PLAYER = env_int("AMIGOS_SOCKETS_PER_PLAYER", 8)
+# What a socket's frames may cost before they are parsed: characters a second (with a burst, at least
+# one frame's 8192), and milliseconds of parsing a second (with a burst). A browser spends far less
+# of either; a socket over them is refused, then closed like a flood.
+AMIGOS_SOCKET_CHARS_PER_SECOND = env_int("AMIGOS_SOCKET_CHARS_PER_SECOND", 16384)
+AMIGOS_SOCKET_CHARS_BURST = env_int("AMIGOS_SOCKET_CHARS_BURST", 65536)
+AMIGOS_SOCKET_PARSE_MS_PER_SECOND = env_int("AMIGOS_SOCKET_PARSE_MS_PER_SECOND", 20)
+AMIGOS_SOCKET_PARSE_MS_BURST = env_int("AMIGOS_SOCKET_PARSE_MS_BURST", 200)
+# Sockets one client address may open per server process: a second (with a burst); refused with HTTP
+# 429 before the socket reads its session. Generous: a club's players may share one address.
+AMIGOS_SOCKET_OPENINGS_PER_SECOND = env_int("AMIGOS_SOCKET_OPENINGS_PER_SECOND", 2)
+AMIGOS_SOCKET_OPENING_BURST = env_int("AMIGOS_SOCKET_OPENING_BURST", 40)
 # Whether the CSP lets pages open sockets over TLS only (wss:); production says yes.
 AMIGOS_SECURE_SOCKETS_ONLY = False
 

@@ -35,3 +35,7 @@ AMIGOS_ACADEMY_PROCESSES = 0
 # The archive's hand-overs on a thread: a worker process would not see a test's open transaction
 # (tests/web/tables/test_archive_worker.py starts one on committed data).
 AMIGOS_ARCHIVE_PROCESS = 0
+# Every test's sockets open from 127.0.0.1, many in a few seconds: the openings a client address may
+# make are not what most tests are about (tests/web/realtime/test_entry.py lowers them).
+AMIGOS_SOCKET_OPENINGS_PER_SECOND = 1000
+AMIGOS_SOCKET_OPENING_BURST = 1000
