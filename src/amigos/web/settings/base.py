@@ -262,3 +262,9 @@ AMIGOS_ARCHIVE_NICENESS = env_int("AMIGOS_ARCHIVE_NICENESS", 5)
 AMIGOS_TABLE_LEASE_SECONDS = env_int("AMIGOS_TABLE_LEASE_SECONDS", 15)
 AMIGOS_TABLE_LEASE_RENEW_SECONDS = env_int("AMIGOS_TABLE_LEASE_RENEW_SECONDS", 5)
 AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS = env_int("AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS", 5)
+
+# The operator's side (docs/deploy.md, "Watching it run"): /metrics answers only requests that carry
+# this bearer token (none: refused), and a process asked to stop (SIGTERM) answers /readyz with 503
+# for this many seconds before it stops listening, so the proxy sends nobody new to it.
+AMIGOS_METRICS_TOKEN = os.environ.get("AMIGOS_METRICS_TOKEN", "")
+AMIGOS_DRAIN_SECONDS = env_int("AMIGOS_DRAIN_SECONDS", 0)

@@ -37,3 +37,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = False
+
+AMIGOS_DRAIN_SECONDS = env_int("AMIGOS_DRAIN_SECONDS", 5)
+AMIGOS_METRICS_TOKEN = os.environ.get("AMIGOS_METRICS_TOKEN", "")
+if AMIGOS_METRICS_TOKEN and len(AMIGOS_METRICS_TOKEN) < 24:
+    raise ImproperlyConfigured("AMIGOS_METRICS_TOKEN must be a random string of at least 24 characters")

@@ -33,6 +33,7 @@ from django.conf import settings
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
 from amigos.web.lobby import chat as lobby_chat
+from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
@@ -484,6 +485,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             events = self.game.act(seat, action, at=at, system=system, reason=reason)
         except Refused as refusal:
             raise CommandError(refusal.code, refusal.message) from None
+        metrics.count_play(system, reason)
         pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
         self._continue(pending)
         return pending

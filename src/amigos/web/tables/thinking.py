@@ -26,6 +26,7 @@ from django.conf import settings
 from amigos.bots.registry import find_bot
 from amigos.engine import Action
 from amigos.engine.view import SeatView
+from amigos.web.operations import metrics
 
 log = logging.getLogger("amigos.tables")
 
@@ -83,6 +84,7 @@ async def think(view: SeatView, level: str) -> Action:
     loop = asyncio.get_running_loop()
     seed = secrets.randbits(64)
     pool = executor()
+    metrics.BOT_SEARCHES.inc()
     try:
         return await loop.run_in_executor(pool, choose, view, level, seed)
     except Exception as error:
@@ -90,6 +92,8 @@ async def think(view: SeatView, level: str) -> Action:
         if isinstance(error, BrokenExecutor):
             _discard(pool)
         return choose(view, FALLBACK_LEVEL, seed)
+    finally:
+        metrics.BOT_SEARCHES.dec()
 
 
 def _discard(pool: Executor) -> None:
