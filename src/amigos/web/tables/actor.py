@@ -33,7 +33,7 @@ from django.conf import settings
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
 from amigos.web.lobby import chat as lobby_chat
-from amigos.web.operations import metrics
+from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
@@ -201,6 +201,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         task.add_done_callback(_background.discard)
 
     async def _run(self) -> None:
+        logs.TABLE_ID.set(self.id)  # every job's log lines, and the tasks it starts, name the table
         while True:
             job, future, self._origin = await self._queue.get()
             if future.cancelled():
