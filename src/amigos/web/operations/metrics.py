@@ -20,8 +20,8 @@ from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 from amigos.web.realtime import commands
 
 # The client adds a `_created` series beside every counter and histogram (when it was made):
-# nothing here reads it, and it doubled what each scrape carries.
-disable_created_metrics()  # type: ignore[no-untyped-call]  (untyped in the client)
+# nothing here reads it, and it doubled what each scrape carries. (The function is untyped.)
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 PLAYS = Counter(
     "amigos_plays",
