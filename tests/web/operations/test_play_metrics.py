@@ -3,6 +3,8 @@ move, and the computer players' searches under way."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -10,9 +12,9 @@ import pytest
 from prometheus_client import REGISTRY
 
 from amigos.web.accounts.models import User
-from amigos.web.tables import registry
+from amigos.web.tables import registry, thinking
 from tests.web.tables.support import Recorder
-from tests.web.tables.test_actor import against_computers, play_of, turn_in, until
+from tests.web.tables.test_actor import SAFETY, against_computers, play_of, turn_in, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,3 +42,22 @@ async def test_a_play_counts_once_for_its_maker(make_player: Callable[..., User]
     await until(lambda: plays("computer") > computers)  # the next seat is a computer player
     await turn_in(me, actor, "any")  # every computer player has answered
     assert REGISTRY.get_sample_value("amigos_bot_searches") == 0
+
+
+async def test_a_computer_players_search_counts_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def slow_choice(view: Any, level: str, seed: int) -> str:
+        release.wait(SAFETY)
+        return "chosen"
+
+    def searches() -> float:
+        return REGISTRY.get_sample_value("amigos_bot_searches") or 0.0
+
+    monkeypatch.setattr(thinking, "choose", slow_choice)
+    before = searches()
+    task = asyncio.create_task(thinking.think(None, "easy"))  # type: ignore[arg-type]
+    await until(lambda: searches() == before + 1)
+    release.set()
+    assert await task == "chosen"
+    assert searches() == before
