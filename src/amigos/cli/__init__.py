@@ -23,6 +23,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "amigos.cli.serve",
     "amigos.cli.rating",
     "amigos.cli.archive",
+    "amigos.cli.backup",
 )
 
 

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Amigos por el Dominó: http://{args.host}:{args.port}/  (Ctrl+C stops)", flush=True)
     uvicorn.run(
         "amigos.web.asgi:application",
+        log_config=_uvicorn_logging(args.log_level),
         host=args.host,
         port=args.port,
         workers=args.workers,
@@ -78,6 +79,19 @@ def run(args: argparse.Namespace) -> int:
         **uvicorn_websocket_options(),
     )
     return 0
+
+
+def _uvicorn_logging(level: str) -> dict[str, Any]:
+    """uvicorn's own log lines in the site's format: JSON with AMIGOS_LOG_FORMAT=json (the
+    production default), else uvicorn's usual text."""
+    from django.conf import settings
+    from uvicorn.config import LOGGING_CONFIG
+
+    from amigos.web.operations import logs
+
+    if settings.AMIGOS_LOG_FORMAT == "json":
+        return logs.uvicorn_config(level)
+    return LOGGING_CONFIG
 
 
 def _ask(prompt: str, given: str | None) -> str:

@@ -50,6 +50,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
+from amigos.web.operations import metrics
 from amigos.web.realtime import commands, entry, envelope, muting
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import FrameBudget, TokenBucket
@@ -620,11 +621,13 @@ class SiteSocket(AsyncWebsocketConsumer):
     async def _run(self, message: envelope.ClientMessage) -> None:
         """Answer one command; what was held for the answer (`hold_frames`) leaves with it."""
         self._answering = True
+        started = time.perf_counter()
         try:
             await self._answer(message)
         finally:
             self._answering = False
             self._release_held()
+            metrics.command_done(message.type, started)
 
     async def _answer(self, message: envelope.ClientMessage) -> None:
         ident = message.id

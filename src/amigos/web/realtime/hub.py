@@ -89,6 +89,10 @@ class Hub:
         if self._sockets_by_user[user_id] <= 0:
             del self._sockets_by_user[user_id]
 
+    def open_sockets(self) -> int:
+        """Signed-in sockets of this process (the operator's metrics)."""
+        return sum(self._sockets_by_user.values())
+
     def has_local(self, topic: str) -> bool:
         return bool(self._local.get(topic))
 

@@ -15,6 +15,8 @@ import dj_database_url
 import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
 
+from amigos.web.operations.logs import logging_config
+
 # Lets `ModelAdmin[Model]` and friends be written at runtime the way the type checker reads them.
 django_stubs_ext.monkeypatch()
 
@@ -68,6 +70,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "amigos.web.operations.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "amigos.web.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -249,18 +252,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-LOGGING: dict[str, Any] = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {
-        "amigos": {"handlers": ["console"], "level": os.environ.get("AMIGOS_LOG_LEVEL", "INFO")},
-        # Every 500 with its traceback, in production too (Django's default prints it only with
-        # DEBUG on, and otherwise only mails the admins, which we do not configure).
-        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
-        "django.server": {"handlers": ["console"], "level": "ERROR", "propagate": False},
-    },
-}
+# Logs: plain text on a laptop, one JSON object per line (with the request's and the table's ids)
+# where AMIGOS_LOG_FORMAT=json, the production default (amigos/web/operations/logs.py).
+AMIGOS_LOG_FORMAT = os.environ.get("AMIGOS_LOG_FORMAT", "text")
+LOGGING: dict[str, Any] = logging_config(AMIGOS_LOG_FORMAT, os.environ.get("AMIGOS_LOG_LEVEL", "INFO"))
 
 # Live tables (docs/protocol.md, "Tables"). Pauses are for people to see what happened; tests set 0.
 AMIGOS_TABLE_HAND_PAUSE_SECONDS = env_int("AMIGOS_TABLE_HAND_PAUSE_SECONDS", 5)
@@ -290,3 +285,9 @@ AMIGOS_ARCHIVE_NICENESS = env_int("AMIGOS_ARCHIVE_NICENESS", 5)
 AMIGOS_TABLE_LEASE_SECONDS = env_int("AMIGOS_TABLE_LEASE_SECONDS", 15)
 AMIGOS_TABLE_LEASE_RENEW_SECONDS = env_int("AMIGOS_TABLE_LEASE_RENEW_SECONDS", 5)
 AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS = env_int("AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS", 5)
+
+# The operator's side (docs/deploy.md, "Watching it run"): /metrics answers only requests that carry
+# this bearer token (none: refused), and a process asked to stop (SIGTERM) answers /readyz with 503
+# for this many seconds before it stops listening, so the proxy sends nobody new to it.
+AMIGOS_METRICS_TOKEN = os.environ.get("AMIGOS_METRICS_TOKEN", "")
+AMIGOS_DRAIN_SECONDS = env_int("AMIGOS_DRAIN_SECONDS", 0)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from amigos.web.operations.logs import logging_config
 from amigos.web.settings.base import *  # noqa: F403
 from amigos.web.settings.base import DATA_DIR, env_int, env_list
 
@@ -37,3 +38,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = False
+
+AMIGOS_LOG_FORMAT = os.environ.get("AMIGOS_LOG_FORMAT", "json")
+LOGGING = logging_config(AMIGOS_LOG_FORMAT, os.environ.get("AMIGOS_LOG_LEVEL", "INFO"))
+AMIGOS_DRAIN_SECONDS = env_int("AMIGOS_DRAIN_SECONDS", 5)
+AMIGOS_METRICS_TOKEN = os.environ.get("AMIGOS_METRICS_TOKEN", "")
+if AMIGOS_METRICS_TOKEN and len(AMIGOS_METRICS_TOKEN) < 24:
+    raise ImproperlyConfigured("AMIGOS_METRICS_TOKEN must be a random string of at least 24 characters")

@@ -33,6 +33,7 @@ from django.conf import settings
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
 from amigos.web.lobby import chat as lobby_chat
+from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
@@ -200,6 +201,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         task.add_done_callback(_background.discard)
 
     async def _run(self) -> None:
+        logs.TABLE_ID.set(self.id)  # every job's log lines, and the tasks it starts, name the table
         while True:
             job, future, self._origin = await self._queue.get()
             if future.cancelled():
@@ -491,6 +493,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             events = self.game.act(seat, action, at=at, system=system, reason=reason)
         except Refused as refusal:
             raise CommandError(refusal.code, refusal.message) from None
+        metrics.count_play(system, reason)
         pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
         self._continue(pending)
         return pending

@@ -29,6 +29,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from amigos.web.operations import metrics
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import handover, lease, store
 from amigos.web.tables.actor import Clock, Links, TableActor
@@ -281,6 +282,7 @@ async def _keep_leases(registry: Actors) -> None:
                 if table_id not in registry.actors:
                     found = await locate(table_id)
                     if isinstance(found, TableActor):
+                        metrics.LEASES_TAKEN_OVER.inc()
                         log.info("table %s adopted by %s", table_id, registry.leases.identity)
         except asyncio.CancelledError:
             raise

@@ -25,6 +25,7 @@ from django.conf import settings
 from amigos.bots.registry import find_bot
 from amigos.engine import Action
 from amigos.engine.view import SeatView
+from amigos.web.operations import metrics
 from amigos.web.workers import pool as worker_pool
 from amigos.web.workers import start_worker
 
@@ -62,6 +63,7 @@ async def think(view: SeatView, level: str) -> Action:
     loop = asyncio.get_running_loop()
     seed = secrets.randbits(64)
     pool = executor()
+    metrics.BOT_SEARCHES.inc()
     try:
         return await loop.run_in_executor(pool, choose, view, level, seed)
     except Exception as error:
@@ -69,6 +71,8 @@ async def think(view: SeatView, level: str) -> Action:
         if isinstance(error, BrokenExecutor):
             _discard(pool)
         return choose(view, FALLBACK_LEVEL, seed)
+    finally:
+        metrics.BOT_SEARCHES.dec()
 
 
 def _discard(pool: Executor) -> None:
