@@ -181,6 +181,13 @@ def set_statuses(user_ids: list[int], status: Status) -> None:
     Presence.objects.filter(user_id__in=user_ids).update(status=status)
 
 
+def release_invited(user_ids: list[int]) -> None:
+    """For the tables feature: these players' invitations or seats at tables that never started
+    are gone; those still shown as invited are available again (one shown playing elsewhere is
+    left so)."""
+    Presence.objects.filter(user_id__in=user_ids, status=Status.INVITED).update(status=Status.AVAILABLE)
+
+
 def online_players(now: datetime) -> list[OnlinePlayer]:
     """Everyone signed in and not absent (a reconnecting player is listed while the table waits)."""
     rows = (

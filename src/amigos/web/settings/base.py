@@ -291,3 +291,11 @@ AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS = env_int("AMIGOS_TABLE_FORWARD_TIMEOUT_SEC
 # for this many seconds before it stops listening, so the proxy sends nobody new to it.
 AMIGOS_METRICS_TOKEN = os.environ.get("AMIGOS_METRICS_TOKEN", "")
 AMIGOS_DRAIN_SECONDS = env_int("AMIGOS_DRAIN_SECONDS", 0)
+
+# What one player may hold at once (docs/rules.md, "A player's tables"): open live tables (inviting,
+# playing or voting, whether organized or invited to) and open correspondence games; and how many
+# tables one account may create within a window (rematches and rotations count too).
+AMIGOS_LIVE_TABLES_PER_PLAYER = env_int("AMIGOS_LIVE_TABLES_PER_PLAYER", 1)
+AMIGOS_CORRESPONDENCE_TABLES_PER_PLAYER = env_int("AMIGOS_CORRESPONDENCE_TABLES_PER_PLAYER", 5)
+AMIGOS_TABLES_CREATED_PER_WINDOW = env_int("AMIGOS_TABLES_CREATED_PER_WINDOW", 10)
+AMIGOS_TABLE_CREATION_WINDOW_SECONDS = env_int("AMIGOS_TABLE_CREATION_WINDOW_SECONDS", 600)

@@ -278,6 +278,10 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         if self.status == "inviting" and self._everyone_accepted():
             await self._commit(self._start_match())
             return
+        if self.status == "inviting" and not any(seat.invitation == "pending" for seat in self.seats):
+            # Refused or expired before a version that cancels such tables: it can never start.
+            await self._close_invitations([], "expired")
+            return
         if self.status == "playing" and self.game.in_hand and self.kind == "live" and not self.paused:
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
@@ -402,8 +406,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
 
     async def refuse(self, user_id: int) -> dict[str, Any]:
         seat = self._invited_seat(user_id)
-        await self._commit(self._free_seat(seat, "refused"))
-        await self._tell_invitee(user_id, "refused")
+        await self._close_invitations([seat], "refused")
         return {}
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
@@ -446,25 +449,47 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             for seat in self.seats
         )
 
-    def _free_seat(self, seat: SeatState, reason: str) -> Pending:
-        user_id, name = seat.user_id, seat.name
-        seat.invitation = reason
-        seat.invited_until = None
-        now = self.clock.now()
-        events: list[tuple[str, dict[str, Any]]] = [
-            ("invitation_refused", {"seat": seat.number, "user_id": user_id, "name": name, "reason": reason}),
+    async def _close_invitations(self, answered: list[SeatState], reason: str) -> None:
+        """Invitations were refused or ran out (``reason``): the table never starts (docs/rules.md,
+        "Creating a table and starting"). One job stores who did not come (`invitation_refused`)
+        and the table's end (`cancelled`); then every invited player's page is told, and the
+        lobby frees every seat's status and drops the table from its list (`_commit`)."""
+        numbers = {seat.number for seat in answered}
+        others = [
+            seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.number not in numbers
         ]
-        write = store.Write(
-            events=[], at=now, seats=[{"number": seat.number, "invitation": reason, "invited_until": None}]
-        )
-        write.deadline = self._invitation_deadline()
-        return Pending(events=events, write=write)
+        await self._commit(self._cancel(answered, reason))
+        for seat in answered:
+            if seat.user_id is not None:
+                await self._tell_invitee(seat.user_id, reason)
+        for user_id in others:
+            if user_id is not None:
+                await self._tell_invitee(user_id, "cancelled")
 
-    def _invitation_deadline(self) -> tuple[datetime | None, str]:
-        pending = [
-            seat.invited_until for seat in self.seats if seat.invitation == "pending" and seat.invited_until
-        ]
-        return (min(pending), "invitation") if pending else (None, "")
+    def _cancel(self, answered: list[SeatState], reason: str) -> Pending:
+        """The events and the write of a table cancelled because of ``answered``'s invitations:
+        theirs marked ``reason``, every other open invitation closed ("expired"), and the table
+        `cancelled`, with no deadline left: nothing rebuilds or wakes it again."""
+        now = self.clock.now()
+        numbers = {seat.number for seat in answered}
+        events: list[tuple[str, dict[str, Any]]] = []
+        changed: list[dict[str, Any]] = []
+        for seat in self.seats:
+            if seat.invitation != "pending":
+                continue
+            mark = reason if seat.number in numbers else "expired"
+            if seat.number in numbers:
+                data = {"seat": seat.number, "user_id": seat.user_id, "name": seat.name, "reason": reason}
+                events.append(("invitation_refused", data))
+            seat.invitation = mark
+            seat.invited_until = None
+            changed.append({"number": seat.number, "invitation": mark, "invited_until": None})
+        events.append(("cancelled", dict(store.CANCELLED)))
+        self.status = "cancelled"
+        write = store.Write(
+            events=[], at=now, seats=changed, status="cancelled", ended_at=now, deadline=(None, "")
+        )
+        return Pending(events=events, write=write)
 
     def _start_match(self) -> Pending:
         now = self.clock.now()
@@ -554,16 +579,23 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         """Act on the table's stored deadline; False when it no longer applies."""
         kind = self.deadline_kind
         if kind == "invitation":
-            for state in self.seats:
-                if (
-                    state.invitation == "pending"
-                    and state.invited_until is not None
-                    and now >= state.invited_until
-                ):
-                    user_id = state.user_id
-                    await self._commit(self._free_seat(state, "expired"))
-                    if user_id is not None:
-                        await self._tell_invitee(user_id, "expired")
+            lapsed = [
+                state
+                for state in self.seats
+                if state.invitation == "pending"
+                and state.invited_until is not None
+                and now >= state.invited_until
+            ]
+            if self.status != "inviting":
+                return False
+            if not lapsed:
+                # Due for a seat that has answered since: the others' time runs on.
+                later = [s.invited_until for s in self.seats if s.invitation == "pending" and s.invited_until]
+                if not later:
+                    return False
+                self.deadline_at = min(later)
+                return True
+            await self._close_invitations(lapsed, "expired")
             return True
         if kind == "deal" and self.status == "playing" and not self.game.in_hand:
             if self.paused:

@@ -166,6 +166,11 @@ class PresenceMixin:
             pending = Pending(write=store.Write(events=[], at=self.clock.now()))
             self._give_card(pending, seat, "blue", "no_reconnection")
             await self._commit(self._end_unfinished("abandonment", seat, pending))
+        elif self._nobody_left(seat):
+            # Every person has left (the others' windows lapsed before): the table ends unfinished
+            # by this last one's abandonment, rather than computer players playing it out for
+            # nobody, for ever (docs/rules.md, "Connection and absence"). No card, no winner.
+            await self._commit(self._end_unfinished("abandonment", seat))
         else:
             # Two minutes away at a timed table: a computer player holds the seat until the return.
             self.seats[seat].held_by_computer = True
@@ -175,6 +180,13 @@ class PresenceMixin:
             )
             self._resume_clock(pending)
             await self._commit(pending)
+
+    def _nobody_left(self, seat: int) -> bool:
+        """Whether ``seat``'s window lapsing leaves no person at the table: every other human seat
+        is already held by a computer player (its own window lapsed; one still within its window
+        may come back)."""
+        others = [state for state in self.seats if state.user_id is not None and state.number != seat]
+        return all(state.held_by_computer for state in others)
 
     def _away(self, seat: int, at: datetime) -> Pending:
         """The seat is found absent from ``at``. A player who goes while the table already waits

@@ -88,6 +88,9 @@ def table_labels() -> dict[str, object]:
         "refused": _("%(name)s did not accept the invitation."),
         "expired": _("%(name)s did not answer in time."),
         "cancelled": _("The table was cancelled; back to the meeting room."),
+        "cancelled_invitations": _(
+            "Not every invitation was accepted in time: the table is cancelled. Back to the meeting room…"
+        ),
         "disconnected": _("%(name)s lost the connection; the game waits."),
         "abandon": _("%(name)s left while the table was waiting (Abandono)."),
         "reconnected": _("%(name)s is back."),

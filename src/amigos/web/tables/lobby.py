@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
@@ -12,7 +13,7 @@ from amigos.web.lobby import presence
 from amigos.web.lobby.models import Status as PresenceStatus
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.lobby_feed import get_lobby_feed
-from amigos.web.tables import rendering, selectors
+from amigos.web.tables import rendering, selectors, store
 from amigos.web.tables.models import Seat
 
 if TYPE_CHECKING:
@@ -84,6 +85,36 @@ async def table_changed(actor: TableActor, *, statuses: bool = True) -> None:
         elif actor.status in ("finished", "cancelled") and actor.next_table_id is None:
             await _statuses(actor, [(user_id, PresenceStatus.AVAILABLE) for user_id in humans])
     await list_feed(actor.hub).changed()
+
+
+async def cancelled_without_actor(hub: Hub, done: list[store.Cancelled], now: datetime) -> None:
+    """Tell what `store.cancel_lapsed_invitations` did: each table's `cancelled` event to its seats
+    and spectators (pages still open on it go back to the meeting room), each closed invitation
+    to its player, every player of those tables available again in the online list, and the
+    lobby's list of tables without them."""
+    if not done:
+        return
+    stamp = rendering.iso(now) or ""
+    for item in done:
+        events = [(item.version, "cancelled", dict(store.CANCELLED))]
+        audiences: list[tuple[str, int | None]] = [
+            (rendering.seat_topic(item.table_id, seat), seat) for seat in range(item.players)
+        ]
+        audiences.append((rendering.watch_topic(item.table_id), None))
+        texts = rendering.batch_texts(item.table_id, events, [audience for _, audience in audiences], stamp)
+        for (topic, _), text in zip(audiences, texts, strict=True):
+            await hub.publish_encoded(topic, "table.events", text)
+        for user_id in item.invited:
+            await hub.publish(
+                rendering.user_topic(user_id),
+                "table.invitation_closed",
+                {"table_id": item.table_id, "reason": "expired"},
+            )
+    players = [user_id for item in done if item.kind == "live" for user_id in (*item.invited, *item.seated)]
+    if players:
+        await database_sync_to_async(presence.release_invited)(players)
+        await get_lobby_feed().announce()
+    await list_feed(hub).changed()
 
 
 #: The lobby's list of live tables goes out at most this often (seconds).

@@ -69,7 +69,11 @@ class Table(models.Model):
     next_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
-        indexes = (models.Index(fields=["status"]),)
+        indexes = (
+            models.Index(fields=["status"]),
+            # An account's recent creations are counted at each new table (`limits`).
+            models.Index(fields=["organizer", "created_at"], name="tables_organizer_created"),
+        )
 
     def __str__(self) -> str:
         return f"{self.name} ({self.variant})"

@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from amigos.web.operations import metrics
 from amigos.web.realtime.hub import get_hub
-from amigos.web.tables import handover, lease, store
+from amigos.web.tables import handover, lease, lobby, store
 from amigos.web.tables.actor import Clock, Links, TableActor
 
 log = logging.getLogger("amigos.tables")
@@ -251,10 +252,13 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
 
 async def resume_all() -> None:
     """Process start: rebuild every unfinished table from its log and carry on (sharing the tables
-    with other processes: only those nobody else holds)."""
+    with other processes: only those nobody else holds). The inviting tables that can no longer
+    start are cancelled first, without an actor (`cancel_lapsed`): they are not rebuilt."""
     loop = remember_loop()
     registry = _actors(loop)
-    if await _share(registry, loop):
+    shared = await _share(registry, loop)
+    await cancel_lapsed(registry.leases.identity if shared else None, loop)
+    if shared:
         table_ids = await registry.leases.adoptable()
     else:
         table_ids = await database_sync_to_async(store.open_table_ids)()
@@ -263,6 +267,16 @@ async def resume_all() -> None:
             await locate(table_id)
         except Exception:
             log.exception("table %s could not be resumed", table_id)
+
+
+async def cancel_lapsed(owner: str | None = None, loop: asyncio.AbstractEventLoop | None = None) -> list[int]:
+    """Cancel the inviting tables that can no longer start (`store.cancel_lapsed_invitations`)
+    without building their actors, and tell it (`lobby.cancelled_without_actor`); the ids.
+    ``owner``: this process's identity when processes share the tables."""
+    now = _clock.now() if _clock is not None else timezone.now()
+    done: list[store.Cancelled] = await database_sync_to_async(store.cancel_lapsed_invitations)(now, owner)
+    await lobby.cancelled_without_actor(get_hub(loop), done, now)
+    return [item.table_id for item in done]
 
 
 async def _keep_leases(registry: Actors) -> None:

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
 from amigos.table import VoteChoice, reseat
+from amigos.web.accounts.identity import clean_display_name, display_name_problem
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.tables import forwarding, store, timing
+from amigos.web.tables import forwarding, limits, store, timing
 from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
 
 MAX_NAME = 60
@@ -37,6 +38,30 @@ class SeatChoice:
 
     user_id: int | None = None
     level: str | None = None
+
+
+#: Why `limits` refuses a new table (the site translates the codes; this text is for logs).
+LIMIT_MESSAGES = {
+    "creating_too_fast": "too many tables created in a short time; wait a few minutes",
+    "live_table_open": "you already hold a live table; finish it first",
+    "correspondence_full": "you already hold as many correspondence games as a player may",
+    "player_busy": "an invited player already holds as many tables of this kind as a player may",
+}
+
+
+def clean_name(name: str) -> str:
+    """The table's name as stored, or `TableRefused`: the display names' own cleaning and
+    character rules (no invisible or direction-changing characters, no stray marks, no mix of
+    Latin with Cyrillic or Greek letters, no @), since a name is shown to everyone in the lobby."""
+    cleaned = clean_display_name(str(name))
+    if not cleaned:
+        raise TableRefused("bad_name", "the table needs a name")
+    if len(cleaned) > MAX_NAME:
+        raise TableRefused("bad_name", f"a table name has at most {MAX_NAME} characters")
+    problem = display_name_problem(cleaned)
+    if problem is not None:
+        raise TableRefused(f"name_{problem}", f"the name is refused ({problem})")
+    return cleaned
 
 
 def _variant(name: str, players: int | None) -> Variant:
@@ -68,12 +93,28 @@ def create_table(
     right and seat 3 their left (docs/protocol.md). Online players are invited (30 s to answer on a
     live table); computer players are seated at once.
     """
-    now = now or timezone.now()
-    cleaned = " ".join(str(name).split())
-    if not cleaned:
-        raise TableRefused("bad_name", "the table needs a name")
-    if len(cleaned) > MAX_NAME:
-        raise TableRefused("bad_name", f"a table name has at most {MAX_NAME} characters")
+    return _create_table(
+        organizer=organizer,
+        name=clean_name(name),
+        variant=variant,
+        players=players,
+        kind=kind,
+        seats=seats,
+        now=now or timezone.now(),
+    )
+
+
+def _create_table(
+    *,
+    organizer: User,
+    name: str,
+    variant: str,
+    players: int | None,
+    kind: str,
+    seats: dict[int, SeatChoice],
+    now: datetime,
+) -> Table:
+    """`create_table` with a ``name`` already cleaned (or made by the site itself)."""
     if kind not in (Kind.LIVE, Kind.CORRESPONDENCE):
         raise TableRefused("bad_kind", "a table is live or correspondence")
     chosen = _variant(variant, players)
@@ -98,8 +139,14 @@ def create_table(
         seconds=timing.INVITATION_SECONDS if kind == Kind.LIVE else timing.CORRESPONDENCE_SECONDS
     )
     with transaction.atomic():
+        # The players' rows are locked first (in one order), so that two requests at once cannot
+        # both take a player's last place (`limits`).
+        list(User.objects.select_for_update().filter(pk__in=sorted({organizer.pk, *users})).values_list("pk"))
+        refused = limits.refusal(organizer_id=organizer.pk, invited=users, kind=kind, now=now)
+        if refused is not None:
+            raise TableRefused(refused, LIMIT_MESSAGES[refused])
         table = Table.objects.create(
-            name=cleaned,
+            name=name,
             variant=chosen.name,
             players=chosen.players,
             target=chosen.target,
@@ -146,13 +193,15 @@ def play_against_computer(
     if level not in LEVELS:
         raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
     seats = {number: SeatChoice(level=level) for number in range(1, chosen.players)}
-    return create_table(
+    # The name is the site's own (a display name may be in Cyrillic, say, beside the Latin words).
+    return _create_table(
         organizer=user,
         name=f"{user.display_name} vs. computadora"[:MAX_NAME],
         variant=chosen.name,
         players=chosen.players,
+        kind=Kind.LIVE,
         seats=seats,
-        now=now,
+        now=now or timezone.now(),
     )
 
 

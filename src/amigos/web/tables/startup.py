@@ -2,7 +2,8 @@
 
 Wraps the ASGI application: on the lifespan start (or, when the server runs without lifespan, on
 the first connection it serves) every unfinished table is rebuilt from its log and stored
-deadlines, so clocks run and computer players move even before anybody reconnects. Then every
+deadlines, so clocks run and computer players move even before anybody reconnects (the inviting
+tables whose invitations lapsed meanwhile are cancelled instead, `registry.cancel_lapsed`). Then every
 match that ended but whose hand-over to the archive a stopped process left unfinished is handed
 over (`handover.hand_over_left`).
 """

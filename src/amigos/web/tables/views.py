@@ -43,6 +43,25 @@ def refusal_text(code: str) -> str:
         "bad_level": _("Choose easy, normal or hard for the computer players."),
         "unknown_player": _("One of the chosen players does not exist any more."),
         "not_online": _("Only players who are online can be invited to a live table."),
+        "name_invisible": _(
+            "The table's name contains an invisible or direction-changing character; please remove it."
+        ),
+        "name_marks": _("The table's name contains accent marks that are not attached to a letter."),
+        "name_mixed_scripts": _(
+            "The table's name mixes Latin letters with Cyrillic or Greek ones; please use one alphabet."
+        ),
+        "name_at_sign": _("The table's name cannot contain @."),
+        "creating_too_fast": _("You have created many tables in a short time; wait a few minutes."),
+        "live_table_open": _(
+            "You are already at a live table: finish it first (a table everyone has left ends by itself"
+            " a few minutes later)."
+        ),
+        "correspondence_full": _(
+            "You already have as many correspondence games as a player may; finish one first."
+        ),
+        "player_busy": _(
+            "One of the chosen players is already at as many tables of this kind as a player may."
+        ),
         "not_seated": _("Only the table's players can review its hands."),
         "hand_unknown": _("That match has no such hand."),
         "hand_unfinished": _("That hand is still being played: it can be reviewed once it ends."),

@@ -653,12 +653,15 @@ function applyEvent(event) {
       announce(format(template, { name: seatName(data.seat) }));
       break;
     }
-    case "cancelled":
+    case "cancelled": {
+      // The table never started (an invitation refused or not answered): back to the meeting room.
       state.table.status = "cancelled";
-      announce(labels.cancelled);
-      feedback(labels.cancelled);
+      const text = data.reason === "invitations" ? labels.cancelled_invitations : labels.cancelled;
+      announce(text);
+      feedback(text);
       window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 2500);
       break;
+    }
     default:
       break;
   }
@@ -848,6 +851,7 @@ document.addEventListener("amigos:envelope", (event) => {
     firstSnapshot = false;
     if (!replaying) page.dataset.replaying = "false"; // the page is up to date (tests wait on it)
     render();
+    if (state.table.status === "cancelled") feedback(labels.cancelled); // opened after it was called off
   } else if (type === "table.events" && payload.table_id === tableId) {
     // All the events of one stored action (or of a catch-up), in order: applied together, drawn once.
     payload.events.forEach((event, index) =>

@@ -1,0 +1,68 @@
+"""What one account may hold and create: a bound on the tables each player costs the server.
+
+Every live table is an actor with clocks and, against the computer, players that think; every
+table is a line in the lobby's list and a table to rebuild when a process starts. So a player
+holds at most `AMIGOS_LIVE_TABLES_PER_PLAYER` open live tables (1: one can only sit at one
+clocked table at a time) and `AMIGOS_CORRESPONDENCE_TABLES_PER_PLAYER` open correspondence games,
+counting the tables they organize and those they are invited to; and an account creates at most
+`AMIGOS_TABLES_CREATED_PER_WINDOW` tables within `AMIGOS_TABLE_CREATION_WINDOW_SECONDS`.
+
+Counted in the database (every process shares the numbers), inside the transaction that creates
+the table, after its players' rows are locked: two requests at once cannot both take the last
+place. This module only answers with a refusal's code; `services` raises it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Count
+
+from amigos.web.tables.models import OPEN_STATUSES, Invitation, Kind, Seat, Table
+
+
+def per_player(kind: str) -> int:
+    """How many open tables of ``kind`` one player may hold."""
+    if kind == Kind.CORRESPONDENCE:
+        return int(settings.AMIGOS_CORRESPONDENCE_TABLES_PER_PLAYER)
+    return int(settings.AMIGOS_LIVE_TABLES_PER_PLAYER)
+
+
+def created_recently(organizer_id: int, now: datetime) -> int:
+    """How many tables the account organized within the creation window before ``now``."""
+    window = timedelta(seconds=settings.AMIGOS_TABLE_CREATION_WINDOW_SECONDS)
+    return Table.objects.filter(organizer_id=organizer_id, created_at__gt=now - window).count()
+
+
+def open_tables(user_ids: Collection[int], kind: str) -> dict[int, int]:
+    """How many open tables (inviting, playing, voting) of ``kind`` each player sits at or is
+    invited to; players at none are left out."""
+    rows = (
+        Seat.objects.filter(
+            user_id__in=list(user_ids),
+            invitation__in=(Invitation.PENDING, Invitation.ACCEPTED),
+            table__status__in=OPEN_STATUSES,
+            table__kind=kind,
+        )
+        .values("user_id")
+        .annotate(tables=Count("table_id", distinct=True))
+    )
+    return {int(row["user_id"]): int(row["tables"]) for row in rows}
+
+
+def refusal(*, organizer_id: int, invited: Collection[int], kind: str, now: datetime) -> str | None:
+    """Why ``organizer_id`` may not create a table of ``kind`` with ``invited`` now, as a code, or
+    None. ``creating_too_fast``: the account's creations in the window are spent;
+    ``live_table_open`` / ``correspondence_full``: the organizer already holds as many open tables
+    of that kind as a player may; ``player_busy``: one of the invited players does."""
+    if created_recently(organizer_id, now) >= settings.AMIGOS_TABLES_CREATED_PER_WINDOW:
+        return "creating_too_fast"
+    limit = per_player(kind)
+    held = open_tables([organizer_id, *invited], kind)
+    if held.get(organizer_id, 0) >= limit:
+        return "live_table_open" if kind != Kind.CORRESPONDENCE else "correspondence_full"
+    if any(held.get(user_id, 0) >= limit for user_id in invited):
+        return "player_busy"
+    return None
