@@ -44,6 +44,7 @@ try:
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from amigos.bench.machine import machine_loop_ns
 from amigos.engine import find_variant
 from amigos.engine.deal import deal_from_key
 from amigos.engine.match import Match
@@ -60,18 +61,6 @@ WORKER_MEMORY_MB = 1024
 #: The site's niceness of its search workers (AMIGOS_BOT_NICENESS).
 WORKER_NICENESS = 10
 TIMER_MS = 5.0
-
-
-def machine_loop_ns() -> float:
-    """One turn of a plain loop on this machine, in nanoseconds (best of five; as bench/load.py)."""
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        total = 0
-        for number in range(1_000_000):
-            total += number
-        best = min(best, time.perf_counter() - started)
-    return round(best * 1000, 1)
 
 
 def first_leads(count: int, name: str = "amigos-100", start: int = 0) -> list[HandState]:

@@ -40,23 +40,12 @@ except ImportError:
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
+from amigos.bench.machine import machine_loop_ns
 from amigos.web.realtime import envelope
 from amigos.web.realtime.limits import FrameBudget
 
 GOAL_MS = 5.0
 SIZE = envelope.MAX_FRAME_BYTES
-
-
-def machine_loop_ns() -> float:
-    """One turn of a plain loop, in nanoseconds (best of five), as bench/load.py measures it."""
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        total = 0
-        for number in range(1_000_000):
-            total += number
-        best = min(best, time.perf_counter() - started)
-    return round(best * 1000, 1)
 
 
 def size(text: str) -> int:

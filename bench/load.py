@@ -616,20 +616,6 @@ def _client_process(plan: Plan, made: list[tuple[int, list[int]]], ready: Any, r
     results.put(uvloop.run(_clients(plan, made, ready)))
 
 
-def machine_loop_ns() -> float:
-    """How long this machine's Python takes for one turn of a plain loop, in nanoseconds (best of
-    five): the same code on the same kind of machine ran three times slower on some days than on
-    others, so a run's figures say little without the speed of the machine they were taken on."""
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        total = 0
-        for number in range(1_000_000):
-            total += number
-        best = min(best, time.perf_counter() - started)
-    return round(best * 1000, 1)
-
-
 def timeline(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The measured latencies second by second (by when each reached its seat): how many, their
     p50 and p99, and the longest. A run's p99 alone does not say whether its tail is spread evenly
@@ -749,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
+    from amigos.bench.machine import machine_loop_ns
+
     loop_ns = machine_loop_ns()
     with tempfile.TemporaryDirectory(prefix="amigos-bench-load-") as data_dir:
         env = lobby_bench.server_env(data_dir, args.database)

@@ -397,6 +397,117 @@ async def costly(players: list[tuple[int, str]], port: int, seconds: float) -> d
     }
 
 
+def archive_cuban_matches(askers: list[tuple[int, str]]) -> list[int]:
+    """One finished Cuban 2v2 match for each asker (seat 0; computers at the others), each from its
+    own simulated deal, so no two of them ask for the same position."""
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from amigos.engine import find_variant
+    from amigos.engine.simulate import simulate_match
+    from amigos.web.archive.models import ArchivedMatch
+    from amigos.web.archive.services.handover import archive_match
+
+    started = datetime(2026, 1, 1, tzinfo=UTC)
+    ids = []
+    for number, (user_id, _key) in enumerate(askers):
+        record = simulate_match(find_variant("cuban-2v2", 4), random.Random(number))
+        source = f"bench:analysis:{number}"
+        archive_match(
+            source=source,
+            record=record.to_obj(),
+            seat_user_ids=[user_id, None, None, None],
+            table_name=f"Análisis {number}",
+            started_at=started,
+            ended_at=started + timedelta(minutes=10),
+        )
+        ids.append(int(ArchivedMatch.objects.get(source=source).pk))
+    return ids
+
+
+def _http(port: int, method: str, path: str, session_key: str) -> tuple[int, dict[str, Any]]:
+    """One request as a signed-in browser would make it (the CSRF cookie and header of a page)."""
+    import http.client
+
+    token = "b" * 32
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        connection.request(
+            method,
+            path,
+            headers={
+                "Cookie": f"sessionid={session_key}; csrftoken={token}",
+                "X-CSRFToken": token,
+                "Accept": "application/json",
+            },
+        )
+        response = connection.getresponse()
+        body = response.read()
+        return response.status, json.loads(body) if body.startswith(b"{") else {}
+    finally:
+        connection.close()
+
+
+async def analysis(players: list[tuple[int, str]], matches: list[int], port: int) -> dict[str, Any]:
+    """Issue 36's second goal: ``askers`` players ask for the value of every play at a Cuban first
+    lead at the same moment (the Academy's heaviest position), each in a match of their own
+    (``matches``, made by `archive_cuban_matches` for ``players[1:]``), while
+    another player's heartbeat round trip is timed over their socket. Every job runs in the site's
+    search workers (a bounded queue, one job per player), none in the server's event loop."""
+    url, origin = f"ws://127.0.0.1:{port}/ws/", f"http://127.0.0.1:{port}"
+    prober_id, prober_key = players[0]
+    asking = players[1 : len(matches) + 1]
+    prober = Client(prober_id, prober_key)
+    run = asyncio.get_running_loop().create_task(prober.run(url, origin, 3600))
+    await asyncio.wait_for(prober.welcomed.wait(), 30)
+    started = time.perf_counter()
+    submitted = await asyncio.gather(
+        *(
+            asyncio.to_thread(_http, port, "POST", f"/stats/replay/{match}/1/0/values/", key)
+            for match, (_user, key) in zip(matches, asking, strict=True)
+        )
+    )
+    places = [body.get("ahead") for _status, body in submitted]
+    pending = {
+        body["url"]: key
+        for (status, body), (_user, key) in zip(submitted, asking, strict=True)
+        if status == 202
+    }
+    refused = len(asking) - len(pending)
+    answered: dict[str, dict[str, Any]] = {}
+    round_trips: list[float] = []
+    next_poll = time.perf_counter()
+    while pending and time.perf_counter() - started < 600:
+        round_trips.append(await asyncio.wait_for(prober.command("heartbeat"), 30))
+        if time.perf_counter() >= next_poll:  # each page polls its job about once a second
+            next_poll = time.perf_counter() + 1.0
+            polls = await asyncio.gather(
+                *(asyncio.to_thread(_http, port, "GET", job, key) for job, key in pending.items())
+            )
+            for (job, _key), (status, body) in zip(list(pending.items()), polls, strict=True):
+                if status != 200 or body.get("status") in ("done", "failed"):
+                    answered[job] = body
+                    del pending[job]
+        await asyncio.sleep(0.05)
+    seconds = time.perf_counter() - started
+    await prober.connection.close()
+    run.cancel()
+    return {
+        "askers": len(asking),
+        "refused": refused,
+        "refusals": sorted({f"{status} {body.get('error', '')}".strip() for status, body in submitted if status != 202}),
+        "places": places,
+        "answered": sum(1 for body in answered.values() if body.get("status") == "done"),
+        "unanswered": len(pending),
+        "all_answered_seconds": round(seconds, 1),
+        "heartbeats_answered": len(round_trips),
+        "heartbeat_rtt_p50_ms": round(percentile(round_trips, 0.5) * 1000, 1),
+        "heartbeat_rtt_p99_ms": round(percentile(round_trips, 0.99) * 1000, 1),
+        "heartbeat_rtt_max_ms": round(max(round_trips, default=0) * 1000, 1),
+        "goal_rtt_p99_ms": 100.0,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=2000)
@@ -405,6 +516,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="60 players at 30/s, and a short flood (CI)")
     parser.add_argument("--flood", action="store_true", help="measure the flood instead of the join")
     parser.add_argument("--flood-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--analysis",
+        type=int,
+        metavar="N",
+        help="measure N players asking for a Cuban first lead's values at once instead of the join",
+    )
     parser.add_argument("--database-url", help="a database instead of a scratch SQLite file")
     parser.add_argument(
         "--postgres",
@@ -438,15 +555,21 @@ def run(args: argparse.Namespace) -> int:
         env = server_env(data_dir, args.database_url)
         os.environ.update(env)
         sys.path.insert(0, str(ROOT / "src"))
-        players = make_players(args.players if not args.flood else 2)
+        from amigos.bench.machine import machine_loop_ns
+
+        players = make_players(2 if args.flood else (args.analysis + 1) if args.analysis else args.players)
         port = free_port()
         server = start_server(port, env)
         try:
             result: dict[str, Any] = {"bench": "lobby", "quick": args.quick}
-            if args.flood or args.quick:
+            if args.analysis:
+                matches = archive_cuban_matches(players[1 : args.analysis + 1])
+                result["analysis"] = asyncio.run(analysis(players, matches, port))
+                result["machine_loop_ns"] = machine_loop_ns()
+            elif args.flood or args.quick:
                 result["flood"] = asyncio.run(flood(players, port, args.flood_seconds, 12))
                 result["costly"] = asyncio.run(costly(players, port, args.flood_seconds))
-            if not args.flood:
+            if not args.flood and not args.analysis:
                 result.update(asyncio.run(join_all(players, port, server.pid, args.rate, args.heartbeat)))
             print(json.dumps(result, indent=2), flush=True)
         finally:
