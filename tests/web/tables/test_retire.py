@@ -65,6 +65,8 @@ async def test_an_ended_table_is_let_go_a_minute_after_its_end_and_comes_back_fr
     )
     playing = await registry.get_actor(table.pk)
     assert playing is not None
+    # Beto stays at his table: one that everyone left ends by itself (and is then let go too).
+    await playing.call(lambda: playing.join(Recorder(other.pk), True, None))
     await by_hand_only()
     start = time.monotonic()
     assert await registry.retire_ended(now=start) == []  # its end is seen now

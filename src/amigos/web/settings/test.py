@@ -39,3 +39,10 @@ AMIGOS_ARCHIVE_PROCESS = 0
 # make are not what most tests are about (tests/web/realtime/test_entry.py lowers them).
 AMIGOS_SOCKET_OPENINGS_PER_SECOND = 1000
 AMIGOS_SOCKET_OPENING_BURST = 1000
+# A player's table limits (tables/limits.py) are tested at their documented values by
+# tests/web/tables/test_limits.py, which sets them. Elsewhere a test makes the tables its story
+# needs; and an actor of an earlier test that writes after its database was flushed (SQLite reuses
+# the players' ids) must not count against a later test's players.
+AMIGOS_LIVE_TABLES_PER_PLAYER = 1000
+AMIGOS_CORRESPONDENCE_TABLES_PER_PLAYER = 1000
+AMIGOS_TABLES_CREATED_PER_WINDOW = 1000
