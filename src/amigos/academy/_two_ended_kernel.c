@@ -254,6 +254,8 @@ static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, 
     size_t slot = table_slot(k, hands, a, b, seat, hash);
     uint64_t generation = k->generation;
     int found = k->tags[slot] != 0;
+    if (!found)
+        __builtin_prefetch(&k->table[slot], 1, 1); /* written when this node is done */
     int lower = -KERNEL_INFINITY, upper = KERNEL_INFINITY, best_first = -1;
     if (found) {
         const Entry *entry = &k->table[slot];

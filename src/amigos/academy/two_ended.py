@@ -120,7 +120,10 @@ class TwoEndedSolver:
         self.tiles: TileSet = tile_set_for(self.rules.max_pip)
         self._shift = self.tiles.size
         self._full = (1 << self._shift) - 1
-        self._search_fn = self._make_search()
+        # The Python search is a closure that refers back to this solver (a reference cycle that
+        # only the garbage collector frees); the compiled path does without it, so a solver with
+        # the kernel, and the kernel's table, are freed as soon as they are dropped.
+        self._search_fn = None if self.compiled else self._make_search()
         # Sort rank of each tile: heavier tiles first, doubles first among equals.
         order = sorted(range(self.tiles.size), key=lambda i: (-self.tiles.pips[i], -self._is_double(i)))
         self._rank = [0] * self.tiles.size
@@ -309,6 +312,7 @@ class TwoEndedSolver:
         for _ in range(self.rules.players):
             remaining |= rest & self._full
             rest >>= self._shift
+        assert self._search_fn is not None
         return self._search_fn(packed, remaining, a, b, seat, alpha, beta)
 
     def _make_search(self) -> Callable[[int, int, int, int, int, int, int], int]:
