@@ -7,8 +7,9 @@
  * must be the same on every machine, with or without a compiler. So this kernel visits the
  * same nodes in the same order, stores the same bounds and the same best tile, and counts
  * nodes the same way; the tests compare values and node counts with the Python search.
- * The speed comes from C itself: hands are four 64-bit masks, a table entry is 48 bytes
- * (a Python tuple entry was about 190), and there are no interpreter calls per node.
+ * The speed comes from C itself: hands are 64-bit masks, a table entry is 32 bytes (48 for four
+ * hands of double-nine; a Python dict entry was about 190), probes read 4-byte tags, and there
+ * are no interpreter calls per node.
  *
  * Interface (see _two_ended_kernel.pyi): Kernel(players, suit_masks, halves, pips, rank,
  * scoring, tie_winner); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
@@ -27,15 +28,15 @@
 #define SCORING_ALL 1
 #define SCORING_HANDS 2
 
+/* What the table keeps of a position besides its key. */
 typedef struct {
-    uint64_t hands[4];
     int32_t lower;
     int32_t upper;
     int8_t best;
     uint8_t a;
     uint8_t b;
     uint8_t seat;
-} Entry;
+} Info;
 
 typedef struct {
     PyObject_HEAD
@@ -49,9 +50,13 @@ typedef struct {
     int pips[MAX_TILES];
     int rank[MAX_TILES];
     /* Open addressing: tags[i] is 0 for an empty slot, else 32 bits of the position's hash, so a
-     * probe reads 4 bytes per slot and touches an entry only when its tag matches. */
+     * probe reads 4 bytes per slot and touches a slot's key only when its tag matches. A slot is
+     * the key (`width` words: the hands, two to a word when they fit in 32 bits) then its Info:
+     * 32 bytes for double-six or one-against-one, 48 for four hands of double-nine. */
     uint32_t *tags;
-    Entry *table;
+    unsigned char *slots;
+    int width;
+    size_t stride;
     size_t capacity; /* a power of two */
     size_t used;
     uint64_t generation; /* bumped when the table grows: slot numbers change */
@@ -60,12 +65,34 @@ typedef struct {
     int exceeded;
 } Kernel;
 
-static uint64_t entry_hash(const uint64_t *hands, int a, int b, int seat) {
+static void make_key(const Kernel *k, const uint64_t *hands, uint64_t *key) {
+    if (k->width == 4) {
+        memcpy(key, hands, 4 * sizeof(uint64_t));
+    } else if (k->players == 4) {
+        key[0] = hands[0] | hands[1] << 32;
+        key[1] = hands[2] | hands[3] << 32;
+    } else {
+        key[0] = hands[0];
+        key[1] = hands[1];
+    }
+}
+
+static uint64_t *slot_key(const Kernel *k, size_t i) {
+    return (uint64_t *)(k->slots + i * k->stride);
+}
+
+static Info *slot_info(const Kernel *k, size_t i) {
+    return (Info *)(k->slots + i * k->stride + (size_t)k->width * sizeof(uint64_t));
+}
+
+static uint64_t entry_hash(const Kernel *k, const uint64_t *key, int a, int b, int seat) {
     uint64_t h = (uint64_t)((a << 6) | (b << 2) | seat) * 0x9E3779B97F4A7C15ULL;
-    h ^= hands[0] * 0xBF58476D1CE4E5B9ULL;
-    h ^= (hands[1] ^ (hands[1] >> 29)) * 0x94D049BB133111EBULL;
-    h ^= (hands[2] ^ (hands[2] >> 31)) * 0xD6E8FEB86659FD93ULL;
-    h ^= (hands[3] ^ (hands[3] >> 27)) * 0xA0761D6478BD642FULL;
+    h ^= key[0] * 0xBF58476D1CE4E5B9ULL;
+    h ^= (key[1] ^ (key[1] >> 29)) * 0x94D049BB133111EBULL;
+    if (k->width == 4) {
+        h ^= (key[2] ^ (key[2] >> 31)) * 0xD6E8FEB86659FD93ULL;
+        h ^= (key[3] ^ (key[3] >> 27)) * 0xA0761D6478BD642FULL;
+    }
     h ^= h >> 32;
     h *= 0xE7037ED1A0B428DBULL;
     h ^= h >> 29;
@@ -77,7 +104,7 @@ static uint32_t tag_of(uint64_t hash) {
 }
 
 /* The slot of a position: its entry's, or the empty slot where it would go. */
-static size_t table_slot(const Kernel *k, const uint64_t *hands, int a, int b, int seat, uint64_t hash) {
+static size_t table_slot(const Kernel *k, const uint64_t *key, int a, int b, int seat, uint64_t hash) {
     size_t mask = k->capacity - 1;
     size_t i = (size_t)hash & mask;
     uint32_t tag = tag_of(hash);
@@ -86,9 +113,10 @@ static size_t table_slot(const Kernel *k, const uint64_t *hands, int a, int b, i
         if (here == 0)
             return i;
         if (here == tag) {
-            const Entry *e = &k->table[i];
-            if (e->a == a && e->b == b && e->seat == seat && e->hands[0] == hands[0] &&
-                e->hands[1] == hands[1] && e->hands[2] == hands[2] && e->hands[3] == hands[3])
+            const uint64_t *other = slot_key(k, i);
+            const Info *info = slot_info(k, i);
+            if (info->a == a && info->b == b && info->seat == seat && other[0] == key[0] && other[1] == key[1] &&
+                (k->width == 2 || (other[2] == key[2] && other[3] == key[3])))
                 return i;
         }
         i = (i + 1) & mask;
@@ -97,27 +125,28 @@ static size_t table_slot(const Kernel *k, const uint64_t *hands, int a, int b, i
 
 static int table_grow(Kernel *k) {
     size_t old_capacity = k->capacity;
-    Entry *old = k->table;
+    unsigned char *old = k->slots;
     uint32_t *old_tags = k->tags;
-    size_t capacity = old_capacity ? old_capacity * 2 : (size_t)1 << 17;
-    Entry *fresh = malloc(capacity * sizeof(Entry));
+    size_t capacity = old_capacity ? old_capacity * 2 : (size_t)1 << 16;
+    unsigned char *fresh = malloc(capacity * k->stride);
     uint32_t *tags = calloc(capacity, sizeof(uint32_t));
     if (fresh == NULL || tags == NULL) {
         free(fresh);
         free(tags);
         return -1;
     }
-    k->table = fresh;
+    k->slots = fresh;
     k->tags = tags;
     k->capacity = capacity;
     k->generation++;
     for (size_t i = 0; i < old_capacity; i++) {
         if (old_tags[i]) {
-            const Entry *e = &old[i];
-            uint64_t hash = entry_hash(e->hands, e->a, e->b, e->seat);
-            size_t j = table_slot(k, e->hands, e->a, e->b, e->seat, hash);
+            const uint64_t *key = (const uint64_t *)(old + i * k->stride);
+            const Info *info = (const Info *)(old + i * k->stride + (size_t)k->width * sizeof(uint64_t));
+            uint64_t hash = entry_hash(k, key, info->a, info->b, info->seat);
+            size_t j = table_slot(k, key, info->a, info->b, info->seat, hash);
             tags[j] = old_tags[i];
-            fresh[j] = *e;
+            memcpy(fresh + j * k->stride, old + i * k->stride, k->stride);
         }
     }
     free(old);
@@ -127,13 +156,13 @@ static int table_grow(Kernel *k) {
 
 /* Claim the slot of a new position (the caller checked it is empty): the table then holds one
  * entry per position searched, like the Python search's dict. */
-static void table_claim(Kernel *k, size_t i, const uint64_t *hands, int a, int b, int seat, uint64_t hash) {
-    Entry *e = &k->table[i];
+static void table_claim(Kernel *k, size_t i, const uint64_t *key, int a, int b, int seat, uint64_t hash) {
+    Info *info = slot_info(k, i);
     k->tags[i] = tag_of(hash);
-    memcpy(e->hands, hands, sizeof(e->hands));
-    e->a = (uint8_t)a;
-    e->b = (uint8_t)b;
-    e->seat = (uint8_t)seat;
+    memcpy(slot_key(k, i), key, (size_t)k->width * sizeof(uint64_t));
+    info->a = (uint8_t)a;
+    info->b = (uint8_t)b;
+    info->seat = (uint8_t)seat;
     k->used++;
 }
 
@@ -227,18 +256,18 @@ static int ordered(const Kernel *k, uint64_t fitting, int a, int b, Candidate *o
 
 /* Store what a search proved at `slot` (found again if the table grew meanwhile). The table grows
  * before a lookup, never here, so this never allocates. */
-static void table_store(Kernel *k, size_t slot, uint64_t generation, int found, const uint64_t *hands, int a,
+static void table_store(Kernel *k, size_t slot, uint64_t generation, int found, const uint64_t *key, int a,
                         int b, int seat, uint64_t hash, int lower, int upper, int best) {
     if (generation != k->generation)
-        slot = table_slot(k, hands, a, b, seat, hash);
+        slot = table_slot(k, key, a, b, seat, hash);
     else if (!found && k->tags[slot] != 0)
-        slot = table_slot(k, hands, a, b, seat, hash); /* a child took the empty slot we saw */
+        slot = table_slot(k, key, a, b, seat, hash); /* a child took the empty slot we saw */
     if (k->tags[slot] == 0)
-        table_claim(k, slot, hands, a, b, seat, hash);
-    Entry *e = &k->table[slot];
-    e->lower = lower;
-    e->upper = upper;
-    e->best = (int8_t)best;
+        table_claim(k, slot, key, a, b, seat, hash);
+    Info *info = slot_info(k, slot);
+    info->lower = lower;
+    info->upper = upper;
+    info->best = (int8_t)best;
 }
 
 static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, int seat, int alpha, int beta) {
@@ -250,15 +279,17 @@ static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, 
         k->exceeded = -1;
         return 0;
     }
-    uint64_t hash = entry_hash(hands, a, b, seat);
-    size_t slot = table_slot(k, hands, a, b, seat, hash);
+    uint64_t key[4];
+    make_key(k, hands, key);
+    uint64_t hash = entry_hash(k, key, a, b, seat);
+    size_t slot = table_slot(k, key, a, b, seat, hash);
     uint64_t generation = k->generation;
     int found = k->tags[slot] != 0;
     if (!found)
-        __builtin_prefetch(&k->table[slot], 1, 1); /* written when this node is done */
+        __builtin_prefetch(slot_key(k, slot), 1, 1); /* written when this node is done */
     int lower = -KERNEL_INFINITY, upper = KERNEL_INFINITY, best_first = -1;
     if (found) {
-        const Entry *entry = &k->table[slot];
+        const Info *entry = slot_info(k, slot);
         lower = entry->lower;
         upper = entry->upper;
         best_first = entry->best;
@@ -287,7 +318,7 @@ static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, 
             lower = lower > value ? lower : value;
         else
             lower = upper = value;
-        table_store(k, slot, generation, found, hands, a, b, seat, hash, lower, upper, best_tile);
+        table_store(k, slot, generation, found, key, a, b, seat, hash, lower, upper, best_tile);
         return value;
     }
     Candidate candidates[2 * MAX_TILES];
@@ -342,7 +373,7 @@ static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, 
         lower = best > lower ? best : lower;
     else
         lower = upper = best;
-    table_store(k, slot, generation, found, hands, a, b, seat, hash, lower, upper, best_tile);
+    table_store(k, slot, generation, found, key, a, b, seat, hash, lower, upper, best_tile);
     return best;
 }
 
@@ -433,12 +464,15 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
             PyErr_SetString(PyExc_ValueError, "one pip count and one rank per tile");
         return -1;
     }
-    free(self->table);
+    free(self->slots);
     free(self->tags);
-    self->table = NULL;
+    self->slots = NULL;
     self->tags = NULL;
     self->capacity = 0;
     self->used = 0;
+    self->width = (self->tile_count <= 32 || players == 2) ? 2 : 4;
+    self->stride = (size_t)self->width * sizeof(uint64_t) + sizeof(Info);
+    self->stride = (self->stride + 15) & ~(size_t)15; /* 32 or 48 bytes */
     if (table_grow(self) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -447,7 +481,7 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
 }
 
 static void Kernel_dealloc(Kernel *self) {
-    free(self->table);
+    free(self->slots);
     free(self->tags);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -458,7 +492,7 @@ static PyObject *Kernel_search(Kernel *self, PyObject *args) {
     long long nodes, budget;
     if (!PyArg_ParseTuple(args, "OiiiiiLL", &hand_tuple, &a, &b, &seat, &alpha, &beta, &nodes, &budget))
         return NULL;
-    if (self->table == NULL) {
+    if (self->slots == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "kernel not initialised");
         return NULL;
     }
