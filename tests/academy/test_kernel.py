@@ -12,7 +12,11 @@ fail, rather than skip, when it is missing, so a broken build cannot go unnotice
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -138,3 +142,28 @@ def test_bad_input_to_the_kernel_is_refused() -> None:
     with pytest.raises(ValueError, match="ends"):
         kernel.search((1, 2, 4, 8), 5, 2, 0, -10, 10, 0, 100)
     assert kernel.entries == 0
+
+
+def test_without_the_kernel_the_solver_falls_back_to_python() -> None:
+    """A machine without a compiler installs without the kernel: the solver still answers, in Python,
+    and asking for the kernel explicitly is a clear error."""
+    script = """
+import sys
+sys.modules["amigos.academy._two_ended_kernel"] = None  # as if the build had been skipped
+from amigos.academy.two_ended import COMPILED, HandScoring, Position, TwoEndedRules, TwoEndedSolver
+rules = TwoEndedRules(6, 4, HandScoring.LOSERS)
+solver = TwoEndedSolver(rules)
+assert not COMPILED and not solver.compiled
+print(solver.value(Position((1 << 27, 1 << 26, 1 << 25, 1 << 24), (6, 6), 0)))
+try:
+    TwoEndedSolver(rules, compiled=True)
+except RuntimeError as error:
+    print(error)
+"""
+    source = str(Path(two_ended.__file__).resolve().parents[2])  # this checkout's src, not another
+    env = {**os.environ, "PYTHONPATH": source}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
+    value, error = done.stdout.splitlines()
+    expected = TwoEndedSolver(TwoEndedRules(6, 4, HandScoring.LOSERS), compiled=False)
+    assert int(value) == expected.value(Position((1 << 27, 1 << 26, 1 << 25, 1 << 24), (6, 6), 0))
+    assert "not built" in error
