@@ -11,7 +11,7 @@ PORT ?= 8000
 
 .PHONY: run test venv lint typecheck imports test-bare test-py test-pg test-alone bench bench-quick clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml src/amigos/academy/_two_ended_kernel.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'

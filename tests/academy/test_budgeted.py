@@ -13,7 +13,7 @@ from amigos.academy import budgeted
 from amigos.academy.budgeted import MAX_DEPTH, solve_within
 from amigos.academy.solve import solve
 from amigos.academy.spinner_search import SpinnerSearch
-from amigos.engine import HandState, find_variant, tile_set
+from amigos.engine import HandState, Variant, find_variant, tile_set
 from tests.academy.test_solve_engine import TWO_ENDED, endgame
 
 
@@ -83,7 +83,8 @@ def test_the_draw_games_keep_depth_four_when_it_fits(name: str, players: int, rn
     hands = [tiles[s * size : (s + 1) * size] for s in range(players)]
     state = HandState.start(variant, hands, rng.randrange(players), tiles[players * size :])
     answer = solve_within(state)
-    assert not answer.exact and not answer.limited
+    # A whole hand is too big for the exact attempt, which only games of two sides make.
+    assert not answer.exact and answer.limited == (variant.sides == 2)
     if answer.depth == 4:
         assert answer.values == SpinnerSearch(depth=4).action_values(state)
     tight = solve_within(state, estimate_nodes=5)
@@ -106,3 +107,51 @@ def test_any_position_stays_within_its_budgets(
         assert answer.values == solve(state) and answer.nodes <= exact_nodes
     else:
         assert answer.limited and answer.depth is not None and answer.depth >= 1
+
+
+SPINNER_GAMES = [(name, players) for name in ("draw-100", "all-fives-100") for players in (2, 3, 4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SPINNER_GAMES), st.randoms(), st.integers(1, 5))
+def test_a_small_draw_or_fives_endgame_between_two_sides_gets_exact_values(
+    game: tuple[str, int], rng: random.Random, left: int
+) -> None:
+    name, players = game
+    variant = find_variant(name, players)
+    state = spinner_endgame(variant, rng, left)
+    answer = solve_within(state)
+    search = SpinnerSearch(depth=None)
+    if variant.sides != 2:
+        assert not answer.exact  # the paranoid value of three sides or more is a model, not exact
+        return
+    values = search.action_values(state)
+    if search.nodes <= budgeted.SPINNER_EXACT_NODES:
+        assert answer.exact and answer.depth is None and not answer.limited
+        assert answer.values == values and answer.nodes == search.nodes
+    else:
+        assert not answer.exact and answer.limited
+
+
+def test_an_exact_attempt_that_does_not_fit_says_so_and_counts_its_nodes() -> None:
+    variant = find_variant("draw-100", 2)
+    state = spinner_endgame(variant, random.Random(5), 14)
+    answer = solve_within(state, spinner_exact_nodes=50)
+    assert not answer.exact and answer.limited and answer.depth is not None
+    assert answer.nodes > 51
+
+
+def spinner_endgame(variant: Variant, rng: random.Random, left: int) -> HandState:
+    """A draw or fives deal played at random until at most ``left`` tiles remain in the hands."""
+    tiles = list(tile_set(6))
+    rng.shuffle(tiles)
+    size = variant.hand_size
+    hands = [tiles[s * size : (s + 1) * size] for s in range(variant.players)]
+    state = HandState.start(variant, hands, rng.randrange(variant.players), tiles[variant.players * size :])
+    while sum(len(h) for h in state.hands) > left:
+        actions = state.legal_actions()
+        following = state.apply(actions[rng.randrange(len(actions))], state.to_move)
+        if following.is_over:
+            return state
+        state = following
+    return state

@@ -23,7 +23,18 @@ from dataclasses import dataclass, field
 
 from amigos.academy.compact import TileSet, tile_set_for
 
+try:  # the compiled kernel, built by `pip install` when a C compiler is there (see docs/bots.md)
+    from amigos.academy._two_ended_kernel import Kernel
+except ImportError:  # pragma: no cover - depends on the machine's build
+    Kernel = None  # type: ignore[assignment,misc]
+
 INFINITY = 1_000_000
+#: Whether this installation has the compiled kernel (False: every search runs in Python).
+COMPILED = Kernel is not None
+#: The kernel's code for each scoring (the order of ``SCORING_*`` in _two_ended_kernel.c).
+_KERNEL_SCORING = {"losers": 0, "all": 1, "hands": 2}
+#: "No budget": a node count no search reaches (the kernel counts in 64 bits).
+_UNLIMITED = 1 << 62
 
 
 class HandScoring(enum.Enum):
@@ -89,10 +100,17 @@ class TwoEndedSolver:
     only ever holds true bounds, so positions reached again are answered at once.
     ``node_budget`` (None: unlimited) makes a search raise ``BudgetExceeded``
     after that many nodes, which keeps time-bounded callers deterministic.
+
+    ``compiled`` (default: whenever this installation has it) runs the null-window searches in the
+    C kernel (``_two_ended_kernel.c``), which visits the same nodes in the same order as the
+    Python search below, stores the same bounds and counts nodes the same way: values, node counts
+    and therefore budgeted answers are identical, about twenty times faster. ``compiled=False`` is
+    the pure-Python reference the kernel is tested against.
     """
 
     rules: TwoEndedRules
     node_budget: int | None = None
+    compiled: bool = COMPILED
     stats: SearchStats = field(default_factory=SearchStats)
     _table: dict[int, tuple[int, int, int]] = field(default_factory=dict, repr=False)
     # (fitting tiles, ends) -> plays in trial order; shared by every position with that hand and ends.
@@ -102,12 +120,28 @@ class TwoEndedSolver:
         self.tiles: TileSet = tile_set_for(self.rules.max_pip)
         self._shift = self.tiles.size
         self._full = (1 << self._shift) - 1
-        self._search_fn = self._make_search()
+        # The Python search is a closure that refers back to this solver (a reference cycle that
+        # only the garbage collector frees); the compiled path does without it, so a solver with
+        # the kernel, and the kernel's table, are freed as soon as they are dropped.
+        self._search_fn = None if self.compiled else self._make_search()
         # Sort rank of each tile: heavier tiles first, doubles first among equals.
         order = sorted(range(self.tiles.size), key=lambda i: (-self.tiles.pips[i], -self._is_double(i)))
         self._rank = [0] * self.tiles.size
         for position, index in enumerate(order):
             self._rank[index] = position
+        self._kernel: Kernel | None = None
+        if self.compiled:
+            if Kernel is None:
+                raise RuntimeError("the compiled two-ended kernel is not built in this installation")
+            self._kernel = Kernel(
+                self.rules.players,
+                self.tiles.suit_masks,
+                self.tiles.halves,
+                self.tiles.pips,
+                self._rank,
+                _KERNEL_SCORING[self.rules.scoring.value],
+                -1 if self.rules.tie_winner is None else self.rules.tie_winner,
+            )
 
     # -- public API -------------------------------------------------------------------------------------
     def value(self, position: Position) -> int:
@@ -264,11 +298,21 @@ class TwoEndedSolver:
 
     def _search(self, packed: int, a: int, b: int, seat: int, alpha: int, beta: int) -> int:
         """Negamax value for ``seat``'s side with ends ``a <= b`` (see ``_make_search``)."""
+        kernel = self._kernel
+        if kernel is not None:
+            budget = self.node_budget if self.node_budget is not None else _UNLIMITED
+            value, self.stats.nodes = kernel.search(
+                tuple(self._hands(packed)), a, b, seat, alpha, beta, self.stats.nodes, budget
+            )
+            if value is None:
+                raise BudgetExceeded
+            return value
         remaining = 0
         rest = packed
         for _ in range(self.rules.players):
             remaining |= rest & self._full
             rest >>= self._shift
+        assert self._search_fn is not None
         return self._search_fn(packed, remaining, a, b, seat, alpha, beta)
 
     def _make_search(self) -> Callable[[int, int, int, int, int, int, int], int]:

@@ -1,0 +1,169 @@
+"""The compiled kernel against the pure-Python search it mirrors.
+
+The kernel must visit the same nodes as the Python search, not merely find the same values: node
+budgets (the hard bot's, the Academy's) are counted in nodes, and a budgeted answer must not depend
+on whether the machine had a C compiler. So every test compares the value of every action and the
+node count, on positions drawn with ``st.data()`` (thousands of them over the tests), reused
+tables and budgets that run out mid-search included.
+
+The kernel is built by ``pip install`` (``make test`` installs the project first); these tests
+fail, rather than skip, when it is missing, so a broken build cannot go unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.academy import two_ended
+from amigos.academy.compact import tile_set_for
+from amigos.academy.solve import compact_position, rules_for
+from amigos.academy.two_ended import (
+    BudgetExceeded,
+    HandScoring,
+    Move,
+    Position,
+    TwoEndedRules,
+    TwoEndedSolver,
+)
+from amigos.engine import find_variant
+from amigos.engine.deal import deal_from_key
+from amigos.engine.match import Match
+from amigos.engine.simulate import seeded_key
+
+
+def _rules(data: st.DataObject) -> TwoEndedRules:
+    return TwoEndedRules(
+        data.draw(st.sampled_from([6, 9]), label="max_pip"),
+        data.draw(st.sampled_from([2, 4]), label="players"),
+        data.draw(st.sampled_from(list(HandScoring)), label="scoring"),
+        data.draw(st.sampled_from([None, 0, 1]), label="tie_winner"),
+    )
+
+
+def _position(data: st.DataObject, rules: TwoEndedRules, most: int) -> Position:
+    """Hands of up to ``most`` tiles each (possibly uneven, possibly empty but the mover's), ends
+    drawn freely (a lead when None), any seat to move."""
+    size = tile_set_for(rules.max_pip).size
+    order = data.draw(st.permutations(range(size)), label="shuffle")
+    hands = []
+    taken = 0
+    for _ in range(rules.players):
+        count = data.draw(st.integers(0, most), label="hand size")
+        hands.append(sum(1 << i for i in order[taken : taken + count]))
+        taken += count
+    seat = data.draw(st.integers(0, rules.players - 1), label="to move")
+    if hands[seat] == 0:
+        hands[seat] = 1 << order[taken]
+    ends: tuple[int, int] | None = None
+    if data.draw(st.booleans(), label="ends"):
+        ends = tuple(sorted(data.draw(st.tuples(*[st.integers(0, rules.max_pip)] * 2), label="ends")))  # type: ignore[assignment]
+    return Position(tuple(hands), ends, seat)
+
+
+def _both(rules: TwoEndedRules, budget: int | None = None) -> tuple[TwoEndedSolver, TwoEndedSolver]:
+    return (
+        TwoEndedSolver(rules, node_budget=budget, compiled=False),
+        TwoEndedSolver(rules, node_budget=budget, compiled=True),
+    )
+
+
+def _action_values(solver: TwoEndedSolver, position: Position) -> dict[Move, int] | str:
+    try:
+        return solver.action_values(position)
+    except BudgetExceeded:
+        return "budget exceeded"
+
+
+def test_this_installation_has_the_kernel() -> None:
+    assert two_ended.COMPILED, "the C kernel is not built: run `pip install -e .` (needs a C compiler)"
+    assert TwoEndedSolver(TwoEndedRules(6, 4, HandScoring.LOSERS)).compiled
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.data())
+def test_every_action_value_and_node_count_matches_the_python_search(data: st.DataObject) -> None:
+    rules = _rules(data)
+    position = _position(data, rules, data.draw(st.integers(1, 5), label="most"))
+    python, compiled = _both(rules)
+    assert compiled.action_values(position) == python.action_values(position)
+    assert compiled.stats.nodes == python.stats.nodes
+    if position.ends is not None:
+        assert compiled.value(position) == python.value(position)
+        assert compiled.stats.nodes == python.stats.nodes
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.data())
+def test_a_budget_runs_out_at_the_same_node_in_both(data: st.DataObject) -> None:
+    """A shared table over several positions (as the hard bot's worlds) and a budget that may run
+    out in any of them: both searches answer the same positions and stop at the same node."""
+    rules = _rules(data)
+    budget = data.draw(st.integers(1, 4_000), label="budget")
+    python, compiled = _both(rules, budget)
+    for _ in range(data.draw(st.integers(1, 4), label="positions")):
+        position = _position(data, rules, 4)
+        expected = _action_values(python, position)
+        assert _action_values(compiled, position) == expected
+        assert compiled.stats.nodes == python.stats.nodes
+        if expected == "budget exceeded":
+            assert python.stats.nodes == budget + 1
+            break
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_whole_amigos_first_lead_matches(rng: random.Random) -> None:
+    """The Academy's largest exact search: 28 tiles in the hands, every play of the lead."""
+    variant = find_variant("amigos-100")
+    deal = deal_from_key(seeded_key(rng), variant)
+    state = Match.new(variant, ("A", "B", "C", "D"), rng.randrange(4)).start_hand(deal)
+    python, compiled = _both(rules_for(variant, state.tie_winner))
+    position = compact_position(state)
+    assert compiled.action_values(position) == python.action_values(position)
+    assert compiled.stats.nodes == python.stats.nodes
+
+
+def test_bad_input_to_the_kernel_is_refused() -> None:
+    solver = TwoEndedSolver(TwoEndedRules(6, 4, HandScoring.LOSERS))
+    kernel = solver._kernel
+    assert kernel is not None
+    with pytest.raises(ValueError, match="one hand per seat"):
+        kernel.search((1, 2), 0, 0, 0, -10, 10, 0, 100)
+    with pytest.raises(ValueError, match="outside the set"):
+        kernel.search((1 << 40, 2, 4, 8), 0, 0, 0, -10, 10, 0, 100)
+    with pytest.raises(ValueError, match="ends"):
+        kernel.search((1, 2, 4, 8), 5, 2, 0, -10, 10, 0, 100)
+    assert kernel.entries == 0
+
+
+def test_without_the_kernel_the_solver_falls_back_to_python() -> None:
+    """A machine without a compiler installs without the kernel: the solver still answers, in Python,
+    and asking for the kernel explicitly is a clear error."""
+    script = """
+import sys
+sys.modules["amigos.academy._two_ended_kernel"] = None  # as if the build had been skipped
+from amigos.academy.two_ended import COMPILED, HandScoring, Position, TwoEndedRules, TwoEndedSolver
+rules = TwoEndedRules(6, 4, HandScoring.LOSERS)
+solver = TwoEndedSolver(rules)
+assert not COMPILED and not solver.compiled
+print(solver.value(Position((1 << 27, 1 << 26, 1 << 25, 1 << 24), (6, 6), 0)))
+try:
+    TwoEndedSolver(rules, compiled=True)
+except RuntimeError as error:
+    print(error)
+"""
+    source = str(Path(two_ended.__file__).resolve().parents[2])  # this checkout's src, not another
+    env = {**os.environ, "PYTHONPATH": source}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
+    value, error = done.stdout.splitlines()
+    expected = TwoEndedSolver(TwoEndedRules(6, 4, HandScoring.LOSERS), compiled=False)
+    assert int(value) == expected.value(Position((1 << 27, 1 << 26, 1 << 25, 1 << 24), (6, 6), 0))
+    assert "not built" in error
