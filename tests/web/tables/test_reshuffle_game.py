@@ -100,3 +100,43 @@ def test_a_computer_player_asks_whenever_it_is_offered_a_new_deal() -> None:
     game.deal(SEAT_1)
     assert game.computer_reshuffle([1]) == 1
     assert game.computer_reshuffle([0]) is None
+
+
+def reshuffled_match(names: tuple[str, ...] = ("Ana", "Beto", "Caro", "Dani")) -> dict[str, Any]:
+    """A whole cuban-2v2 match as a live table records it, whose first hand was dealt twice: seat 0
+    (Ana) was dealt five doubles and asked for a new deal. Every move is the first legal one."""
+    game = Game(9, find_variant("cuban-2v2"), names)
+    game.start_match(0)
+    game.deal("0000008a-0000-4000-8000-000000000000")  # seat 0 alone is offered a new deal
+    game.reshuffle(0)
+    keys = iter(f"{number:08x}-0000-4000-8000-000000000000" for number in range(1, 500))
+    game.deal(next(keys))
+    while game.termination != "target":
+        if not game.in_hand:
+            game.deal(next(keys))
+            continue
+        assert game.hand is not None and game.to_move is not None
+        game.act(game.to_move, game.hand.legal_actions()[0], at="2026-01-01T00:00:00.000Z")
+    return game.record()
+
+
+def test_amigos_replay_shows_the_voided_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    import tempfile
+
+    from amigos.cli import main
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as file:
+        json.dump(reshuffled_match(), file)
+        file.flush()
+        assert main(["replay", file.name]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["voided"] == [
+        {
+            "hand": 1,
+            "seat": 0,
+            "key": "0000008a-0000-4000-8000-000000000000",
+            "hand_id": "table:9:match:1:hand:1",
+        }
+    ]
+    assert shown["termination"] == "target"
