@@ -51,7 +51,8 @@ def test_the_player_dealt_five_doubles_asks_for_a_new_deal_from_the_keyboard(
     again = {str(tile) for tile in deal_from_key(PLAIN, variant).hands[0]}
     expect(tiles).to_have_count(10)
     page.wait_for_function(
-        "(want) => [...document.querySelectorAll('#my-hand .my-tile')].map((t) => t.dataset.tile).sort().join() === want",
+        "(want) => [...document.querySelectorAll('#my-hand .my-tile')]"
+        ".map((t) => t.dataset.tile).sort().join() === want",
         arg=",".join(sorted(again)),
     )
     # A reload: the snapshot of the new deal offers nothing any more.
