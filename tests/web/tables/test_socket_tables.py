@@ -348,6 +348,11 @@ async def test_the_seat_offered_a_new_deal_asks_for_it_over_a_socket_and_nobody_
     assert data["data"]["key"] == offering and data["data"]["seat"] == 0
     assert verify_commitment(offering, data["data"]["id"], snapshot["hand"]["commitment"])
     assert redealt["data"]["id"] == f"{data['data']['id']}:deal:2" and "reshuffle" not in redealt["data"]
+    # The stored record already holds the voided deal, and the new deal as the hand in play.
+    from amigos.web.tables.models import MatchRecord
+
+    stored = (await sync_to_async(MatchRecord.objects.get)(table_id=mine.pk)).record["hands"]
+    assert [deal["key"] for deal in stored[0]["voided"]] == [offering] and stored[0]["key"] == plain
     # The new deal offers nobody anything: asking again is refused.
     version = flat_events(voided["type"], voided["payload"])[-1]["version"]
     assert (await sync_to_async(Table.objects.get)(pk=mine.pk)).version == version

@@ -541,6 +541,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         events += self._dealt()
         pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
         self._continue(pending)
+        assert pending.write is not None
+        # The stored record listed the voided deal as the hand in play: write it again (rare).
+        pending.write.record = self.game.record()
         await self._commit(pending)
         return {"version": self.version}
 
