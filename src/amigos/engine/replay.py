@@ -16,7 +16,7 @@ from .match import Match
 from .outcome import Termination
 from .record import Record, RecordError, RecordHand
 from .state import DealError, HandState, check_deal
-from .trail import check_hand_trail, read_hand_trail, read_match_trail
+from .trail import VoidedDeal, check_hand_trail, read_hand_trail, read_match_trail
 from .variants import UnknownVariant, Variant, find_variant
 
 
@@ -48,12 +48,15 @@ class ReplayReport:
     extended: bool = False
     termination: Termination | None = None
     deals_verified: int = 0
+    #: The deals voided before a hand was played (Cuban reshuffles), with that hand's number.
+    voided: tuple[tuple[int, VoidedDeal], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the record format's ``amigos replay`` output.
 
-        A record of a live table (with any extension field) adds ``termination`` and
-        ``deals_verified``; a plain record's output is exactly the format's.
+        A record of a live table (with any extension field) adds ``termination``,
+        ``deals_verified`` and ``voided`` (each voided deal, checked: its hand, the seat that asked
+        for a new deal, its key and identity); a plain record's output is exactly the format's.
         """
         obj: dict[str, Any] = {
             "variant": self.variant_name,
@@ -65,6 +68,10 @@ class ReplayReport:
         if self.extended:
             obj["termination"] = None if self.termination is None else self.termination.value
             obj["deals_verified"] = self.deals_verified
+            obj["voided"] = [
+                {"hand": number, "seat": deal.seat, "key": deal.key, "hand_id": deal.hand_id}
+                for number, deal in self.voided
+            ]
         return obj
 
 
@@ -87,12 +94,14 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
     live = read_match_trail(record.extra, variant.players)
     extended = not live.is_empty
     verified = 0
+    voided: list[tuple[int, VoidedDeal]] = []
     reports: list[HandReport] = []
     score = match.score
     for number, hand in enumerate(record.hands, start=1):
         trail = read_hand_trail(number, hand.extra)
         extended = extended or not trail.is_empty
         verified += check_hand_trail(number, variant, hand, trail)
+        voided.extend((number, deal) for deal in trail.voided)
         if match.is_over:
             raise RecordError(number, 1 if hand.moves else 0, "the match was already over")
         if reports and reports[-1].end == "unfinished":
@@ -136,6 +145,7 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
         extended=extended,
         termination=termination,
         deals_verified=verified,
+        voided=tuple(voided),
     )
 
 

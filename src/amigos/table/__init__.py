@@ -62,7 +62,7 @@ from .events import (
     Tick,
     Vote,
 )
-from .flow import hand_id
+from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, redeal_id
 from .model import (
     Colour,
     Conduct,
@@ -141,9 +141,12 @@ __all__ = [
     "VoteChoice",
     "VoteResult",
     "advance",
+    "computer_asks_reshuffle",
     "hand_id",
+    "may_reshuffle",
     "next_deadline",
     "open_table",
     "rebuild",
+    "redeal_id",
     "reseat",
 ]

@@ -3,6 +3,7 @@ plays), the end of a hand and of a match by its target, and a takeover's fresh t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from amigos.engine import (
@@ -12,11 +13,13 @@ from amigos.engine import (
     Match,
     Pass,
     Termination,
+    Tile,
     commitment,
     deal_from_key,
 )
 from amigos.engine.deal import normalise_key
 from amigos.engine.variants import Family
+from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
 from . import events as ev
 from .clock import start_clock
@@ -49,8 +52,27 @@ def hand_id(config: TableConfig, number: int, redeal: int = 0) -> str:
     """The identity a hand's commitment binds its key to: the table and the hand's number
     (``<table_id>:hand:<number>``), and ``:deal:<k>`` for the k-th deal after a reshuffle, so no
     two keys are ever committed under the same identity."""
-    base = f"{config.table_id}:hand:{number}"
+    return redeal_id(f"{config.table_id}:hand:{number}", redeal)
+
+
+def redeal_id(base: str, redeal: int) -> str:
+    """A hand's identity ``base`` once ``redeal`` deals of it were voided: ``:deal:<k>`` added for
+    the k-th deal, so every table (this model and the live one) names redeals the same way."""
     return base if redeal == 0 else f"{base}:deal:{redeal + 1}"
+
+
+def may_reshuffle(offered: tuple[int, ...], seat: int, moves: int) -> bool:
+    """Whether ``seat`` may ask for a new deal now: it was offered one (Cuban, 5 or more doubles:
+    `Match.reshuffle_offer`) and nobody has moved yet (``moves``: the hand's moves so far)."""
+    return seat in offered and moves == 0
+
+
+def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
+    """A computer player's answer to the offer: it asks for a new deal whenever it was dealt
+    enough doubles to be offered one. Why: a double matches a single number, so a hand with five
+    of them (half of a ten-tile hand) has few ways to follow and is the weakest kind of start;
+    any fresh deal is, on average, better (docs/bots.md, "The Cuban reshuffle")."""
+    return sum(1 for tile in hand if tile.is_double) >= RESHUFFLE_DOUBLES
 
 
 def deal(state: TableState, event: ev.Deal, now: float, effects: list[Effect]) -> TableState:
@@ -101,7 +123,7 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
         raise TableError("wrong_phase", "no hand is being played")
     if state.paused:
         raise TableError("table_paused", "the table waits for an absent player")
-    if seat not in hand.reshuffle or hand.moves:
+    if not may_reshuffle(hand.reshuffle, seat, len(hand.moves)):
         raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
     identity = hand_id(state.config, hand.number, hand.redeal)
     effects.append(HandVoided(hand.number, seat, hand.key, identity, hand.commitment))

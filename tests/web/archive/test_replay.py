@@ -290,3 +290,26 @@ def test_the_replay_reads_in_spanish_and_in_english(table: tuple[SignedIn, Archi
     english = text_of(beto.client.get(f"/stats/replay/{match.pk}/1/6/").content.decode())
     assert "Hand 1 · move 6 of 29" in english and "Beto played 5-5." in english
     assert "Score sheet" in english and "Academy" in english
+
+
+@pytest.mark.django_db
+def test_the_replay_shows_and_verifies_a_voided_deal(
+    sign_in: Callable[..., SignedIn], make_player: Callable[..., User]
+) -> None:
+    """Cuban: a deal voided because Ana was dealt five doubles is shown with its key beside the
+    hand dealt instead, and the verify page checks it too (docs/rules.md)."""
+    from tests.web.tables.test_reshuffle_game import reshuffled_match
+
+    beto = sign_in("Beto")
+    record = reshuffled_match()
+    match = archived([make_player("Ana"), beto.user, make_player("Caro"), make_player("Dani")], record)
+    (voided,) = record["hands"][0]["voided"]
+    page = text_of(beto.client.get(f"/stats/replay/{match.pk}/1/0/").content.decode())
+    assert voided["key"] in page and "Repartos anulados" in page
+    assert "A Ana le tocaron 5 dobles y pidió otro reparto." in page
+    assert "anulados" not in text_of(beto.client.get(f"/stats/replay/{match.pk}/2/0/").content.decode())
+    verify = beto.client.get(f"/stats/replay/{match.pk}/1/verify/").content.decode()
+    assert voided["key"] in verify and voided["commitment"] in verify
+    assert verify.count("✔") == 4 and "✘" not in verify
+    check = deal_check(replay_match(record), 1)
+    assert [(v.seat, v.player, v.doubles, v.verified) for v in check.voided] == [(0, "Ana", 5, True)]

@@ -141,6 +141,8 @@ class LeakDetector:
         self.seat = seat
         self.known: set[str] = set()
         self.checked = 0
+        self.offers = 0  # reshuffle offers this audience was told of (its own)
+        self.voided: list[str] = []  # the keys of the voided deals it was told
         self.version = 0  # the version the audience's client stands at
         self.versions: list[int] = []  # the events it applied, in order
 
@@ -149,12 +151,27 @@ class LeakDetector:
         assert not leaked, f"{what} shows {sorted(leaked)} to audience {self.seat}"
         self.checked += 1
 
+    def offer(self, offered: object, hand: list[str]) -> None:
+        """A Cuban reshuffle offer says its seat holds 5 or more doubles: only that seat may see it."""
+        assert offered in (None, False, True), offered
+        if offered:
+            assert self.seat is not None and sum(1 for tile in hand if tile[0] == tile[-1]) >= 5, (
+                f"audience {self.seat} is told of a reshuffle offer that is not its own"
+            )
+            self.offers += 1
+
     def event(self, payload: dict[str, Any]) -> None:
         kind, data = payload["kind"], payload["data"]
         if kind == "hand_started":
             self.known = {same_tile(tile) for tile in data["hand"]}
+            self.offer(data.get("reshuffle"), data["hand"])
             if self.seat is None:
                 assert data["hand"] == []
+        elif kind == "hand_voided":
+            # A voided deal reveals its key (anyone may derive its tiles: none of them is in play);
+            # it names no tile, and the next deal is another key's.
+            assert set(data) == {"number", "seat", "id", "key", "commitment"}, data
+            self.voided.append(data["key"])
         elif kind == "played" or (kind == "drew" and data["seat"] == self.seat and data["tile"] is not None):
             self.known.add(same_tile(data["tile"]))
         if kind == "hand_ended":
@@ -181,6 +198,7 @@ class LeakDetector:
             return
         view = hand["view"]
         self.known = tiles_in(view["hand"]) | tiles_in([p["tile"] for p in view["line"]["placements"]])
+        self.offer(hand.get("reshuffle"), view["hand"])
         if payload.get("turn") is not None:
             self.turn(payload["turn"])
         checked = {key: value for key, value in payload.items() if key not in ("previous_hands", "sheet")}

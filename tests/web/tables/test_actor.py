@@ -150,16 +150,49 @@ def replay_exit(record: dict[str, Any]) -> int:
         os.unlink(file.name)
 
 
+def deal_keys(monkeypatch: pytest.MonkeyPatch, *keys: str) -> None:
+    """The table deals ``keys`` first (then fresh ones), and seat 0 leads the match."""
+    from amigos.engine import new_deal_key
+    from amigos.web.tables import actor as actor_module
+
+    queue = list(keys)
+    monkeypatch.setattr(actor_module, "new_deal_key", lambda: queue.pop(0) if queue else new_deal_key())
+    monkeypatch.setattr(actor_module, "random_seat", lambda players: 0)
+
+
+#: cuban-1v1 deals offering a new deal to seat 0 alone, and to seat 1 alone (5 or more doubles).
+OFFER_SEAT_0 = "0000008a-0000-4000-8000-000000000000"
+OFFER_SEAT_1 = "0000006b-0000-4000-8000-000000000000"
+
+
 @pytest.mark.parametrize(
-    ("variant", "players"),
-    [("amigos-100", None), ("cuban-1v1", None), ("all-fives-100", 3), ("draw-100", 2)],
+    ("variant", "players", "reshuffles"),
+    [
+        ("amigos-100", None, False),
+        ("cuban-1v1", None, False),
+        ("cuban-1v1", None, True),
+        ("all-fives-100", 3, False),
+        ("draw-100", 2, False),
+    ],
 )
 async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
-    make_player: Callable[..., User], variant: str, players: int | None
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    variant: str,
+    players: int | None,
+    reshuffles: bool,
 ) -> None:
+    if reshuffles:
+        # The first deal offers the player a new deal, which she asks for; the next offers the
+        # computer player one, which it asks for at once (amigos.table.computer_asks_reshuffle).
+        deal_keys(monkeypatch, OFFER_SEAT_0, OFFER_SEAT_1)
     user, actor = await against_computers(make_player, variant, players)
     watcher = await sync_to_async(make_player)("Mirón")
     me, others, spectator = await listen_everywhere(actor, user, watcher)
+    if reshuffles:
+        assert actor.snapshot(0)["hand"]["reshuffle"] is True
+        assert actor.snapshot(1)["hand"]["reshuffle"] is False
+        await actor.call(lambda: actor.reshuffle(user.pk, actor.version))
     await play_my_turns(actor, me, user)
     await until(lambda: bool(spectator.events("match_ended")))
     audiences = [
@@ -172,6 +205,11 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
         for kind, payload in recorder.received:
             detector.feed(kind, payload)
         assert detector.checked > 10
+        if reshuffles:
+            # (a later fresh deal may offer the computer player a new deal too, and be voided)
+            assert detector.voided[:2] == [OFFER_SEAT_0, OFFER_SEAT_1]
+            # each seat is told its own offers alone (the detector checks whose they are)
+            assert (detector.offers > 0) == (seat is not None)
         versions = detector.versions
         # every audience gets every version after its snapshot, in order (a copy of one the
         # snapshot already held may arrive too, and is dropped as the client drops it)
@@ -205,6 +243,12 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
         data = ended_hand["data"]
         assert verify_commitment(data["key"], data["id"], published[data["id"]])
         assert data["commitment"] == published[data["id"]]
+    if reshuffles:
+        voided = record.record["hands"][0]["voided"]
+        assert [(deal["seat"], deal["key"]) for deal in voided[:2]] == [(0, OFFER_SEAT_0), (1, OFFER_SEAT_1)]
+        assert record.record["hands"][0]["hand_id"].endswith(f":hand:1:deal:{len(voided) + 1}")
+        every = [deal for hand in record.record["hands"] for deal in hand.get("voided", [])]
+        assert len(every) == len(spectator.events("hand_voided"))
     # the stored record is one `amigos replay` accepts, live extensions and all
     assert replay_exit(record.record) == 0
     await registry.stop_all()

@@ -302,3 +302,67 @@ async def test_a_seated_player_whose_socket_closes_is_away_and_back_on_rejoining
     await watcher.expect(seat_event("reconnected"))
     for peer in (watcher, again):
         await peer.connection.close()
+
+
+async def test_the_seat_offered_a_new_deal_asks_for_it_over_a_socket_and_nobody_else_may(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cuban: Ana, dealt five doubles, is told so privately and asks for a new deal; the deal is
+    voided, its key shown to everyone, and the hand dealt again; refusals change nothing."""
+    from amigos.engine import new_deal_key, verify_commitment
+    from amigos.web.tables import actor as actor_module
+
+    offering, plain = "0000008a-0000-4000-8000-000000000000", "00000001-0000-4000-8000-000000000000"
+    keys = [offering, plain]
+    monkeypatch.setattr(actor_module, "new_deal_key", lambda: keys.pop(0) if keys else new_deal_key())
+    monkeypatch.setattr(actor_module, "random_seat", lambda players: 0)
+    ana, beto = [await sync_to_async(sign_in)(name) for name in ("Ana", "Beto")]
+    ana_peer = await connect(site_server, ana)
+    beto_peer = await connect(site_server, beto)
+    mine = await sync_to_async(services.play_against_computer)(
+        user=ana.user, variant="cuban-2v2", level="easy"
+    )
+    await command(beto_peer, "table.join", {"table_id": mine.pk, "as": "spectator", "since": None})
+    await ana_peer.send("table.join", {"table_id": mine.pk, "since": None})
+    turn = await turn_of(ana_peer, 0)
+    snapshot = next(e["payload"] for e in ana_peer.received if e["type"] == "table.snapshot")
+    assert snapshot["hand"]["reshuffle"] is True
+    watched = next(e["payload"] for e in beto_peer.received if e["type"] == "table.snapshot")
+    assert watched["hand"]["reshuffle"] is False
+    good = {"table_id": mine.pk, "version": turn["version"]}
+    for peer, payload, code in [
+        (ana_peer, {"table_id": mine.pk}, "bad_payload"),
+        (ana_peer, {**good, "version": turn["version"] - 1}, "stale_version"),
+        (beto_peer, good, "not_seated"),
+    ]:
+        answer = await command(peer, "table.reshuffle", payload)
+        assert answer["type"] == "error" and answer["payload"]["code"] == code, (payload, answer)
+    assert (await sync_to_async(Table.objects.get)(pk=mine.pk)).version == turn["version"]
+    answer = await command(ana_peer, "table.reshuffle", good)
+    assert answer["type"] == "ack"
+    voided = await beto_peer.expect(lambda e: event_in(e, "hand_voided") is not None)
+    data = event_in(voided, "hand_voided")
+    assert data is not None
+    redealt = event_in(voided, "hand_started")
+    assert redealt is not None  # the new deal comes in the same message
+    assert data["data"]["key"] == offering and data["data"]["seat"] == 0
+    assert verify_commitment(offering, data["data"]["id"], snapshot["hand"]["commitment"])
+    assert redealt["data"]["id"] == f"{data['data']['id']}:deal:2" and "reshuffle" not in redealt["data"]
+    # The stored record already holds the voided deal, and the new deal as the hand in play.
+    from amigos.web.tables.models import MatchRecord
+
+    stored = (await sync_to_async(MatchRecord.objects.get)(table_id=mine.pk)).record["hands"]
+    assert [deal["key"] for deal in stored[0]["voided"]] == [offering] and stored[0]["key"] == plain
+    # The new deal offers nobody anything: asking again is refused.
+    version = flat_events(voided["type"], voided["payload"])[-1]["version"]
+    assert (await sync_to_async(Table.objects.get)(pk=mine.pk)).version == version
+    answer = await command(ana_peer, "table.reshuffle", {"table_id": mine.pk, "version": version})
+    assert answer["type"] == "error" and answer["payload"]["code"] == "no_reshuffle"
+    # Nobody but Ana ever heard of the offer.
+    assert not any(
+        "reshuffle" in event["data"]
+        for e in beto_peer.received
+        for event in flat_events(e["type"], e["payload"])
+    )
+    for peer in (ana_peer, beto_peer):
+        await peer.connection.close()

@@ -22,6 +22,7 @@ from amigos.engine.record import Record, RecordError, parse_record
 from amigos.engine.replay import ReplayReport, replay_record
 from amigos.engine.state import HandState
 from amigos.engine.tiles import Tile
+from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 from amigos.web.archive.errors import ArchiveError
 
 
@@ -198,6 +199,25 @@ def score_sheet(replayed: ReplayedMatch) -> tuple[SheetRow, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class VoidedCheck:
+    """A deal voided before the hand was played (Cuban reshuffle), as the record keeps it, and
+    whether it holds: its key matches its commitment, and it dealt the seat that asked enough
+    doubles (``doubles``: how many; None when the key gives no deal)."""
+
+    seat: int
+    player: str
+    key: str
+    hand_id: str
+    commitment: str
+    commitment_ok: bool
+    doubles: int | None
+
+    @property
+    def verified(self) -> bool:
+        return self.commitment_ok and self.doubles is not None and self.doubles >= RESHUFFLE_DOUBLES
+
+
+@dataclass(frozen=True, slots=True)
 class DealCheck:
     """What the live table published for a hand (its key, the hand's id and the commitment) and
     whether they prove the dealt tiles: the key gives exactly this deal, and the commitment
@@ -209,6 +229,9 @@ class DealCheck:
     commitment: str | None
     commitment_ok: bool
     deal_ok: bool
+    #: Cuban: the deals of this hand voided before it (a seat dealt 5 or more doubles asked for a
+    #: new deal), each checked in turn.
+    voided: tuple[VoidedCheck, ...] = ()
 
     @property
     def available(self) -> bool:
@@ -229,17 +252,39 @@ def deal_check(replayed: ReplayedMatch, hand: int) -> DealCheck:
         _text(extra.get("hand_id")),
         _text(extra.get("commitment")),
     )
+    voided = _voided_checks(replayed, hand)
     if not (key and hand_id and published):
-        return DealCheck(hand, key, hand_id, published, False, False)
+        return DealCheck(hand, key, hand_id, published, False, False, voided)
     commitment_ok = verify_commitment(key, hand_id, published)
     try:
         dealt = deal_from_key(key, replayed.state(hand, 0).variant)
     except ValueError:
-        return DealCheck(hand, key, hand_id, published, commitment_ok, False)
+        return DealCheck(hand, key, hand_id, published, commitment_ok, False, voided)
     deal_ok = [frozenset(tiles) for tiles in dealt.hands] == [
         frozenset(tiles) for tiles in record_hand.deal
     ] and frozenset(dealt.boneyard) == frozenset(record_hand.boneyard)
-    return DealCheck(hand, key, hand_id, published, commitment_ok, deal_ok)
+    return DealCheck(hand, key, hand_id, published, commitment_ok, deal_ok, voided)
+
+
+def _voided_checks(replayed: ReplayedMatch, hand: int) -> tuple[VoidedCheck, ...]:
+    """The hand's voided deals (``voided`` in the record, as the engine's replay read them)."""
+    variant = replayed.state(hand, 0).variant
+    players = replayed.record.players
+    checks = []
+    for number, deal in replayed.report.voided:
+        if number != hand:
+            continue
+        try:
+            hands = deal_from_key(deal.key, variant).hands
+            doubles: int | None = sum(1 for tile in hands[deal.seat] if tile.is_double)
+        except (ValueError, IndexError):
+            doubles = None
+        player = players[deal.seat] if 0 <= deal.seat < len(players) else str(deal.seat)
+        commitment_ok = verify_commitment(deal.key, deal.hand_id, deal.commitment)
+        checks.append(
+            VoidedCheck(deal.seat, player, deal.key, deal.hand_id, deal.commitment, commitment_ok, doubles)
+        )
+    return tuple(checks)
 
 
 def _text(value: object) -> str | None:

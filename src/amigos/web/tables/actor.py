@@ -496,7 +496,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self.game.names = self._names()
         first = random_seat(self.variant.players) if first_leader_needed(self.variant) else None
         events = self.game.start_match(first)
-        events += self.game.deal(new_deal_key())
+        events += self._dealt()
         self.status = "playing"
         self.votes = {}
         write = store.Write(
@@ -510,6 +510,42 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         pending = Pending(events=events, write=write)
         self._continue(pending)
         return pending
+
+    def _dealt(self) -> list[tuple[str, dict[str, Any]]]:
+        """The events of dealing the next hand with a fresh key. A computer player offered a new
+        deal (Cuban, 5 or more doubles) answers at once, by `amigos.table.computer_asks_reshuffle`;
+        each deal voided so is dealt again. A seat a computer player only holds for an absent
+        player never asks: an absent player's answer is "no"."""
+        events = self.game.deal(new_deal_key())
+        computers = [seat.number for seat in self.seats if seat.is_computer]
+        while (asking := self.game.computer_reshuffle(computers)) is not None:
+            events += self.game.reshuffle(asking)
+            events += self.game.deal(new_deal_key())
+        return events
+
+    async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:
+        """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
+        `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
+        seat = self._acting_seat(user_id, version)
+        self.last_seen[seat] = self.clock.now()
+        if self.status != "playing":
+            raise CommandError("not_playing", "the table is not in play")
+        if self.seats[seat].held_by_computer:
+            raise CommandError("held_by_computer", "a computer player holds your seat")
+        if self.paused:
+            raise CommandError("table_paused", "the table waits for an absent player")
+        try:
+            events = self.game.reshuffle(seat)
+        except Refused as refusal:
+            raise CommandError(refusal.code, refusal.message) from None
+        events += self._dealt()
+        pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
+        self._continue(pending)
+        assert pending.write is not None
+        # The stored record listed the voided deal as the hand in play: write it again (rare).
+        pending.write.record = self.game.record()
+        await self._commit(pending)
+        return {"version": self.version}
 
     def _act(self, seat: int, action: Action, *, system: bool, reason: str | None = None) -> Pending:
         """``reason``: why the system or a computer player moved, for the record's ``system``."""
@@ -628,7 +664,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
 
     def _deal_next(self) -> Pending:
         now = self.clock.now()
-        events = self.game.deal(new_deal_key())
+        events = self._dealt()
         pending = Pending(events=events, write=store.Write(events=[], at=now))
         self._continue(pending)
         return pending

@@ -110,6 +110,8 @@ class SeatViewMixin:
                 "id": hand.id,
                 "commitment": hand.commitment,
                 "view": self.game.view_dict(audience),
+                # Cuban: this seat alone learns it may still ask for a new deal (protocol.md).
+                "reshuffle": audience is not None and self.game.reshuffle_open(audience),
             },
             "turn": turn,
             "sheet": self.game.sheet(),

@@ -35,8 +35,9 @@ from amigos.engine import (
 from amigos.engine.actions import Arm
 from amigos.engine.outcome import Termination
 from amigos.engine.record import Record, RecordHand, hand_with_moves
-from amigos.engine.trail import HandTrail, MatchTrail, hand_trail_json, match_trail_json
+from amigos.engine.trail import HandTrail, MatchTrail, VoidedDeal, hand_trail_json, match_trail_json
 from amigos.engine.variants import Family
+from amigos.table import computer_asks_reshuffle, may_reshuffle, redeal_id
 
 Event = tuple[str, dict[str, Any]]
 
@@ -117,6 +118,8 @@ class HandLog:
     #: One entry per action: None for the player's own move, else the reason the system (or a
     #: computer player) made it, as the record's ``system`` field spells it (engine/trail.py).
     system: list[str | None] = field(default_factory=list)
+    #: Cuban: the seats offered a new deal (5 or more doubles), who may ask for it before any move.
+    offered: tuple[int, ...] = ()
 
 
 def system_reason(action: Action, system: bool, reason: str | None) -> str | None:
@@ -148,6 +151,8 @@ class Game:
     termination: str = ""
     #: The seat whose doing ended the match unfinished (abandonment, suspension); None otherwise.
     offender: int | None = None
+    #: The deals voided so far (Cuban reshuffles), by the number of the hand they were dealt for.
+    voided: dict[int, list[VoidedDeal]] = field(default_factory=dict)
     #: Each hand's record as last built, by hand id, with the number of actions it was built from:
     #: the record is rebuilt whole at every hand's start and end, and replaying every earlier hand
     #: each time made that cost grow with the match (a sixth of the server's time in closed play).
@@ -183,6 +188,21 @@ class Game:
     def current(self) -> HandLog | None:
         return self.hands[-1] if self.hands and self.hand is not None else None
 
+    def reshuffle_open(self, seat: int) -> bool:
+        """Whether ``seat`` may ask for a new deal of the hand in play now (the table model's rule,
+        `amigos.table.may_reshuffle`: offered, and nobody has moved yet)."""
+        log = self.current()
+        return log is not None and self.in_hand and may_reshuffle(log.offered, seat, len(log.actions))
+
+    def computer_reshuffle(self, computers: Iterable[int]) -> int | None:
+        """The first of the computer-played seats ``computers`` that asks for a new deal of the hand
+        just dealt (`amigos.table.computer_asks_reshuffle`), or None."""
+        for seat in computers:
+            hand = self.hand
+            if hand is not None and self.reshuffle_open(seat) and computer_asks_reshuffle(hand.hands[seat]):
+                return seat
+        return None
+
     # -- producing events --------------------------------------------------------------------------
 
     def start_match(self, first_leader: int | None) -> list[Event]:
@@ -192,6 +212,7 @@ class Game:
         self.hands = []
         self.termination = ""
         self.offender = None
+        self.voided = {}
         return [
             (
                 "started",
@@ -203,7 +224,8 @@ class Game:
         """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public)."""
         assert self.match is not None
         number = len(self.hands) + 1
-        ident = hand_id(self.table_id, self.match_number, number)
+        # A redeal after a reshuffle gets its own identity, so no identity is committed to two keys.
+        ident = redeal_id(hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ())))
         deal = deal_from_key(key, self.variant)
         leader = self.match.leader_for(deal)
         data = {
@@ -215,9 +237,36 @@ class Game:
             "hands": [[str(tile) for tile in hand] for hand in deal.hands],
             "hand_sizes": [len(hand) for hand in deal.hands],
             "boneyard_size": len(deal.boneyard) if self.variant.draws else 0,
+            # Private: each offered seat alone is told (rendering), for the count of doubles
+            # says something of its tiles.
+            "reshuffle": list(self.match.reshuffle_offer(deal)),
         }
         self._apply_hand_started(data, deal)
         return [("hand_started", data)]
+
+    def reshuffle(self, seat: int) -> list[Event]:
+        """Cuban: ``seat``, dealt 5 or more doubles, asks for a new deal before anyone moved. The
+        deal is voided and its key revealed (`hand_voided`); the caller deals the same hand again
+        (`deal`), under the next identity (docs/rules.md)."""
+        if not self.reshuffle_open(seat):
+            raise Refused("no_reshuffle", "you may not ask for a new deal now")
+        log = self.hands[-1]
+        data = {
+            "number": log.number,
+            "seat": seat,
+            "id": log.id,
+            "key": log.key,
+            "commitment": log.commitment,
+        }
+        self._apply_hand_voided(data)
+        return [("hand_voided", data)]
+
+    def _apply_hand_voided(self, data: dict[str, Any]) -> None:
+        log = self.hands.pop()
+        self._recorded.pop(log.id, None)
+        voided = VoidedDeal(int(data["seat"]), str(data["key"]), str(data["id"]), str(data["commitment"]))
+        self.voided.setdefault(log.number, []).append(voided)
+        self.hand = None
 
     def act(
         self, seat: int, action: Action, *, at: str, system: bool = False, reason: str | None = None
@@ -362,8 +411,11 @@ class Game:
                 self.hand = None
                 self.hands = []
                 self.termination = ""
+                self.voided = {}
             elif kind == "hand_started":
                 self._apply_hand_started(data)
+            elif kind == "hand_voided":
+                self._apply_hand_voided(data)
             elif kind == "played":
                 assert self.hand is not None
                 play = Play(
@@ -403,6 +455,7 @@ class Game:
                 key=str(data["key"]),
                 commitment=str(data["commitment"]),
                 start=state,
+                offered=tuple(int(seat) for seat in data.get("reshuffle") or ()),
             )
         )
         self.hand = state
@@ -446,6 +499,7 @@ class Game:
             commitment=log.commitment,
             times=tuple(epoch(at) for at in log.times) if all(log.times) else None,
             system=tuple(log.system),
+            voided=tuple(self.voided.get(log.number, ())),
         )
         built = RecordHand(
             deal=base.deal,

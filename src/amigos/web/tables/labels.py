@@ -36,6 +36,7 @@ def error_labels() -> dict[str, str]:
         "unauthenticated": _("Your session ended."),
         "does_not_fit": _("That tile does not fit: choose one that stands out."),
         "offline": _("No connection: your move was not sent."),
+        "no_reshuffle": _("A new deal can no longer be asked for: the first tile is down."),
     }
 
 
@@ -73,6 +74,9 @@ def table_labels() -> dict[str, object]:
         "colours": {"yellow": _("Yellow"), "blue": _("Blue"), "red": _("Red")},
         "card_counts": _("Cards: %(yellow)s yellow, %(blue)s blue, %(red)s red"),
         "hand_started": _("Hand %(number)s. %(name)s leads."),
+        "hand_voided": _(
+            "%(name)s asked for a new deal: this deal is void (its key: %(key)s). The hand is dealt again."
+        ),
         "hand_ended_domino": _("Hand over: %(name)s went out. %(side)s score %(points)s."),
         "hand_ended_block": _("Hand over: blocked. %(side)s score %(points)s."),
         "hand_ended_tie": _("Hand over: blocked with a tie; nobody scores."),

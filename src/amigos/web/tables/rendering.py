@@ -15,7 +15,7 @@ from typing import Any
 from amigos.web import jsontext
 
 #: Fields of the log that never leave the server as they are.
-_SECRET = ("key", "hands", "at")
+_SECRET = ("key", "hands", "at", "reshuffle")
 
 #: Turn situations that follow from the table alone (its variant, its kind, a computer player in
 #: the seat), so anyone may see them. The others ("single": one legal tile, 5 s; "blocking": 60 s;
@@ -54,9 +54,12 @@ def render(kind: str, data: dict[str, Any], audience: int | None) -> dict[str, A
     if kind == "hand_started":
         hands = data["hands"]
         out["hand"] = list(hands[audience]) if audience is not None else []
+        if audience is not None and audience in (data.get("reshuffle") or ()):
+            # Cuban: only the seat dealt 5 or more doubles learns it may ask for a new deal.
+            out["reshuffle"] = True
     elif kind == "drew":
         out["tile"] = data["tile"] if audience == data["seat"] else None
-    elif kind == "hand_ended":
+    elif kind in ("hand_ended", "hand_voided"):
         out["key"] = data["key"]
     return out
 

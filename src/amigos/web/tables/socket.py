@@ -117,6 +117,18 @@ async def _play(actor: TableActor, connection: Connection, payload: dict[str, An
     return await actor.play(connection.user_id, version, action)
 
 
+@command("table.reshuffle")
+async def reshuffle(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Cuban: ask for a new deal (only the seat offered one, before anyone moved)."""
+    int_field(payload, "version")
+    return await _run("table.reshuffle", connection, payload)
+
+
+@forwarding.operation("table.reshuffle")
+async def _reshuffle(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await actor.reshuffle(connection.user_id, int_field(payload, "version"))
+
+
 @command("table.invite.accept")
 async def accept(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     return await _run("table.invite.accept", connection, payload)

@@ -462,6 +462,7 @@ function render() {
   renderSheet();
   renderFairness();
   renderVotes();
+  renderReshuffle();
 }
 
 // -- the state and its events ---------------------------------------------------------------------
@@ -525,13 +526,14 @@ function applyEvent(event) {
       break;
     case "hand_started":
       state.table.status = "playing";
-      state.hand = { number: data.number, id: data.id, commitment: data.commitment, view: emptyView(data) };
+      state.hand = { number: data.number, id: data.id, commitment: data.commitment, view: emptyView(data), reshuffle: data.reshuffle === true };
       state.turn = null;
       angrySeat = null;
       announce(format(labels.hand_started, { number: data.number, name: seatName(data.leader) }));
       break;
     case "played": {
       if (!view) break;
+      state.hand.reshuffle = false; // the first tile is down: no new deal any more
       const placement = data.placement;
       view.line.placements.push(placement);
       view.line.ends = data.ends;
@@ -570,6 +572,7 @@ function applyEvent(event) {
       break;
     case "passed":
       if (!view) break;
+      state.hand.reshuffle = false;
       view.history.push({ type: "pass", seat: data.seat, ends: data.ends });
       angrySeat = data.seat;
       state.turn = null;
@@ -599,6 +602,9 @@ function applyEvent(event) {
       feedback(text);
       break;
     }
+    case "hand_voided":
+      reshuffleVoided(data);
+      break;
     case "hand_ended":
       handEnded(data);
       break;
@@ -888,6 +894,33 @@ document.addEventListener("amigos:connection", (event) => {
     }
     lostConnection = false;
   }
+});
+
+// -- the Cuban reshuffle (docs/protocol.md, "table.reshuffle") ----------------------------------------
+// The server tells only the seat dealt five or more doubles (`reshuffle: true` in its
+// `hand_started` and snapshot); the offer lasts until the hand's first move.
+
+function renderReshuffle() {
+  const box = $("reshuffle-offer");
+  if (!box) return; // a spectator's page has no offer
+  const open = Boolean(state.hand && state.hand.reshuffle && state.table.status === "playing");
+  const focused = box.contains(document.activeElement);
+  box.hidden = !open;
+  if (focused && !open) $("my-hand").focus?.();
+}
+
+function reshuffleVoided(data) {
+  // The hand_started of the new deal follows in the same batch.
+  if (state.hand) state.hand.reshuffle = false;
+  announce(format(labels.hand_voided, { name: seatName(data.seat), key: data.key }));
+  feedback(format(labels.hand_voided, { name: seatName(data.seat), key: data.key }));
+}
+
+$("reshuffle-ask")?.addEventListener("click", () => {
+  const sent = send("table.reshuffle", { table_id: tableId, version: state.version }, (ok, reply) => {
+    if (!ok) feedback(errorText(reply.code));
+  });
+  if (!sent) feedback(errorText("offline"));
 });
 
 // -- the player's actions -------------------------------------------------------------------------
