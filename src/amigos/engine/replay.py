@@ -48,6 +48,8 @@ class ReplayReport:
     extended: bool = False
     termination: Termination | None = None
     deals_verified: int = 0
+    # The seats away when the match ended (the record's ``absent``; not in `to_dict`'s output).
+    absent: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the record format's ``amigos replay`` output.
@@ -136,6 +138,7 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
         extended=extended,
         termination=termination,
         deals_verified=verified,
+        absent=live.absent,
     )
 
 

@@ -700,7 +700,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         write.status = "finished"
         write.ended_at = now
         write.deadline = (None, "")
-        write.record = self.game.record()
+        write.record = self.game.record(absent=self._absent_seats())
         write.record_ended = True
         write.termination = termination
         return pending
