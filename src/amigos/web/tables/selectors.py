@@ -31,6 +31,24 @@ def _seat_entries(table: Table) -> list[dict[str, Any]]:
     return entries
 
 
+def seated_live_table(user_id: int) -> Table | None:
+    """The live table whose match the player is seated at (accepted, not yet ended), or None: the
+    "back to your table" banner of every page, since a player who closed the table's page had no
+    way back to it but the list of tables to watch. A practice table the player walked away from
+    counts too: they may still go back to it until it ends."""
+    return (
+        Table.objects.filter(
+            kind=Kind.LIVE,
+            status__in=(Status.INVITING, Status.PLAYING),
+            seats__user_id=user_id,
+            seats__invitation=Invitation.ACCEPTED,
+        )
+        .order_by("-created_at", "-pk")
+        .only("pk", "name")
+        .first()
+    )
+
+
 def _last_sheet(data: object) -> dict[str, Any] | None:
     """The score sheet in a `hand_ended` event's data (None before the first hand ends)."""
     sheet = data.get("sheet") if isinstance(data, dict) else None
