@@ -298,7 +298,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     # -- reading -----------------------------------------------------------------------------------
 
     def _names(self) -> tuple[str, ...]:
-        return tuple(seat.label() for seat in self.seats)
+        return tuple(seat.label(self.variant.players) for seat in self.seats)
 
     @property
     def organizer_seat(self) -> int:

@@ -52,6 +52,15 @@ def table_labels() -> dict[str, object]:
             "partner": _("partner"),
             "left": _("left"),
         },
+        # Each seat as its viewer sees it (issue 38, item 5): where it sits, and its team.
+        "places": {
+            "you": _("You"),
+            "right": _("On your right"),
+            "partner": _("Your partner"),
+            "left": _("On your left"),
+            "opposite": _("Your opponent"),
+        },
+        "team": _("Team %(team)s"),
         "tile": _("%(high)s and %(low)s"),
         "double": _("double %(value)s"),
         "tiles_held": _("%(count)s tiles"),
