@@ -409,6 +409,27 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         await self._close_invitations([seat], "refused")
         return {}
 
+    async def cancel(self, user_id: int) -> dict[str, Any]:
+        """The organizer calls the table off before its match starts (spec §1.2.3): every open
+        invitation is closed, the table is `cancelled` (reason ``organizer``) and every page goes
+        back to the meeting room, as when an invitation is refused."""
+        if user_id != self.organizer_id:
+            raise CommandError("not_organizer", "only the table's organizer may cancel it")
+        if self.status != "inviting":
+            raise CommandError("already_started", "the match has started; the table cannot be cancelled")
+        invited = [
+            seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.user_id is not None
+        ]
+        pending = self._cancel([], "expired")
+        for kind, data in pending.events:
+            if kind == "cancelled":
+                data["reason"] = "organizer"
+        await self._commit(pending)
+        for invitee in invited:
+            if invitee is not None:
+                await self._tell_invitee(invitee, "cancelled")
+        return {}
+
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
         seat = self.seat_of(user_id)
         cleaned = lobby_chat.clean_text(text)

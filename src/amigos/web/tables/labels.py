@@ -23,6 +23,8 @@ def error_labels() -> dict[str, str]:
         "stale_version": _("The table moved on; look again before you play."),
         "illegal_play": _("That tile does not fit there."),
         "held_by_computer": _("A computer player holds your seat until you are back."),
+        "not_organizer": _("Only the table's organizer can do that."),
+        "already_started": _("The match has already started; the table can no longer be cancelled."),
         "table_paused": _("The table waits for a player who is away; no move until they are back."),
         "not_invited": _("That invitation is not open any more."),
         "invitation_expired": _("The 30 seconds to answer are over."),

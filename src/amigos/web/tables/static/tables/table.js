@@ -1082,3 +1082,24 @@ window.addEventListener("resize", () => {
 
 $("line").dataset.emptyLabel = $("line").getAttribute("aria-label");
 if (document.body.dataset.socketState === "live") join(null);
+
+// The organizer calls off a table whose match has not started (issue 38, item 4); the table's
+// `cancelled` event then takes every page back to the meeting room.
+function wireCancelTable() {
+  const button = document.getElementById("cancel-table");
+  if (!button) return;
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    const sent = send("table.cancel", { table_id: tableId }, (ok, reply) => {
+      if (ok) return;
+      button.disabled = false;
+      $("cancel-feedback").textContent = errorText(reply.code);
+    });
+    if (!sent) {
+      button.disabled = false;
+      $("cancel-feedback").textContent = errorText("offline");
+    }
+  });
+}
+
+wireCancelTable();
