@@ -292,6 +292,7 @@ async def test_not_back_in_five_minutes_gives_a_blue_card_and_ends_the_match_by_
     record = await sync_to_async(MatchRecord.objects.get)(table_id=actor.id)
     assert record.termination == "abandonment"
     assert record.record["offender"] == 0
+    assert record.record["absent"] == [0]  # away at the end: never counted as their result
     assert record.archived  # the archive accepted the unfinished match (it names its offender)
     # A table against the computer is practice (issue 38, item 7): the blue card is shown and ends
     # the match, yet never counts toward a suspension.
@@ -405,6 +406,8 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     holds = me.events("computer_holds")[-1]["data"]
     assert holds == {"seat": 0, "level": "normal"}
     assert not actor.paused
+    # Were the match to end now, the record would name Ana's seat as away: not her result.
+    assert actor.game.record(absent=actor._absent_seats())["absent"] == [0]
     # The computer player plays the absent player's turn (no card: nobody is punished); Beto's
     # own turns are played by the system when his 30 s run out.
 
@@ -425,6 +428,7 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     await actor.call(lambda: actor.join(back, True, None))
     assert kinds(back)[:2] == ["reconnected", "seat_returned"]
     assert not actor.seats[0].held_by_computer
+    assert actor._absent_seats() == ()
     if actor.status == "playing" and actor.game.to_move == 0:
         await until(lambda: actor.clock_info is not None)
         assert actor.clock_info is not None and actor.clock_info["situation"] == "timed"
