@@ -50,6 +50,8 @@ class ReplayReport:
     deals_verified: int = 0
     #: The deals voided before a hand was played (Cuban reshuffles), with that hand's number.
     voided: tuple[tuple[int, VoidedDeal], ...] = ()
+    # The seats away when the match ended (the record's ``absent``; not in `to_dict`'s output).
+    absent: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the record format's ``amigos replay`` output.
@@ -146,6 +148,7 @@ def replay_record(record: Record, keep_states: bool = False) -> ReplayReport:
         termination=termination,
         deals_verified=verified,
         voided=tuple(voided),
+        absent=live.absent,
     )
 
 

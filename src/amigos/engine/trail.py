@@ -26,7 +26,7 @@ from .variants.cuban import reshuffle_seats
 #: Hand fields of the extension, in the order they are written.
 HAND_FIELDS = ("key", "hand_id", "commitment", "started", "times", "system", "voided")
 #: Record fields of the extension, in the order they are written.
-MATCH_FIELDS = ("table", "mode", "started", "ended", "termination", "offender", "cards")
+MATCH_FIELDS = ("table", "mode", "started", "ended", "termination", "offender", "cards", "absent")
 
 #: Keys of one entry of ``cards`` and of ``voided``.
 CARD_FIELDS = ("seat", "colour", "reason", "at", "hand")
@@ -90,6 +90,9 @@ class MatchTrail:
     termination: Termination | None = None
     offender: int | None = None
     cards: tuple[CardNote, ...] = ()
+    # The seats whose player was away when the match ended (a computer player held the seat, or
+    # the match ended by their absence): whoever finished the match, it is not those players' win.
+    absent: tuple[int, ...] = ()
 
     @property
     def is_empty(self) -> bool:
@@ -165,6 +168,7 @@ def match_trail_json(trail: MatchTrail) -> dict[str, Any]:
             for card in trail.cards
         ]
         or None,
+        "absent": list(trail.absent) or None,
     }
     return {name: values[name] for name in MATCH_FIELDS if values[name] is not None}
 
@@ -243,7 +247,12 @@ def read_match_trail(extra: Mapping[str, Any], players: int) -> MatchTrail:
     if not isinstance(cards, list):
         raise RecordError(0, 0, "cards must be a list")
     notes = tuple(_card(index, card, players) for index, card in enumerate(cards, start=1))
-    return MatchTrail(table, mode, started, ended, termination, offender, notes)
+    absent = extra.get("absent", [])
+    if not isinstance(absent, list) or not all(_is_seat(seat, players) for seat in absent):
+        raise RecordError(0, 0, f"absent must be a list of seats from 0 to {players - 1}")
+    if len(set(absent)) != len(absent):
+        raise RecordError(0, 0, "absent names a seat twice")
+    return MatchTrail(table, mode, started, ended, termination, offender, notes, tuple(sorted(absent)))
 
 
 def _card(index: int, obj: Any, players: int) -> CardNote:

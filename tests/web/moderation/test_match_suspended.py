@@ -13,7 +13,7 @@ from amigos.web.tables import registry
 from amigos.web.tables.models import MatchRecord, Table
 from tests.web.moderation.support import START, give, table_for
 from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import against_computers, turn_in
+from tests.web.tables.test_actor import among_people
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,11 +27,15 @@ async def fresh_registry() -> Any:
 
 
 async def test_the_28th_yellow_at_a_live_table_suspends_and_ends_the_match_unfinished(
-    make_player: Callable[..., User],
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FakeClock()
     registry.use_clock(clock)
-    user, actor = await against_computers(make_player, "amigos-100")
+    # A table of people: at a table with computer players cards never count (issue 38, item 7).
+    people, actor = await among_people(make_player, monkeypatch)
+    seat = actor.game.to_move
+    assert seat is not None
+    user = people[seat]
 
     def earlier_cards() -> None:
         other = table_for(user)
@@ -41,8 +45,8 @@ async def test_the_28th_yellow_at_a_live_table_suspends_and_ends_the_match_unfin
     await sync_to_async(earlier_cards)()
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
-    await turn_in(me, actor, "normal")
-    clock.advance(20)
+    assert actor.clock_info is not None
+    clock.advance(actor.clock_info["seconds"])
     await actor.fire_deadline()  # overdue: the 28th yellow card
     await sync_to_async(user.refresh_from_db)()
     assert user.suspended_until is not None

@@ -232,3 +232,41 @@ def test_the_new_table_form_refuses_a_name_with_a_direction_override_and_is_rate
     assert third.status_code == 200 and Table.objects.count() == 2
     with override("es"):
         assert escape(views.refusal_text("creating_too_fast")) in third.content.decode()
+
+
+def presence(table: Table, *kinds: str, seat: int = 0) -> None:
+    """The table's log says the seat's player went away / came back, in this order."""
+    from amigos.web.tables.models import TableEvent
+
+    start = TableEvent.objects.filter(table=table).count()
+    TableEvent.objects.bulk_create(
+        TableEvent(table=table, version=start + n, kind=kind, data={"seat": seat}, at=timezone.now())
+        for n, kind in enumerate(kinds, start=1)
+    )
+
+
+def test_a_practice_table_the_player_walked_away_from_does_not_hold_them(
+    make_player: Callable[..., User],
+) -> None:
+    """Issue 38: a player who closed a game against the computer waited minutes, until it ended,
+    before any other live table; the table they left no longer counts."""
+    ana = make_player("Ana")
+    first = computer_game(ana)
+    presence(first, "disconnected")
+    second = computer_game(ana)
+    assert second.pk != first.pk
+    # Back at the second one and gone from it, then back again: it counts once more.
+    presence(second, "disconnected", "reconnected")
+    assert refusal_of(lambda: computer_game(ana)) == "live_table_open"
+
+
+def test_a_table_of_people_the_player_left_still_holds_them(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ana, beto = make_player("Ana"), make_player("Beto")
+    monkeypatch.setattr(services, "_online_ids", lambda now: {ana.pk, beto.pk})
+    table = services.create_table(
+        organizer=ana, name="Mesa", variant="cuban-1v1", seats={1: services.SeatChoice(user_id=beto.pk)}
+    )
+    presence(table, "disconnected")
+    assert refusal_of(lambda: computer_game(ana)) == "live_table_open"

@@ -22,7 +22,7 @@ from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table
 from tests.table.helpers import BLOCKING, OPEN, SINGLE
 from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import against_computers, play_of, turn_in, until
+from tests.web.tables.test_actor import against_computers, among_people, play_of, turn_in, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -292,9 +292,28 @@ async def test_not_back_in_five_minutes_gives_a_blue_card_and_ends_the_match_by_
     record = await sync_to_async(MatchRecord.objects.get)(table_id=actor.id)
     assert record.termination == "abandonment"
     assert record.record["offender"] == 0
+    assert record.record["absent"] == [0]  # away at the end: never counted as their result
     assert record.archived  # the archive accepted the unfinished match (it names its offender)
-    assert await sync_to_async(Card.objects.filter(user=user, colour="blue").count)() == 1
-    assert await sync_to_async(Card.objects.filter(user=user, colour="yellow").count)() == 0
+    # A table against the computer is practice (issue 38, item 7): the blue card is shown and ends
+    # the match, yet never counts toward a suspension.
+    assert card["practice"] is True
+    assert await sync_to_async(Card.objects.filter(user=user).count)() == 0
+
+
+async def test_at_a_table_of_people_the_cards_count(
+    make_player: Callable[..., User], fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    people, actor = await among_people(make_player, monkeypatch)
+    recorders = [Recorder(user.pk) for user in people]
+    for recorder in recorders:
+        await actor.call(lambda recorder=recorder: actor.join(recorder, True, None))
+    seat = actor.game.to_move
+    assert seat is not None
+    fake_clock.advance(70)  # past any Amigos turn's time
+    await actor.fire_deadline()
+    card = recorders[0].events("card")[-1]["data"]
+    assert card["seat"] == seat and "practice" not in card
+    assert await sync_to_async(Card.objects.filter(user=people[seat]).count)() >= 1
 
 
 async def test_a_seat_unheard_for_thirty_seconds_is_away(
@@ -387,6 +406,8 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     holds = me.events("computer_holds")[-1]["data"]
     assert holds == {"seat": 0, "level": "normal"}
     assert not actor.paused
+    # Were the match to end now, the record would name Ana's seat as away: not her result.
+    assert actor.game.record(absent=actor._absent_seats())["absent"] == [0]
     # The computer player plays the absent player's turn (no card: nobody is punished); Beto's
     # own turns are played by the system when his 30 s run out.
 
@@ -407,6 +428,7 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     await actor.call(lambda: actor.join(back, True, None))
     assert kinds(back)[:2] == ["reconnected", "seat_returned"]
     assert not actor.seats[0].held_by_computer
+    assert actor._absent_seats() == ()
     if actor.status == "playing" and actor.game.to_move == 0:
         await until(lambda: actor.clock_info is not None)
         assert actor.clock_info is not None and actor.clock_info["situation"] == "timed"
@@ -429,8 +451,10 @@ async def test_a_player_who_leaves_while_the_table_waits_is_marked_abandono(
     await actor.fire_deadline()
     ended = second.events("match_ended")[-1]["data"]
     assert (ended["termination"], ended["seat"]) == ("abandonment", 0)
-    assert await sync_to_async(Card.objects.filter(colour="blue").count)() == 1
-    assert await sync_to_async(Card.objects.filter(user=ana, colour="blue").count)() == 1
+    blue = [(e["data"]["seat"], e["data"]["practice"]) for e in second.events("card")]
+    assert blue == [(0, True)]
+    # computer players sit here too: practice, so the card is never stored toward a suspension
+    assert await sync_to_async(Card.objects.count)() == 0
 
 
 async def test_a_correspondence_turn_whose_day_runs_out_ends_the_match_by_abandonment(

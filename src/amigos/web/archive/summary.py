@@ -91,7 +91,10 @@ def side_summary(report: ReplayReport, hands: list[dict[str, Any]], seat: int) -
     others = [total for other, total in enumerate(score) if other != side]
     winners = [hand["winner"] for hand in hands if hand["end"] != "unfinished"]
     shutout = report.complete and report.match.shutout and variant.scoring is not Scoring.HANDS_WON
-    result = ("won" if report.winner == side else "lost") if report.complete else "unfinished"
+    # A player away when the match ended did not finish it (a computer player held the seat): it
+    # is neither a win nor a loss of theirs, whoever finished it for them.
+    finished = report.complete and seat not in report.absent
+    result = ("won" if report.winner == side else "lost") if finished else "unfinished"
     return SideSummary(
         side=side,
         result=result,
@@ -120,6 +123,7 @@ class Analysis:
     official_score: list[int]
     hands: list[dict[str, Any]]
     sides: list[SideSummary]
+    absent: frozenset[int] = frozenset()  # seats away when the match ended (the record's ``absent``)
 
 
 def analyse(record: Mapping[str, Any]) -> Analysis:
@@ -142,6 +146,7 @@ def analyse(record: Mapping[str, Any]) -> Analysis:
         official_score=list(report.match.official_score if report.complete else report.score),
         hands=hands,
         sides=[side_summary(report, hands, seat) for seat in range(len(parsed.players))],
+        absent=frozenset(report.absent),
     )
 
 

@@ -298,7 +298,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     # -- reading -----------------------------------------------------------------------------------
 
     def _names(self) -> tuple[str, ...]:
-        return tuple(seat.label() for seat in self.seats)
+        return tuple(seat.label(self.variant.players) for seat in self.seats)
 
     @property
     def organizer_seat(self) -> int:
@@ -407,6 +407,27 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     async def refuse(self, user_id: int) -> dict[str, Any]:
         seat = self._invited_seat(user_id)
         await self._close_invitations([seat], "refused")
+        return {}
+
+    async def cancel(self, user_id: int) -> dict[str, Any]:
+        """The organizer calls the table off before its match starts (spec §1.2.3): every open
+        invitation is closed, the table is `cancelled` (reason ``organizer``) and every page goes
+        back to the meeting room, as when an invitation is refused."""
+        if user_id != self.organizer_id:
+            raise CommandError("not_organizer", "only the table's organizer may cancel it")
+        if self.status != "inviting":
+            raise CommandError("already_started", "the match has started; the table cannot be cancelled")
+        invited = [
+            seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.user_id is not None
+        ]
+        pending = self._cancel([], "expired")
+        for kind, data in pending.events:
+            if kind == "cancelled":
+                data["reason"] = "organizer"
+        await self._commit(pending)
+        for invitee in invited:
+            if invitee is not None:
+                await self._tell_invitee(invitee, "cancelled")
         return {}
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
@@ -736,7 +757,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         write.status = "finished"
         write.ended_at = now
         write.deadline = (None, "")
-        write.record = self.game.record()
+        write.record = self.game.record(absent=self._absent_seats())
         write.record_ended = True
         write.termination = termination
         return pending

@@ -181,6 +181,16 @@ class PresenceMixin:
             self._resume_clock(pending)
             await self._commit(pending)
 
+    def _absent_seats(self) -> tuple[int, ...]:
+        """The people's seats away now (a computer player holding the seat, or not yet): written
+        in the record as the match ends, so that the archive never counts a match their absence
+        ended, or a computer finished for them, as their win (docs/record-format.md, ``absent``)."""
+        return tuple(
+            state.number
+            for state in self.seats
+            if state.user_id is not None and (state.held_by_computer or state.number in self.away_since)
+        )
+
     def _nobody_left(self, seat: int) -> bool:
         """Whether ``seat``'s window lapsing leaves no person at the table: every other human seat
         is already held by a computer player (its own window lapsed; one still within its window

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from amigos.web.tables import store
+from amigos.web.tables.seat_names import computer_name
 
 
 class Clock(Protocol):
@@ -48,9 +49,10 @@ class SeatState(store.SeatRow):
     def is_computer(self) -> bool:
         return self.user_id is None and bool(self.level)
 
-    def label(self) -> str:
+    def label(self, players: int) -> str:
+        """The seat's name at a table of ``players`` (a computer player's tells its seat)."""
         if self.is_computer:
-            return f"Computadora ({self.level})"
+            return computer_name(self.number, players, self.level)
         return self.name
 
 

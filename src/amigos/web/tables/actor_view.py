@@ -63,7 +63,9 @@ class SeatViewMixin:
             "seat": seat.number,
             "position": position(seat.number, self.variant.players, self.organizer_seat),
             "user_id": seat.user_id,
-            "name": seat.label(),
+            "name": seat.label(self.variant.players),
+            # The scoring side, so that every screen can say who plays with whom.
+            "team": self.variant.team_of(seat.number),
             "kind": "computer" if seat.is_computer else "human" if seat.user_id is not None else "empty",
             "level": seat.level or None,
             "connected": seat.number not in self.away_since,

@@ -48,6 +48,7 @@ class VotesMixin:
 
         async def _commit(self, pending: Pending) -> None: ...
         def _acting_seat(self, user_id: int, version: int) -> int: ...
+        def _absent_seats(self) -> tuple[int, ...]: ...
 
     async def vote(self, user_id: int, version: int, choice: str) -> dict[str, Any]:
         seat = self._acting_seat(user_id, version)
@@ -95,7 +96,7 @@ class VotesMixin:
         self.clock_info = None
         write = pending.write
         write.status = "voting"
-        write.record = self.game.record()
+        write.record = self.game.record(absent=self._absent_seats())
         write.record_ended = True
         write.termination = self.game.termination
         deadline = now + timedelta(seconds=timing.VOTE_SECONDS)

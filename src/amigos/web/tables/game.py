@@ -462,7 +462,9 @@ class Game:
 
     # -- the record ----------------------------------------------------------------------------------
 
-    def record(self, cards: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def record(
+        self, cards: list[dict[str, Any]] | None = None, absent: tuple[int, ...] = ()
+    ) -> dict[str, Any]:
         """The match so far as a record (docs/record-format.md) with the live extensions.
 
         The extension fields are written by engine/trail.py's codec, never by hand: the engine
@@ -475,6 +477,7 @@ class Game:
             table=f"table:{self.table_id}:match:{self.match_number}",
             termination=Termination(self.termination) if self.termination else None,
             offender=self.offender if self.termination not in ("", "target") else None,
+            absent=absent,
         )
         extra = match_trail_json(match)
         if cards is not None:

@@ -18,9 +18,8 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count
 
-from amigos.web.tables.models import OPEN_STATUSES, Invitation, Kind, Seat, Table
+from amigos.web.tables.models import OPEN_STATUSES, Invitation, Kind, Seat, Table, TableEvent
 
 
 def per_player(kind: str) -> int:
@@ -38,18 +37,49 @@ def created_recently(organizer_id: int, now: datetime) -> int:
 
 def open_tables(user_ids: Collection[int], kind: str) -> dict[int, int]:
     """How many open tables (inviting, playing, voting) of ``kind`` each player sits at or is
-    invited to; players at none are left out."""
-    rows = (
+    invited to; players at none are left out. A practice table the player walked away from (its
+    last word on their seat is that they are away) is not counted: its computer players hold the
+    seat or end it soon, and the player must not wait minutes for that before playing again."""
+    rows = list(
         Seat.objects.filter(
             user_id__in=list(user_ids),
             invitation__in=(Invitation.PENDING, Invitation.ACCEPTED),
             table__status__in=OPEN_STATUSES,
             table__kind=kind,
-        )
-        .values("user_id")
-        .annotate(tables=Count("table_id", distinct=True))
+        ).values_list("user_id", "table_id", "number")
     )
-    return {int(row["user_id"]): int(row["tables"]) for row in rows}
+    left = _left_practice(rows) if kind == Kind.LIVE else set()
+    held: dict[int, set[int]] = {}
+    for user_id, table_id, number in rows:
+        if (table_id, number) not in left:
+            held.setdefault(int(user_id), set()).add(int(table_id))
+    return {user_id: len(tables) for user_id, tables in held.items()}
+
+
+#: The table events that say a seat's player went away or came back (`actor_presence`).
+PRESENCE_EVENTS = ("disconnected", "reconnected")
+
+
+def _left_practice(rows: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    """The (table, seat) pairs of ``rows`` at tables with a computer player whose player is away
+    now: the last presence event of the seat says it went away. Few rows (a player holds one live
+    table), so the events of those tables' presence are read in one query."""
+    tables = {table_id for _, table_id, _ in rows}
+    practice = set(
+        Seat.objects.filter(table_id__in=tables, user__isnull=True).values_list("table_id", flat=True)
+    )
+    if not practice:
+        return set()
+    last: dict[tuple[int, int], str] = {}
+    for table_id, kind, data in (
+        TableEvent.objects.filter(table_id__in=practice, kind__in=PRESENCE_EVENTS)
+        .order_by("table_id", "version")
+        .values_list("table_id", "kind", "data")
+    ):
+        seat = data.get("seat") if isinstance(data, dict) else None
+        if isinstance(seat, int):
+            last[(int(table_id), seat)] = str(kind)
+    return {key for key, kind in last.items() if kind == "disconnected"}
 
 
 def refusal(*, organizer_id: int, invited: Collection[int], kind: str, now: datetime) -> str | None:

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import JSONField, OuterRef, Q, Subquery
 
 from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
+from amigos.web.tables.seat_names import computer_name
 
 
 def _positions(players: int) -> tuple[str, ...]:
@@ -23,12 +24,30 @@ def _seat_entries(table: Table) -> list[dict[str, Any]]:
         if seat.user is not None:
             name, kind = seat.user.display_name, "human"
         elif seat.level:
-            name, kind = f"Computadora ({seat.level})", "computer"
+            name, kind = computer_name(seat.number, table.players, seat.level), "computer"
         else:
             name, kind = "", "empty"
         place = names[(seat.number - organizer) % table.players]
         entries.append({"seat": seat.number, "position": place, "name": name, "kind": kind})
     return entries
+
+
+def seated_live_table(user_id: int) -> Table | None:
+    """The live table whose match the player is seated at (accepted, not yet ended), or None: the
+    "back to your table" banner of every page, since a player who closed the table's page had no
+    way back to it but the list of tables to watch. A practice table the player walked away from
+    counts too: they may still go back to it until it ends."""
+    return (
+        Table.objects.filter(
+            kind=Kind.LIVE,
+            status__in=(Status.INVITING, Status.PLAYING),
+            seats__user_id=user_id,
+            seats__invitation=Invitation.ACCEPTED,
+        )
+        .order_by("-created_at", "-pk")
+        .only("pk", "name")
+        .first()
+    )
 
 
 def _last_sheet(data: object) -> dict[str, Any] | None:

@@ -149,6 +149,16 @@ async def _refuse(actor: TableActor, connection: Connection, payload: dict[str, 
     return await actor.refuse(connection.user_id)
 
 
+@command("table.cancel")
+async def cancel(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await _run("table.cancel", connection, payload)
+
+
+@forwarding.operation("table.cancel")
+async def _cancel(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await actor.cancel(connection.user_id)
+
+
 @command("table.vote")
 async def vote(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     int_field(payload, "version")

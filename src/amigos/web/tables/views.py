@@ -99,6 +99,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "target_label": target_label(table),
         "labels": table_labels(),
         "chat_max_length": settings.AMIGOS_CHAT_MAX_LENGTH,
+        # A table with computer players is practice: its cards never count toward a suspension.
+        "practice": table.seats.filter(user__isnull=True).exists(),
     }
     return render(request, "tables/table.html", context)
 

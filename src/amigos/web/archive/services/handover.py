@@ -79,7 +79,10 @@ def store_match(
             if ArchivedMatch.objects.filter(source=source).exists():
                 return False
             rated = is_rated(
-                variant=analysed.variant, complete=analysed.complete, seat_user_ids=seat_user_ids
+                variant=analysed.variant,
+                complete=analysed.complete,
+                seat_user_ids=seat_user_ids,
+                absent=analysed.absent,
             )
             match = _store(
                 source,

@@ -233,7 +233,12 @@ def _write_batch(items: list[_Prepared], accounts: AccountsByName, report: Impor
                 item.ended_at,
             )
             changes: list[RatingChange] = []
-            if is_rated(variant=match.variant, complete=match.complete, seat_user_ids=item.seats):
+            if is_rated(
+                variant=match.variant,
+                complete=match.complete,
+                seat_user_ids=item.seats,
+                absent=item.analysis.absent,
+            ):
                 ladder = ladder or _load_ladder()
                 ids = [str(user_id) for user_id in item.seats]
                 rated = RatedMatch(

@@ -7,7 +7,7 @@ without a rating row stands at PR 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
@@ -16,11 +16,17 @@ from amigos.rating import AMIGOS_VARIANTS, RatedMatch, match_changes, quintile
 from amigos.web.archive.models import ArchivedMatch, PlayerRating, RatingChange, RatingLedger
 
 
-def is_rated(*, variant: str, complete: bool, seat_user_ids: Sequence[int | None]) -> bool:
+def is_rated(
+    *, variant: str, complete: bool, seat_user_ids: Sequence[int | None], absent: Collection[int] = ()
+) -> bool:
     """Only a complete Amigos match between four distinct accounts counts: a computer player or a
     guest in any seat keeps the whole match out of the rating (the rating format knows only
-    registered players, and a PR earned against a computer would not measure anything)."""
-    humans = [user_id for user_id in seat_user_ids if user_id is not None]
+    registered players, and a PR earned against a computer would not measure anything). A seat
+    whose player was away at the end (``absent``: a computer player finished it for them) is a
+    computer's seat here too, as the statistics count the match as no result of theirs."""
+    humans = [
+        user_id for seat, user_id in enumerate(seat_user_ids) if user_id is not None and seat not in absent
+    ]
     return variant in AMIGOS_VARIANTS and complete and len(humans) == 4 and len(set(humans)) == 4
 
 

@@ -155,6 +155,7 @@ function renderSeats() {
     else if (entry.seat === angrySeat) head.append(faceIcon("angry"));
     head.append(element("span", "seat__name", entry.name));
     box.append(head);
+    box.append(seatPlace(entry));
     const info = element("p", "seat__info");
     if (view && view.hand_sizes) {
       const count = view.hand_sizes[entry.seat];
@@ -186,6 +187,23 @@ function renderSeats() {
     slot.append(box);
   }
   renderAway();
+}
+
+// Where a seat sits from the viewer's place and which team it plays for, in words, on every screen
+// size (issue 38: on a phone the three others sat in an unlabelled row). A spectator sees the teams.
+function seatPlace(entry) {
+  const players = state.table.players;
+  const parts = [];
+  if (state.seat !== null) {
+    const offset = (entry.seat - state.seat + players) % players;
+    const places = players === 4 ? ["you", "right", "partner", "left"] : players === 3 ? ["you", "right", "left"] : ["you", "opposite"];
+    parts.push(labels.places[places[offset]]);
+  }
+  const partnered = state.seats.some((other) => other.seat !== entry.seat && other.team === entry.team);
+  if (partnered && typeof entry.team === "number") parts.push(format(labels.team, { team: "AB"[entry.team] || String(entry.team + 1) }));
+  const place = element("p", "seat__place", parts.join(" · "));
+  place.dataset.place = parts.length ? "shown" : "none";
+  return place;
 }
 
 // A seated player is reported from their seat (the report names this table and its match).
@@ -1097,3 +1115,24 @@ window.addEventListener("resize", () => {
 
 $("line").dataset.emptyLabel = $("line").getAttribute("aria-label");
 if (document.body.dataset.socketState === "live") join(null);
+
+// The organizer calls off a table whose match has not started (issue 38, item 4); the table's
+// `cancelled` event then takes every page back to the meeting room.
+function wireCancelTable() {
+  const button = document.getElementById("cancel-table");
+  if (!button) return;
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    const sent = send("table.cancel", { table_id: tableId }, (ok, reply) => {
+      if (ok) return;
+      button.disabled = false;
+      $("cancel-feedback").textContent = errorText(reply.code);
+    });
+    if (!sent) {
+      button.disabled = false;
+      $("cancel-feedback").textContent = errorText("offline");
+    }
+  });
+}
+
+wireCancelTable();

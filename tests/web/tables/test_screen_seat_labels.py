@@ -1,0 +1,35 @@
+"""Seats a player can read (issue 38, item 5): on a phone each seat says where it sits from the
+player and its team, and the three computer players have three names, on the seats and the sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.tables.screen_support import play_against_computer, player, sign_in_as
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_on_a_phone_every_seat_says_where_it_sits_and_its_team(open_page: Callable[..., Any]) -> None:
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    expect(page.locator(".seat")).to_have_count(4)
+    places = {}
+    for seat in range(4):
+        box = page.locator(f'.seat[data-seat="{seat}"]')
+        place = box.locator(".seat__place")
+        expect(place).to_be_visible()
+        places[seat] = (place.inner_text(), box.locator(".seat__name").inner_text())
+    assert places[0][0] == "Tú · Equipo A"
+    assert places[1][0] == "A tu derecha · Equipo B"
+    assert places[2][0] == "Tu compañero · Equipo A"
+    assert places[3][0] == "A tu izquierda · Equipo B"
+    computers = [places[seat][1] for seat in (1, 2, 3)]
+    assert len(set(computers)) == 3 and all(name.startswith("Computadora") for name in computers)
+    assert computers[1] == "Computadora Norte (normal)"
