@@ -495,7 +495,9 @@ async def analysis(players: list[tuple[int, str]], matches: list[int], port: int
     return {
         "askers": len(asking),
         "refused": refused,
-        "refusals": sorted({f"{status} {body.get('error', '')}".strip() for status, body in submitted if status != 202}),
+        "refusals": sorted(
+            {f"{status} {body.get('error', '')}".strip() for status, body in submitted if status != 202}
+        ),
         "places": places,
         "answered": sum(1 for body in answered.values() if body.get("status") == "done"),
         "unanswered": len(pending),
