@@ -53,3 +53,12 @@ def test_suspending_from_the_players_list_is_moderation_s_action() -> None:
     registered = admin.site._registry[User]
     assert isinstance(registered, ModeratedPlayerAdmin)
     assert {"suspend_one_week", "suspend_one_month", "lift_suspension"} <= set(registered.actions or ())
+
+
+def test_the_command_figures_know_the_registered_commands() -> None:
+    from amigos.web.operations import metrics
+    from amigos.web.realtime import commands
+
+    assert commands.registered()
+    assert all(metrics.know_command(kind) for kind in commands.registered())
+    assert not metrics.know_command("no-such-command")
