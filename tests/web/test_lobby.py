@@ -63,7 +63,7 @@ def test_online_list_is_ordered_by_status_then_earliest_sign_in() -> None:
 def test_the_feed_orders_payloads_like_the_page(players: list[presence.OnlinePlayer]) -> None:
     """The socket's full list (ordered from payloads, dates as text) and the page (ordered from
     rows) must agree, whatever the times, statuses and ids."""
-    from amigos.web.realtime.lobby_feed import ordered as feed_ordered
+    from amigos.web.lobby.feed import ordered as feed_ordered
 
     from_rows = [p.user_id for p in presence.ordered(players)]
     from_payloads = [p["id"] for p in feed_ordered(presence.by_id(players))]

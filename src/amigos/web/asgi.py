@@ -12,14 +12,14 @@ django_application = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from amigos.web.operations.endpoints import Operations  # noqa: E402
+from amigos.web.probes import Operations  # noqa: E402
 from amigos.web.realtime.consumer import SiteSocket  # noqa: E402
 from amigos.web.realtime.entry import SocketEntry  # noqa: E402
 from amigos.web.tables.startup import ResumeTables  # noqa: E402
 
 # ResumeTables rebuilds every unfinished table when the process starts (see tables/startup.py).
 # SocketEntry admits an upgrade to /ws/ from this site's pages only (see realtime/entry.py).
-# Operations answers /healthz, /readyz and /metrics before Django (see operations/endpoints.py).
+# Operations answers /healthz, /readyz and /metrics before Django (see probes.py).
 application = Operations(
     ResumeTables(
         ProtocolTypeRouter(

@@ -1,4 +1,4 @@
-"""`/healthz`, `/readyz` and `/metrics` (amigos.web.operations.endpoints), called as the server
+"""`/healthz`, `/readyz` and `/metrics` (amigos.web.probes), called as the server
 would call them, and once through a real server with a real socket."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from asgiref.sync import sync_to_async
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
-from amigos.web.operations import draining, endpoints, metrics
+from amigos.web import probes as endpoints
+from amigos.web.operations import draining, metrics
 from amigos.web.realtime import hub as hub_module
 from amigos.web.realtime.hub import get_hub
 from tests.web.conftest import ServerThread, SignedIn

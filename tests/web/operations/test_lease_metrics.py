@@ -13,8 +13,8 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from prometheus_client import REGISTRY
 
+from amigos.web import probes as endpoints
 from amigos.web.accounts.models import User
-from amigos.web.operations import endpoints
 from amigos.web.realtime import hub as hub_module
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import registry, services

@@ -23,11 +23,11 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
+from amigos.web.lobby import feed as lobby_feed
 from amigos.web.lobby import socket as lobby_socket
 from amigos.web.moderation import socket as moderation_socket
 from amigos.web.moderation.models import Mute
 from amigos.web.realtime import hub as hub_module
-from amigos.web.realtime import lobby_feed
 from amigos.web.realtime.bus import InMemoryBus
 from amigos.web.realtime.hub import RESYNC, Hub, get_hub
 from amigos.web.realtime.redis_bus import RedisBus

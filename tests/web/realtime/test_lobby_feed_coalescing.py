@@ -24,8 +24,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from amigos.web.lobby import feed as lobby_feed
 from amigos.web.lobby import presence
-from amigos.web.realtime import lobby_feed
 from amigos.web.realtime.bus import InMemoryBus
 from amigos.web.realtime.hub import Hub
 

@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from amigos.web.accounts.models import User
-from amigos.web.tables import lease, services, store
+from amigos.web.tables import lease, lease_rows, services
 from amigos.web.tables.models import Status, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,47 +40,47 @@ def holder(table: Table) -> tuple[str, datetime | None]:
 
 def test_a_free_table_is_taken_and_kept_by_its_owner(table: Table) -> None:
     assert holder(table) == ("", None)
-    assert store.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE) == "a:1:x"
+    assert lease_rows.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE) == "a:1:x"
     assert holder(table) == ("a:1:x", T0 + LEASE)
     # taking it again while holding it renews it
-    assert store.acquire_lease(table.pk, "a:1:x", later(5), later(5) + LEASE) == "a:1:x"
+    assert lease_rows.acquire_lease(table.pk, "a:1:x", later(5), later(5) + LEASE) == "a:1:x"
     assert holder(table) == ("a:1:x", later(5) + LEASE)
 
 
 def test_a_held_lease_cannot_be_stolen_until_it_expires(table: Table) -> None:
-    store.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE)
+    lease_rows.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE)
     for moment in (later(0), later(10), later(14.9)):
-        assert store.acquire_lease(table.pk, "b:2:y", moment, moment + LEASE) == "a:1:x"
+        assert lease_rows.acquire_lease(table.pk, "b:2:y", moment, moment + LEASE) == "a:1:x"
     assert holder(table) == ("a:1:x", T0 + LEASE)
     # the owner stopped renewing (it died): from the end of the lease anyone may take it
-    assert store.acquire_lease(table.pk, "b:2:y", later(15), later(15) + LEASE) == "b:2:y"
+    assert lease_rows.acquire_lease(table.pk, "b:2:y", later(15), later(15) + LEASE) == "b:2:y"
     assert holder(table) == ("b:2:y", later(15) + LEASE)
     # and the old owner gets it back only once the new one's lease expires in turn
-    assert store.acquire_lease(table.pk, "a:1:x", later(16), later(16) + LEASE) == "b:2:y"
+    assert lease_rows.acquire_lease(table.pk, "a:1:x", later(16), later(16) + LEASE) == "b:2:y"
 
 
 def test_renewing_keeps_a_lease_and_reports_the_lost_ones(
     table: Table, make_player: Callable[..., User]
 ) -> None:
     other = services.play_against_computer(user=make_player("Beto"), variant="amigos-100", level="easy")
-    store.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE)
-    store.acquire_lease(other.pk, "a:1:x", T0, T0 + LEASE)
-    assert store.renew_leases([table.pk, other.pk], "a:1:x", later(5) + LEASE) == {table.pk, other.pk}
+    lease_rows.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE)
+    lease_rows.acquire_lease(other.pk, "a:1:x", T0, T0 + LEASE)
+    assert lease_rows.renew_leases([table.pk, other.pk], "a:1:x", later(5) + LEASE) == {table.pk, other.pk}
     assert holder(table) == ("a:1:x", later(5) + LEASE)
     # a late renewal: the lease expired and another process took one table meanwhile
-    assert store.acquire_lease(other.pk, "b:2:y", later(21), later(21) + LEASE) == "b:2:y"
-    assert store.renew_leases([table.pk, other.pk], "a:1:x", later(22) + LEASE) == {table.pk}
+    assert lease_rows.acquire_lease(other.pk, "b:2:y", later(21), later(21) + LEASE) == "b:2:y"
+    assert lease_rows.renew_leases([table.pk, other.pk], "a:1:x", later(22) + LEASE) == {table.pk}
     assert holder(other) == ("b:2:y", later(21) + LEASE)
-    assert store.renew_leases([], "a:1:x", later(22)) == set()
+    assert lease_rows.renew_leases([], "a:1:x", later(22)) == set()
 
 
 def test_a_released_table_is_free_at_once_and_only_its_owner_releases(table: Table) -> None:
-    store.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE)
-    store.release_leases([table.pk], "b:2:y")
+    lease_rows.acquire_lease(table.pk, "a:1:x", T0, T0 + LEASE)
+    lease_rows.release_leases([table.pk], "b:2:y")
     assert holder(table) == ("a:1:x", T0 + LEASE)
-    store.release_leases([table.pk], "a:1:x")
+    lease_rows.release_leases([table.pk], "a:1:x")
     assert holder(table) == ("", None)
-    assert store.acquire_lease(table.pk, "b:2:y", later(1), later(1) + LEASE) == "b:2:y"
+    assert lease_rows.acquire_lease(table.pk, "b:2:y", later(1), later(1) + LEASE) == "b:2:y"
 
 
 def test_adoptable_tables_are_the_unfinished_ones_nobody_holds(
@@ -89,14 +89,14 @@ def test_adoptable_tables_are_the_unfinished_ones_nobody_holds(
     held = services.play_against_computer(user=make_player("Beto"), variant="amigos-100", level="easy")
     done = services.play_against_computer(user=make_player("Cata"), variant="amigos-100", level="easy")
     Table.objects.filter(pk=done.pk).update(status=Status.FINISHED)
-    store.acquire_lease(held.pk, "b:2:y", T0, T0 + LEASE)
-    assert store.adoptable_table_ids("a:1:x", later(1)) == [table.pk]
-    assert store.adoptable_table_ids("a:1:x", later(15)) == [table.pk, held.pk]
-    assert store.adoptable_table_ids("b:2:y", later(1)) == [table.pk, held.pk]
+    lease_rows.acquire_lease(held.pk, "b:2:y", T0, T0 + LEASE)
+    assert lease_rows.adoptable_table_ids("a:1:x", later(1)) == [table.pk]
+    assert lease_rows.adoptable_table_ids("a:1:x", later(15)) == [table.pk, held.pk]
+    assert lease_rows.adoptable_table_ids("b:2:y", later(1)) == [table.pk, held.pk]
 
 
 def test_no_such_table_has_no_holder() -> None:
-    assert store.acquire_lease(999_999, "a:1:x", T0, T0 + LEASE) is None
+    assert lease_rows.acquire_lease(999_999, "a:1:x", T0, T0 + LEASE) is None
 
 
 async def test_a_process_trusts_its_lease_only_while_it_is_sure_to_hold_it(
@@ -145,17 +145,17 @@ def test_a_lease_of_a_process_that_died_here_is_taken_back_at_once(table: Table)
     """Regression: a server restarted right after a crash answered `busy` until the dead
     process's lease expired (15 s)."""
     dead = a_dead_process_of_this_machine()
-    assert store.acquire_lease(table.pk, dead, T0, T0 + LEASE) == dead
-    assert store.acquire_lease(table.pk, "b", later(1), later(1) + LEASE) == dead  # still valid
-    assert store.lease_holders(later(1)) == [dead]
-    assert store.adoptable_table_ids("b", later(1), dead=[dead]) == [table.pk]
-    assert store.acquire_lease(table.pk, "b", later(1), later(1) + LEASE, dead=[dead]) == "b"
+    assert lease_rows.acquire_lease(table.pk, dead, T0, T0 + LEASE) == dead
+    assert lease_rows.acquire_lease(table.pk, "b", later(1), later(1) + LEASE) == dead  # still valid
+    assert lease_rows.lease_holders(later(1)) == [dead]
+    assert lease_rows.adoptable_table_ids("b", later(1), dead=[dead]) == [table.pk]
+    assert lease_rows.acquire_lease(table.pk, "b", later(1), later(1) + LEASE, dead=[dead]) == "b"
 
 
 async def test_a_restarted_process_takes_its_dead_predecessors_tables_without_waiting(table: Table) -> None:
     dead = a_dead_process_of_this_machine()
     now = timezone.now()
-    await sync_to_async(store.acquire_lease)(table.pk, dead, now, now + LEASE)
+    await sync_to_async(lease_rows.acquire_lease)(table.pk, dead, now, now + LEASE)
     restarted = lease.Leases()
     assert await restarted.adoptable(now) == [table.pk]
     assert await restarted.acquire(table.pk, now) == restarted.identity

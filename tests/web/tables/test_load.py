@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from amigos.web.accounts.models import User
-from amigos.web.tables import store
+from amigos.web.tables import chat_lines, store
 from tests.web.tables.support import stored_table
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def test_a_table_without_events_loads_its_seats_and_chat_in_three_statements(
 ) -> None:
     ana, beto = make_player("Ana"), make_player("Beto")
     table = stored_table([ana, None, beto, None], AT)
-    store.post_chat(table.pk, ana.pk, 0, "¡Buena suerte!", AT)
+    chat_lines.post_chat(table.pk, ana.pk, 0, "¡Buena suerte!", AT)
 
     with django_assert_num_queries(3):  # the table, its seats, its chat
         loaded = store.load(table.pk)

@@ -1,4 +1,4 @@
-"""Administration of players: search, staff rights, and suspensions with an end date."""
+"""Administration of players: search, staff rights, and the suspension shown with its end date."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db import models
-from django.db.models import QuerySet
-from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from amigos.web.accounts.models import LimitedAction, SignInAttempt, User
@@ -31,20 +28,6 @@ class PlayerChangeForm(UserChangeForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = "__all__"
-
-
-def _suspend_for(request: HttpRequest, days: int, queryset: QuerySet[User]) -> None:
-    # Through moderation's service (imported here: moderation builds on accounts, not the other
-    # way round), so the suspension and the decision are kept like the desk's and the player's
-    # live match ends at once.
-    from amigos.web.moderation import services as moderation
-
-    by = request.user
-    assert isinstance(by, User)
-    for user in queryset:
-        moderation.suspend_by_administrator(
-            user=user, days=days, by=by, now=timezone.now(), reason=str(_("Suspended by the administration."))
-        )
 
 
 @admin.register(User)
@@ -97,26 +80,8 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
     # Plain multiple selects: the admin's two-box filter widget adds ARIA attributes its elements may
     # not carry (an axe "serious" finding) and inline styles the site's CSP refuses.
     filter_horizontal = ()
-    actions = ("suspend_one_week", "suspend_one_month", "lift_suspension")
-
-    @admin.action(description=_("Suspend for one week"))
-    def suspend_one_week(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        _suspend_for(request, 7, queryset)
-
-    @admin.action(description=_("Suspend for one month"))
-    def suspend_one_month(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        _suspend_for(request, 30, queryset)
-
-    @admin.action(description=_("Lift the suspension"))
-    def lift_suspension(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        from amigos.web.moderation import services as moderation
-
-        by = request.user
-        assert isinstance(by, User)
-        for user in queryset:
-            moderation.lift_by_administrator(
-                user=user, by=by, now=timezone.now(), reason=str(_("Lifted from the players' list."))
-            )
+    # Suspending and lifting are moderation's actions, added to this list by its admin
+    # (`moderation.admin.ModeratedPlayerAdmin`): moderation builds on accounts, never the reverse.
 
 
 @admin.register(SignInAttempt)

@@ -14,3 +14,8 @@ class LobbyConfig(AppConfig):
             signals,  # noqa: F401  (connects the receivers)
             socket,  # noqa: F401  (registers the lobby's socket commands)
         )
+        from amigos.web.lobby.feed import register_presence
+
+        # Every socket counts in its player's presence, which is the lobby's: the socket layer
+        # reaches it through these hooks, never by importing the lobby.
+        register_presence()

@@ -1,6 +1,6 @@
 """The public chat of the lobby: posting with length and flood limits, history.
 
-The flood limit is the rule every chat and report shares (`amigos.web.moderation.flood`).
+The flood limit is the rule every chat and report shares (`amigos.web.realtime.flood_rule`).
 
 Reports go to the administrators' desk (`amigos.web.moderation.services.report`); the former
 per-message reports (`ChatReport`) are kept for their history only.
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby.models import ChatMessage
-from amigos.web.moderation import flood
+from amigos.web.realtime import flood_rule as flood
 
 
 class ChatRefused(Exception):
@@ -76,10 +76,11 @@ def check_text(text: str) -> str:
 
 
 def post(author: User, text: str, now: datetime) -> ChatLine:
-    """Store a line; the flood rule (`moderation.flood`) counted on the stored lines, so a player's
-    sockets in other processes share the limit."""
+    """Store a line; the flood rule (`realtime.flood_rule`) counted on the stored lines, so a
+    player's sockets in other processes share the limit."""
     cleaned = check_text(text)
-    if not flood.stored_within(flood.Budget.LOBBY_CHAT, author.pk, now):
+    stored = ChatMessage.objects.filter(author_id=author.pk, created_at__gt=flood.window_start(now)).count()
+    if not flood.room_for_one(stored):
         raise ChatRefused(flood.CODE, flood.flood_message())
     message = ChatMessage.objects.create(author=author, text=cleaned, created_at=now)
     return ChatLine(id=message.pk, author_id=author.pk, author=author.display_name, text=cleaned, sent_at=now)

@@ -8,7 +8,7 @@ handler of the feature that owns it.
 
 Chat refusals that need no database (empty, too long, too many lines) are decided here before the
 session is touched or anything is written: a flood of refused lines costs no commit at all. The
-flood rule is the one every chat and report shares (`amigos.web.moderation.flood`): counted per
+flood rule is the one every chat and report shares (`amigos.web.realtime.flood_rule`): counted per
 player in this process first, then on the stored lines in `chat.post`, across processes.
 """
 
@@ -23,12 +23,12 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, presence
-from amigos.web.moderation import flood
+from amigos.web.lobby.feed import TOPIC as LOBBY
+from amigos.web.lobby.feed import get_lobby_feed
+from amigos.web.realtime import flood_rule as flood
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, heard, on_open
 from amigos.web.realtime.hub import Hub, get_hub
-from amigos.web.realtime.lobby_feed import TOPIC as LOBBY
-from amigos.web.realtime.lobby_feed import get_lobby_feed
 
 log = logging.getLogger("amigos.lobby")
 

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby import chat, notices, presence
-from amigos.web.moderation import selectors as moderation
-from amigos.web.moderation.labels import chat_action_labels
+from amigos.web.lobby.chat_labels import chat_action_labels
+from amigos.web.realtime import muting
 
 
 def _player(request: HttpRequest) -> User:
@@ -55,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "unread_notices": notices.unread(user),
         "players": presence.online_players(timezone.now()),
-        "chat_lines": _audible(chat.recent(), moderation.muted_by(user.pk)),
+        "chat_lines": _audible(chat.recent(), muting.stored_mutes(user.pk)),
         "chat_max_length": settings.AMIGOS_CHAT_MAX_LENGTH,
         "lobby_labels": lobby_labels(),
     }

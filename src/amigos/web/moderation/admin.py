@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from amigos.web.accounts.admin import PlayerAdmin
 from amigos.web.accounts.models import User
 from amigos.web.moderation import services
 from amigos.web.moderation.models import Action, Decision, Report, Suspension
@@ -157,3 +158,43 @@ class DecisionAdmin(admin.ModelAdmin[Decision]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+def _suspend_for(request: HttpRequest, days: int, queryset: QuerySet[User]) -> None:
+    # Through moderation's service, so the suspension and the decision are kept like the desk's
+    # and the player's live match ends at once.
+    by = request.user
+    assert isinstance(by, User)
+    for user in queryset:
+        services.suspend_by_administrator(
+            user=user, days=days, by=by, now=timezone.now(), reason=str(_("Suspended by the administration."))
+        )
+
+
+class ModeratedPlayerAdmin(PlayerAdmin):
+    """The players' list (accounts' `PlayerAdmin`) with moderation's actions: suspend for a week or
+    a month, lift. They are registered here, over accounts' own registration, because they go
+    through moderation's services and moderation builds on accounts, never the other way round."""
+
+    actions = ("suspend_one_week", "suspend_one_month", "lift_suspension")
+
+    @admin.action(description=_("Suspend for one week"))
+    def suspend_one_week(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        _suspend_for(request, 7, queryset)
+
+    @admin.action(description=_("Suspend for one month"))
+    def suspend_one_month(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        _suspend_for(request, 30, queryset)
+
+    @admin.action(description=_("Lift the suspension"))
+    def lift_suspension(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        by = request.user
+        assert isinstance(by, User)
+        for user in queryset:
+            services.lift_by_administrator(
+                user=user, by=by, now=timezone.now(), reason=str(_("Lifted from the players' list."))
+            )
+
+
+admin.site.unregister(User)
+admin.site.register(User, ModeratedPlayerAdmin)

@@ -5,7 +5,7 @@ Every function takes keyword arguments and the moment ``now`` from its caller, s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -46,8 +46,8 @@ class ModerationError(Exception):
 def cards_given(*, cards: Iterable[Card], now: datetime) -> list[Suspension]:
     """Apply the ladder to freshly stored cards, in the order given; suspend where a threshold falls.
 
-    Called by the table store inside the transaction that writes the cards, so a card and the
-    suspension it causes are stored together or not at all.
+    Called inside the transaction that writes the cards (the table's store reaches it through
+    `suspended_by_cards`), so a card and the suspension it causes are stored together or not at all.
     """
     imposed: list[Suspension] = []
     for card in sorted(cards, key=lambda c: c.pk):
@@ -67,6 +67,12 @@ def cards_given(*, cards: Iterable[Card], now: datetime) -> list[Suspension]:
         accounts.suspend(user, row.ends, _reason(row.cause))
         imposed.append(row)
     return imposed
+
+
+def suspended_by_cards(cards: Sequence[Card], now: datetime) -> list[int]:
+    """The ladder as the table's store asks for it (`tables.card_hooks`, registered at start):
+    the ids of the players the freshly stored ``cards`` suspended."""
+    return [row.user_id for row in cards_given(cards=cards, now=now)]
 
 
 def _reason(cause: str) -> str:

@@ -1,6 +1,6 @@
 """The process's metrics, defined once, in the Prometheus client's default registry.
 
-Every server process keeps its own figures and serves them at `/metrics` (`endpoints`); Prometheus
+Every server process keeps its own figures and serves them at `/metrics` (`amigos.web.probes`); Prometheus
 scrapes each process on its own address (docs/deploy.md, "Watching it run"). The hot paths touch
 these with one call each: a play is a counter's `inc` on a child bound at import (no label lookup,
 no allocation), a command a histogram's `observe`. The gauges that describe a state (live tables,
@@ -14,10 +14,9 @@ the computer players' pool and the lease keeper import it, so it must import non
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
-
-from amigos.web.realtime import commands
 
 # The client adds a `_created` series beside every counter and histogram (when it was made):
 # nothing here reads it, and it doubled what each scrape carries. (The function is untyped.)
@@ -79,11 +78,26 @@ def count_play(system: bool, reason: str | None) -> None:
         PLAYS_BY_PERSON.inc()
 
 
+# Whether a command type is registered: the socket layer's registry tells (`realtime.commands`
+# registers it when imported), since the operations below the apps import none of them.
+_known: list[Callable[[str], bool]] = []
+
+
+def know_commands_by(known: Callable[[str], bool]) -> None:
+    """Register how a command type is found registered (the socket layer's registry does)."""
+    _known[:] = [known]
+
+
+def know_command(kind: str) -> bool:
+    """Whether ``kind`` is a registered command type (its own label; otherwise "unknown")."""
+    return bool(_known) and _known[0](kind)
+
+
 def command_done(kind: str, started: float) -> None:
     """A socket command of type ``kind`` answered; ``started``: `time.perf_counter()` when it began."""
     child = _command_children.get(kind)
     if child is None:
-        label = kind if commands.find(kind) is not None else UNKNOWN_COMMAND
+        label = kind if know_command(kind) else UNKNOWN_COMMAND
         child = _command_children.get(label)
         if child is None:
             # Keyed by the label, never by the client's text: the dict stays as small as the registry.

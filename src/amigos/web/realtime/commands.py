@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from amigos.web.operations import metrics
+
 
 class CommandError(Exception):
     """A refusal with a stable code; `message` is for developers, the site translates the code."""
@@ -179,3 +181,8 @@ def find(type_: str) -> Command | None:
 
 def registered() -> list[str]:
     return sorted(_registry)
+
+
+# The command-time histogram labels a type nobody registered as one "unknown" (its label set stays
+# as small as this registry): the metrics, below the socket layer, ask it through this.
+metrics.know_commands_by(_registry.__contains__)

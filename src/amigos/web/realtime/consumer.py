@@ -49,12 +49,10 @@ from uvicorn.protocols.utils import ClientDisconnected
 
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
-from amigos.web.lobby import presence
 from amigos.web.operations import metrics
-from amigos.web.realtime import commands, entry, envelope, muting
+from amigos.web.realtime import commands, entry, envelope, muting, presence_hooks
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import FrameBudget, TokenBucket
-from amigos.web.realtime.lobby_feed import get_lobby_feed
 from amigos.web.realtime.protocol import SiteSocketProtocol
 from amigos.web.realtime.watchdog import activity_window, session_watch
 
@@ -98,17 +96,17 @@ def _open(session_key: str | None, now: float) -> Opening:
     verdict = sessions.verdict_of(dict(session.items()), user, now)
     if verdict.state is not sessions.State.ACTIVE:
         return Opening(user, session.session_key, verdict)
-    presence.socket_opened(user, timezone.now())
+    presence_hooks.hooks().opened(user, timezone.now())
     return Opening(user, session.session_key, verdict, counted=True)
 
 
 def _close(user_id: int) -> None:
-    presence.socket_closed(user_id, timezone.now())
+    presence_hooks.hooks().closed(user_id, timezone.now())
 
 
 def _end(session_key: str | None, user_id: int) -> None:
     sessions.end(session_key)
-    presence.sign_out(user_id)
+    presence_hooks.hooks().signed_out(user_id)
 
 
 db_verdict = database_sync_to_async(sessions.verdict)
@@ -120,7 +118,7 @@ db_end = database_sync_to_async(_end)
 
 async def announce_presence(hub: Hub) -> None:
     """Tell every process the online list changed (never raises: the periodic refresh catches up)."""
-    await get_lobby_feed(hub).announce()
+    await presence_hooks.hooks().announce(hub)
 
 
 class SiteSocket(AsyncWebsocketConsumer):
@@ -219,7 +217,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         await self.accept()
         self.hub = get_hub(self.loop)
         # The process's counters left by a dead process are swept before its first socket counts.
-        await get_lobby_feed(self.hub).prepare()
+        await presence_hooks.hooks().prepare(self.hub)
         opening = await db_open(self.scope.get(entry.SESSION_KEY), time.time())
         user = opening.user
         if user is None:

@@ -14,11 +14,25 @@ across processes when a player mutes or unmutes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 # kind -> None when the payload is itself a line, or the key of the payload's list of lines.
 _authored: dict[str, str | None] = {}
 NOBODY: frozenset[int] = frozenset()
+# How a page reads whom a player muted (a database read), registered by moderation at start.
+_stored_mutes: list[Callable[[int], set[int]]] = []
+
+
+def read_mutes_with(reader: Callable[[int], set[int]]) -> None:
+    """Register how the players a reader muted are read from the database (moderation does, when
+    the site starts), so a page that filters lines (the lobby's) need not import moderation."""
+    _stored_mutes[:] = [reader]
+
+
+def stored_mutes(owner_id: int) -> set[int]:
+    """Whom ``owner_id`` muted, as stored (a database read); nobody when no reader is registered."""
+    return _stored_mutes[0](owner_id) if _stored_mutes else set()
 
 
 def authored(kind: str, *, lines: str | None = None) -> None:

@@ -37,7 +37,7 @@ from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
-from amigos.web.tables import rendering, socket_keys, store, storing, timing
+from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing, timing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_timer import TimerMixin
@@ -437,7 +437,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             raise CommandError("empty", "the line is empty")
         if len(cleaned) > settings.AMIGOS_CHAT_MAX_LENGTH:
             raise CommandError("too_long", "the line is too long")
-        line = await database_sync_to_async(store.post_chat)(
+        line = await database_sync_to_async(chat_lines.post_chat)(
             self.id, user_id, seat, cleaned, self.clock.now()
         )
         self.chat = [*self.chat[-29:], line]

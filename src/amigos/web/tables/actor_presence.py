@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from channels.db import database_sync_to_async
 
 from amigos.table import Conduct
-from amigos.web.tables import store, timing
+from amigos.web.tables import store, suspensions, timing
 from amigos.web.tables.actor_types import Pending, SeatState
 from amigos.web.tables.rendering import iso
 
@@ -131,7 +131,7 @@ class PresenceMixin:
         user_id = self.seats[seat].user_id
         if user_id is None:
             return False
-        return bool(await database_sync_to_async(store.account_suspended)(user_id, self.clock.now()))
+        return bool(await database_sync_to_async(suspensions.account_suspended)(user_id, self.clock.now()))
 
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from amigos.web.moderation.labels import chat_action_labels
+from amigos.web.lobby.chat_labels import chat_action_labels
 
 
 def error_labels() -> dict[str, str]:

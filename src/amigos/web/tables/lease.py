@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from amigos.web.realtime.bus import InMemoryBus
 from amigos.web.realtime.hub import Hub
-from amigos.web.tables import store
+from amigos.web.tables import lease_rows
 
 
 def _boot_id() -> str:
@@ -121,11 +121,11 @@ class Leases:
         started = time.monotonic()
         moment = now or timezone.now()
         until = moment + timedelta(seconds=lease_seconds())
-        holder: str | None = await database_sync_to_async(store.acquire_lease)(
+        holder: str | None = await database_sync_to_async(lease_rows.acquire_lease)(
             table_id, self.identity, moment, until
         )
         if holder is not None and holder != self.identity and died_here(holder):
-            holder = await database_sync_to_async(store.acquire_lease)(
+            holder = await database_sync_to_async(lease_rows.acquire_lease)(
                 table_id, self.identity, moment, until, dead=[holder]
             )
         if holder == self.identity:
@@ -138,7 +138,7 @@ class Leases:
         """Renew the leases of ``table_ids``; the ids we lost (someone else holds them now)."""
         started = time.monotonic()
         moment = now or timezone.now()
-        kept: set[int] = await database_sync_to_async(store.renew_leases)(
+        kept: set[int] = await database_sync_to_async(lease_rows.renew_leases)(
             table_ids, self.identity, moment + timedelta(seconds=lease_seconds())
         )
         self._trust(kept, started)
@@ -150,14 +150,14 @@ class Leases:
     async def release(self, table_ids: list[int]) -> None:
         for table_id in table_ids:
             self.trusted_until.pop(table_id, None)
-        await database_sync_to_async(store.release_leases)(table_ids, self.identity)
+        await database_sync_to_async(lease_rows.release_leases)(table_ids, self.identity)
 
     async def adoptable(self, now: datetime | None = None) -> list[int]:
         """Tables to adopt: nobody's, expired, or held by a process of this machine that died."""
         moment = now or timezone.now()
-        holders: list[str] = await database_sync_to_async(store.lease_holders)(moment)
+        holders: list[str] = await database_sync_to_async(lease_rows.lease_holders)(moment)
         dead = [holder for holder in holders if holder != self.identity and died_here(holder)]
-        found: list[int] = await database_sync_to_async(store.adoptable_table_ids)(
+        found: list[int] = await database_sync_to_async(lease_rows.adoptable_table_ids)(
             self.identity, moment, dead=dead
         )
         return found

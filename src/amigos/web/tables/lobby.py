@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from channels.db import database_sync_to_async
 
 from amigos.web.lobby import presence
+from amigos.web.lobby.feed import get_lobby_feed
 from amigos.web.lobby.models import Status as PresenceStatus
 from amigos.web.realtime.hub import Hub
-from amigos.web.realtime.lobby_feed import get_lobby_feed
 from amigos.web.tables import rendering, selectors, store
 from amigos.web.tables.models import Seat
 

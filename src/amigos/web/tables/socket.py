@@ -15,12 +15,13 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from amigos.web.lobby import chat as lobby_chat
-from amigos.web.moderation import flood
+from amigos.web.realtime import flood_rule as flood
 from amigos.web.realtime import muting
 from amigos.web.realtime.commands import CommandError, Connection, command, int_field, optional_int_field
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import attendance, forwarding, lobby, registry, rendering, selectors, socket_keys
 from amigos.web.tables.actor import TableActor, parse_action
+from amigos.web.tables.models import TableChatLine
 
 # The most seats a table has (leaving a table leaves each seat's topic).
 MAX_SEATS = 4
@@ -174,12 +175,15 @@ async def _vote(actor: TableActor, connection: Connection, payload: dict[str, An
 
 
 def _stored_within(user_id: int) -> bool:
-    return flood.stored_within(flood.Budget.TABLE_CHAT, user_id, timezone.now())
+    """Whether the table lines ``user_id`` stored within the window, at every table and in every
+    process, leave room for one more."""
+    since = flood.window_start(timezone.now())
+    return flood.room_for_one(TableChatLine.objects.filter(author_id=user_id, sent_at__gt=since).count())
 
 
 @command("table.chat")
 async def chat(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    """The lobby chat's limits (`moderation.flood`), per player over every table: the refusals
+    """The lobby chat's limits (`realtime.flood_rule`), per player over every table: the refusals
     that need nothing first, then this process's count, then the lines stored by any process,
     and only then the table (which may run in another process)."""
     text = payload.get("text")

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.db.models import F, Field, Q
 
 from amigos.web import jsontext
-from amigos.web.moderation import services as moderation
+from amigos.web.tables import card_hooks, chat_lines, lease_rows
 from amigos.web.tables.models import (
     OPEN_STATUSES,
     Card,
@@ -88,7 +88,8 @@ class Write:
     seats: list[dict[str, Any]] = field(default_factory=list)
     record: dict[str, Any] | None = None
     record_started_at: datetime | None = None
-    # Filled by `append`: the players whose new cards suspended their account (moderation's ladder).
+    # Filled by `append`: the players whose new cards suspended their account (the ladder that
+    # moderation registers with `card_hooks`).
     suspended: list[int] = field(default_factory=list)
     record_ended: bool = False
     termination: str = ""
@@ -176,7 +177,7 @@ def load(table_id: int) -> Loaded | None:
                 counts = cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
                 counts[card.colour] += 1
     chat = [
-        chat_payload(line)
+        chat_lines.chat_payload(line)
         for line in reversed(
             list(
                 TableChatLine.objects.filter(table_id=table_id).select_related("author").order_by("-id")[:30]
@@ -471,7 +472,7 @@ def _write(table_id: int, expected_version: int, write: Write) -> int:
 def _cards_and_seats(table_id: int, write: Write) -> None:
     if write.cards:
         stored = [Card.objects.create(table_id=table_id, given_at=write.at, **card) for card in write.cards]
-        write.suspended = [row.user_id for row in moderation.cards_given(cards=stored, now=write.at)]
+        write.suspended = card_hooks.suspended_by(stored, write.at)
     for change in write.seats:
         fields = {name: value for name, value in change.items() if name != "number"}
         Seat.objects.filter(table_id=table_id, number=change["number"]).update(**fields)
@@ -593,7 +594,7 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
     )
     found = Table.objects.filter(status=Status.INVITING).filter(lapsed)
     if owner is not None:
-        found = found.filter(_takeable(owner, now))
+        found = found.filter(lease_rows.takeable(owner, now))
     ids = sorted(set(found.values_list("pk", flat=True)))
     if not ids:
         return []
@@ -641,99 +642,5 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
 CANCELLED: dict[str, Any] = {"reason": "invitations"}
 
 
-# -- the ownership lease (amigos.web.tables.lease): which process runs a table's actor ----------------
-
-
-def _takeable(owner: str, now: datetime, dead: Collection[str] = ()) -> Q:
-    free = Q(owner="") | Q(owner=owner) | Q(lease_until__isnull=True) | Q(lease_until__lte=now)
-    return free | Q(owner__in=list(dead)) if dead else free
-
-
-def acquire_lease(
-    table_id: int, owner: str, now: datetime, until: datetime, dead: Collection[str] = ()
-) -> str | None:
-    """Take the table's lease if it is free, expired, already ``owner``'s or held by one of the
-    ``dead`` (processes known to be gone), in one conditional UPDATE (two processes racing for it:
-    exactly one wins). Returns who holds it afterwards (``owner`` when taken), or None when there
-    is no such table."""
-    holder: str | None = None
-    for _ in range(3):
-        taken = (
-            Table.objects.filter(pk=table_id)
-            .filter(_takeable(owner, now, dead))
-            .update(owner=owner, lease_until=until)
-        )
-        if taken:
-            return owner
-        holder = Table.objects.filter(pk=table_id).values_list("owner", flat=True).first()
-        if holder != "":
-            return holder  # None: no such table; else another live holder
-        # released between the two statements: try again
-    return holder
-
-
-def renew_leases(table_ids: list[int], owner: str, until: datetime) -> set[int]:
-    """Extend ``owner``'s leases on ``table_ids``; the ids it still holds (the others were taken)."""
-    if not table_ids:
-        return set()
-    Table.objects.filter(pk__in=table_ids, owner=owner).update(lease_until=until)
-    return set(Table.objects.filter(pk__in=table_ids, owner=owner).values_list("pk", flat=True))
-
-
-def release_leases(table_ids: list[int], owner: str) -> None:
-    """A clean stop: ``owner``'s tables are free at once for the other processes to adopt."""
-    if table_ids:
-        Table.objects.filter(pk__in=table_ids, owner=owner).update(owner="", lease_until=None)
-
-
-def adoptable_table_ids(owner: str, now: datetime, dead: Collection[str] = ()) -> list[int]:
-    """Unfinished tables ``owner`` may take: never taken, released, whose owner stopped renewing
-    (it died), held by one of the ``dead``, or ``owner``'s own (the caller skips those it runs)."""
-    return list(
-        Table.objects.filter(status__in=OPEN_STATUSES)
-        .filter(_takeable(owner, now, dead))
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-
-
-def lease_holders(now: datetime) -> list[str]:
-    """Who holds a live lease on an unfinished table (a few names: one per server process)."""
-    return list(
-        Table.objects.filter(status__in=OPEN_STATUSES, lease_until__gt=now)
-        .exclude(owner="")
-        .order_by()
-        .values_list("owner", flat=True)
-        .distinct()
-    )
-
-
-def account_suspended(user_id: int, now: datetime) -> bool:
-    """Whether the player's account is suspended at ``now``, whatever suspended it (the table's own
-    cards, a desk decision, an administrator): the actor asks when the player's sockets go."""
-    from amigos.web.accounts.models import User
-
-    return User.objects.filter(pk=user_id, suspended_until__gt=now).exists()
-
-
 def mark_archived(table_id: int, match: int) -> None:
     MatchRecord.objects.filter(table_id=table_id, number=match).update(archived=True)
-
-
-def chat_payload(line: TableChatLine) -> dict[str, Any]:
-    return {
-        "table_id": line.table_id,
-        "id": line.pk,
-        "author_id": line.author_id,
-        "author": line.author.display_name,
-        "seat": line.seat,
-        "text": line.text,
-        "sent_at": line.sent_at.isoformat().replace("+00:00", "Z"),
-    }
-
-
-def post_chat(table_id: int, author_id: int, seat: int | None, text: str, at: datetime) -> dict[str, Any]:
-    line = TableChatLine.objects.create(
-        table_id=table_id, author_id=author_id, seat=seat, text=text, sent_at=at
-    )
-    return chat_payload(TableChatLine.objects.select_related("author").get(pk=line.pk))

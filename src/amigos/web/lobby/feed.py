@@ -28,6 +28,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from amigos.web.lobby import presence
+from amigos.web.realtime import presence_hooks
 from amigos.web.realtime.hub import Hub, get_hub
 
 log = logging.getLogger("amigos.realtime.lobby")
@@ -164,3 +165,25 @@ def get_lobby_feed(hub: Hub | None = None) -> LobbyFeed:
         feed = LobbyFeed(hub)
         hub.features[TOPIC] = feed
     return feed
+
+
+async def _prepare(hub: Hub) -> None:
+    await get_lobby_feed(hub).prepare()
+
+
+async def _announce(hub: Hub) -> None:
+    await get_lobby_feed(hub).announce()
+
+
+def register_presence() -> None:
+    """Hand the socket layer the presence's side of a socket's life (`realtime.presence_hooks`):
+    count and uncount sockets in `presence`, and rebuild and announce the online list here."""
+    presence_hooks.register(
+        presence_hooks.PresenceHooks(
+            opened=presence.socket_opened,
+            closed=presence.socket_closed,
+            signed_out=presence.sign_out,
+            prepare=_prepare,
+            announce=_announce,
+        )
+    )

@@ -1,5 +1,9 @@
 """`/healthz`, `/readyz` and `/metrics`, answered before Django sees the request.
 
+This module sits with `asgi`, above every app, because it reads them all at a scrape (the hub's
+sockets and bus, the tables' actors and leases); the figures it serves are defined below the apps,
+in `operations.metrics`, which the apps touch without importing anything above them.
+
 They are asked every few seconds by a proxy, an orchestrator or Prometheus, so they are answered
 here, in the ASGI layer, on the server's own event loop: no middleware, no session, no CSRF, no
 host check, no redirect to HTTPS (Prometheus scrapes each process on its private address), and

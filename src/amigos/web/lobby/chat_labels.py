@@ -1,7 +1,9 @@
 """The words of the chat lines' actions (mute, report) for the lobby's and the table's scripts.
 
 Both pages pass these to their script, so the script holds no text and looks a refusal up by its
-code (`errors`), never by the server's English message.
+code (`errors`), never by the server's English message. They live with the lobby's chat, which the
+tables' chat builds on, so neither page imports moderation for its words (their translations are
+in moderation's catalog, where they were first written; Django reads every catalog).
 """
 
 from __future__ import annotations
