@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db import models
@@ -13,8 +13,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from amigos.web.accounts.models import LimitedAction, SignInAttempt, User
+from amigos.web.admin_confirm import confirmed
 
 admin.site.site_header = _("Amigos por el Dominó: administration")
 admin.site.site_title = _("Amigos por el Dominó")
@@ -41,10 +43,21 @@ def _suspend_for(request: HttpRequest, days: int, queryset: QuerySet[User]) -> N
 
     by = request.user
     assert isinstance(by, User)
+    done = 0
     for user in queryset:
         moderation.suspend_by_administrator(
             user=user, days=days, by=by, now=timezone.now(), reason=str(_("Suspended by the administration."))
         )
+        done += 1
+    _tell(
+        request,
+        ngettext("%(count)d player suspended.", "%(count)d players suspended.", done) % {"count": done},
+    )
+
+
+def _tell(request: HttpRequest, text: str) -> None:
+    """A decision carried out reads as a success (green), never as a plain notice or an error."""
+    messages.success(request, text)
 
 
 @admin.register(User)
@@ -100,23 +113,32 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
     actions = ("suspend_one_week", "suspend_one_month", "lift_suspension")
 
     @admin.action(description=_("Suspend for one week"))
+    @confirmed(_("Suspend these players for one week? They are signed out at once."))
     def suspend_one_week(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         _suspend_for(request, 7, queryset)
 
     @admin.action(description=_("Suspend for one month"))
+    @confirmed(_("Suspend these players for one month? They are signed out at once."))
     def suspend_one_month(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         _suspend_for(request, 30, queryset)
 
     @admin.action(description=_("Lift the suspension"))
+    @confirmed(_("Lift these players' suspensions? They can play again at once."))
     def lift_suspension(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         from amigos.web.moderation import services as moderation
 
         by = request.user
         assert isinstance(by, User)
+        done = 0
         for user in queryset:
             moderation.lift_by_administrator(
                 user=user, by=by, now=timezone.now(), reason=str(_("Lifted from the players' list."))
             )
+            done += 1
+        _tell(
+            request,
+            ngettext("%(count)d suspension lifted.", "%(count)d suspensions lifted.", done) % {"count": done},
+        )
 
 
 @admin.register(SignInAttempt)

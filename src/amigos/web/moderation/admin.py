@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from amigos.web.accounts.models import User
+from amigos.web.admin_confirm import confirmed
 from amigos.web.moderation import services
 from amigos.web.moderation.models import Action, Decision, Report, Suspension
 
@@ -79,7 +81,12 @@ class ReportAdmin(admin.ModelAdmin[Report]):
                 done += 1
             except services.ModerationError as error:
                 self.message_user(request, f"{row}: {refusal_text(error.code)}", messages.WARNING)
-        self.message_user(request, _("%(count)d reports decided.") % {"count": done})
+        if done:
+            self.message_user(
+                request,
+                ngettext("%(count)d report decided.", "%(count)d reports decided.", done) % {"count": done},
+                messages.SUCCESS,
+            )
 
     @admin.action(description=_("Ignore the selected reports"))
     def ignore(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
@@ -90,6 +97,7 @@ class ReportAdmin(admin.ModelAdmin[Report]):
         self._decide(request, queryset, Action.WARN)
 
     @admin.action(description=_("Block: a red card and its suspension"))
+    @confirmed(_("Block these players? Each gets a red card and a month's suspension at once."))
     def block(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         self._decide(request, queryset, Action.BLOCK)
 
@@ -117,6 +125,12 @@ class ChangeForm(forms.ModelForm[Suspension]):
 
     new_end = forms.DateTimeField(label=_("new end (empty: lift)"), required=False)
     change_reason = forms.CharField(label=_("reason for the change"), max_length=500)
+    # Lifting or shortening takes effect at once: the administrator says so explicitly.
+    sure = forms.BooleanField(
+        label=_("I am sure: change this suspension now"),
+        required=True,
+        error_messages={"required": _("Tick the box to confirm the change.")},
+    )
 
     class Meta:
         model = Suspension
@@ -144,6 +158,8 @@ class SuspensionAdmin(admin.ModelAdmin[Suspension]):
             )
         except services.ModerationError as error:
             self.message_user(request, refusal_text(error.code), messages.ERROR)
+        else:
+            self.message_user(request, _("The suspension was changed."), messages.SUCCESS)
 
 
 @admin.register(Decision)

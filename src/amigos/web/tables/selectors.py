@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import JSONField, OuterRef, Q, Subquery
+from django.utils.translation import gettext as _
 
-from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
+from amigos.web.tables.models import Invitation, Kind, Level, Seat, Status, Table, TableEvent
 
 
 def _positions(players: int) -> tuple[str, ...]:
@@ -23,7 +24,9 @@ def _seat_entries(table: Table) -> list[dict[str, Any]]:
         if seat.user is not None:
             name, kind = seat.user.display_name, "human"
         elif seat.level:
-            name, kind = f"Computadora ({seat.level})", "computer"
+            # The level in the reader's words (a code the list does not know stays as it is stored).
+            level = Level(seat.level).label if seat.level in Level.values else seat.level
+            name, kind = _("Computer (%(level)s)") % {"level": level}, "computer"
         else:
             name, kind = "", "empty"
         place = names[(seat.number - organizer) % table.players]

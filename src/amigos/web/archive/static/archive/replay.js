@@ -85,7 +85,7 @@ function showValues(panel, result) {
   const body = table.createTBody();
   for (const play of result.plays) {
     const row = body.insertRow();
-    let label = play.move;
+    let label = play.said ?? play.move;
     if (play.cost === 0) label += ` (${words.wordBest})`;
     if (play.move === result.played) label += ` · ${words.wordPlayed}`;
     cell(row, label);
