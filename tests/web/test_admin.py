@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from typing import Any
@@ -138,7 +139,7 @@ def test_the_chat_list_narrows_to_reported_lines(staff: Client, reported: ChatRe
 
 ADMIN_APPS = ("accounts", "lobby", "events", "archive", "tables", "moderation")
 # Words that are the same in both languages, so an equal translation is not a missing one.
-SAME_IN_BOTH = {"ID", "PR", "capicúas", "viajeras", "Zapato"}
+SAME_IN_BOTH = {"ID", "PR", "capicúas", "viajeras", "Zapato", "castigo", "castigos"}
 
 
 def _labels() -> list[tuple[str, Any]]:
@@ -243,7 +244,8 @@ def test_a_dangerous_action_asks_before_it_acts(
     assert page.status_code == 200 and not author.is_suspended()
     text = page.content.decode()
     # The question names whom it concerns and posts the same action again, with the answer.
-    assert "¿" in text and str(author) in text
+    named = author if "user" in url else reported
+    assert "¿" in text and html.escape(str(named)) in text
     assert 'name="confirmed" value="yes"' in text and f'value="{action}"' in text
     staff.post(url, {"action": action, "_selected_action": [target], "confirmed": "yes"})
     author.refresh_from_db()
