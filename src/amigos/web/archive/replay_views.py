@@ -361,7 +361,9 @@ def _said(answer: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(result, dict) or not isinstance(result.get("plays"), list):
         return answer
     plays = [{**play, "said": move_words(str(play.get("move", "")))} for play in result["plays"]]
-    return {**answer, "result": {**result, "plays": plays}}
+    played = result.get("played")
+    played_said = move_words(played) if isinstance(played, str) else None
+    return {**answer, "result": {**result, "plays": plays, "played_said": played_said}}
 
 
 @login_required

@@ -70,7 +70,7 @@ function showValues(panel, result) {
   if (result.played !== null && result.played_cost !== null) {
     const played = document.createElement("p");
     played.className = "academy__played";
-    played.textContent = `${words.wordPlayedCost}: ${result.played} → ${result.played_cost}`;
+    played.textContent = `${words.wordPlayedCost}: ${result.played_said ?? result.played} → ${result.played_cost}`;
     out.append(played);
   }
   const table = document.createElement("table");
