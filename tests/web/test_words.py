@@ -313,6 +313,7 @@ def test_the_admin_shows_no_code_and_no_english_model_name_in_spanish(
         page = client.get(url).content.decode()
         text = readable(page)
         found = [m.group(0) for m in CODES[lang].finditer(text) if m.group(0) not in ("staff",)]
+        found += re.findall(r"\((?:amigos|cuban|draw|all-fives)-[\w-]+\)", text)
         assert found == [], url
         assert NOTATION.findall(text) == [], url
         if lang == "es":
@@ -326,3 +327,18 @@ def test_the_admin_shows_no_code_and_no_english_model_name_in_spanish(
                 }
             leaked = [name for name in english - spanish if re.search(rf">\s*{re.escape(name)}\s*<", page)]
             assert leaked == [], url
+
+
+@pytest.mark.parametrize(
+    ("left", "expected"), [(1, "1 more suspends the account"), (3, "3 more suspend the account")]
+)
+def test_the_cards_page_counts_in_the_singular_and_the_plural(
+    sign_in: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, left: int, expected: str
+) -> None:
+    from amigos.web.moderation import selectors
+
+    player = sign_in("Dani")
+    standing = selectors.MyCards(cards=[], yellow=2, blue=0, yellow_left=left, blue_left=left, suspensions=[])
+    monkeypatch.setattr(selectors, "my_cards", lambda user_id: standing)
+    page = in_language(player.client, "en").get(reverse("moderation:my_cards")).content.decode()
+    assert readable(page).count(expected) == 2

@@ -89,7 +89,8 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.variant})"
+        # Its number, not its game's code: the admin shows this wherever a table is linked.
+        return f"{self.name} (#{self.pk})"
 
 
 class Seat(models.Model):
