@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -70,11 +72,17 @@ def test_report_detail_pages_open(staff: Client, reported: ChatReport) -> None:
 
 def test_suspend_players_from_the_list(staff: Client, make_player: Callable[..., User]) -> None:
     ana = make_player("Ana")
-    staff.post("/admin/accounts/user/", {"action": "suspend_one_week", "_selected_action": [ana.pk]})
+    staff.post(
+        "/admin/accounts/user/",
+        {"action": "suspend_one_week", "_selected_action": [ana.pk], "confirmed": "yes"},
+    )
     ana.refresh_from_db()
     assert ana.is_suspended()
     assert 6 < (ana.suspended_until - timezone.now()).days + 1 <= 7
-    staff.post("/admin/accounts/user/", {"action": "lift_suspension", "_selected_action": [ana.pk]})
+    staff.post(
+        "/admin/accounts/user/",
+        {"action": "lift_suspension", "_selected_action": [ana.pk], "confirmed": "yes"},
+    )
     ana.refresh_from_db()
     assert not ana.is_suspended()
 
@@ -100,7 +108,9 @@ def test_warn_from_a_report(staff: Client, reported: ChatReport) -> None:
 def test_block_from_a_report_suspends_a_month_and_hides_the_message(
     staff: Client, reported: ChatReport
 ) -> None:
-    staff.post("/admin/lobby/chatreport/", {"action": "block", "_selected_action": [reported.pk]})
+    staff.post(
+        "/admin/lobby/chatreport/", {"action": "block", "_selected_action": [reported.pk], "confirmed": "yes"}
+    )
     reported.refresh_from_db()
     author = reported.message.author
     author.refresh_from_db()
@@ -127,13 +137,13 @@ def test_the_chat_list_narrows_to_reported_lines(staff: Client, reported: ChatRe
 
 # --- The administration speaks the players' languages and wears the site's colours -------------
 
-ADMIN_APPS = ("accounts", "lobby")
+ADMIN_APPS = ("accounts", "lobby", "events", "archive", "tables", "moderation")
 # Words that are the same in both languages, so an equal translation is not a missing one.
-SAME_IN_BOTH = {"ID"}
+SAME_IN_BOTH = {"ID", "PR", "capicúas", "viajeras", "Zapato", "castigo", "castigos"}
 
 
 def _labels() -> list[tuple[str, Any]]:
-    """Every name the admin can show for the accounts and lobby apps: models, fields, list columns."""
+    """Every name the admin can show for the site's apps: models, fields, list columns."""
     labels: list[tuple[str, Any]] = []
     for label in ADMIN_APPS:
         config = apps.get_app_config(label)
@@ -153,7 +163,7 @@ def _labels() -> list[tuple[str, Any]]:
     return labels
 
 
-def test_every_admin_name_of_accounts_and_lobby_has_spanish_and_english() -> None:
+def test_every_admin_name_of_every_app_has_spanish_and_english() -> None:
     untranslated = []
     for where, name in _labels():
         with translation.override("es"):
@@ -211,3 +221,52 @@ def test_a_suspension_is_shown_but_never_typed_into_the_player_form(
     assert response.status_code == 302, response.content.decode()[:3000]
     ana.refresh_from_db()
     assert ana.suspended_until is None and not ana.is_suspended()
+
+
+# --- Decisions that change an account ask first, and say when they are done -------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "action"),
+    [
+        ("/admin/accounts/user/", "suspend_one_week"),
+        ("/admin/accounts/user/", "suspend_one_month"),
+        ("/admin/lobby/chatreport/", "block"),
+    ],
+)
+def test_a_dangerous_action_asks_before_it_acts(
+    staff: Client, reported: ChatReport, url: str, action: str
+) -> None:
+    author = reported.message.author
+    target = author.pk if "user" in url else reported.pk
+    page = staff.post(url, {"action": action, "_selected_action": [target]})
+    author.refresh_from_db()
+    assert page.status_code == 200 and not author.is_suspended()
+    text = page.content.decode()
+    # The question names whom it concerns and posts the same action again, with the answer.
+    named = author if "user" in url else reported
+    assert "¿" in text and html.escape(str(named)) in text
+    assert 'name="confirmed" value="yes"' in text and f'value="{action}"' in text
+    staff.post(url, {"action": action, "_selected_action": [target], "confirmed": "yes"})
+    author.refresh_from_db()
+    assert author.is_suspended()
+
+
+def test_lifting_asks_first_too_and_says_it_is_done(staff: Client, make_player: Callable[..., User]) -> None:
+    ana = make_player("Ana")
+    staff.post(
+        "/admin/accounts/user/",
+        {"action": "suspend_one_week", "_selected_action": [ana.pk], "confirmed": "yes"},
+    )
+    staff.post("/admin/accounts/user/", {"action": "lift_suspension", "_selected_action": [ana.pk]})
+    ana.refresh_from_db()
+    assert ana.is_suspended()
+    done = staff.post(
+        "/admin/accounts/user/",
+        {"action": "lift_suspension", "_selected_action": [ana.pk], "confirmed": "yes"},
+        follow=True,
+    ).content.decode()
+    ana.refresh_from_db()
+    assert not ana.is_suspended()
+    # A decision carried out is shown as a success (the admin's green), in the reader's language.
+    assert re.search(r'<li class="success">[^<]*1 suspensión levantada\.', done)

@@ -67,14 +67,15 @@ def test_step_through_value_and_change_a_play(open_page: Callable[..., Any], wid
     page.wait_for_selector("table.academy__values", timeout=120_000)
     rows = page.locator("table.academy__values tbody tr")
     assert rows.count() == 4
-    assert "6-2@2 (la mejor)" in rows.first.inner_text()
+    # Moves are said in words, never in the record's notation (6-2@2).
+    assert "6-2 por el 2 (la mejor)" in rows.first.inner_text()
     assert "6-3 → 57" in page.locator(".academy__played").inner_text()
     assert_accessible(page)
     save_screenshots(page, "academy")
     # Change the play: the computer players finish the hand, and it can be stepped through.
-    page.click(".academy__choices a:has-text('6-2@2')")
+    page.click(".academy__choices a:has-text('6-2 por el 2')")
     page.wait_for_selector(".notice:has-text('Una mano cambiada')")
-    assert "Ana jugó 6-2@2." in page.locator(".replay__status").inner_text()
+    assert "Ana jugó 6-2 por el 2." in page.locator(".replay__status").inner_text()
     page.click("[data-step=end]")
     page.wait_for_selector(".replay__status strong")
     assert page.locator("[data-step=forward]").count() == 0

@@ -55,7 +55,7 @@ def test_the_players_list_actions_keep_the_suspension_and_who_decided(
     client = staff_client(admin_user)
     url = "/admin/accounts/user/"
     before = timezone.now()
-    client.post(url, {"action": "suspend_one_week", "_selected_action": [player.pk]})
+    client.post(url, {"action": "suspend_one_week", "_selected_action": [player.pk], "confirmed": "yes"})
     player.refresh_from_db()
     suspension = Suspension.objects.get(user=player)
     assert suspension.cause == "admin" and suspension.lifted_at is None
@@ -64,7 +64,7 @@ def test_the_players_list_actions_keep_the_suspension_and_who_decided(
     block = Decision.objects.get(player=player)
     assert (block.action, block.decided_by, block.suspension) == ("block", admin_user, suspension)
 
-    client.post(url, {"action": "lift_suspension", "_selected_action": [player.pk]})
+    client.post(url, {"action": "lift_suspension", "_selected_action": [player.pk], "confirmed": "yes"})
     player.refresh_from_db()
     suspension.refresh_from_db()
     assert player.suspended_until is None and suspension.lifted_at is not None

@@ -106,7 +106,11 @@ def test_warn_and_block_through_the_admin_are_kept_with_who_and_when(
     url = "/admin/moderation/report/"
     staff.post(url, {"action": "warn", "_selected_action": [warned.pk]})
     assert AdminMessage.objects.filter(recipient=rude).count() == 1
-    staff.post(url, {"action": "block", "_selected_action": [blocked.pk]})
+    # Blocking asks first: the first click changes nothing.
+    asked = staff.post(url, {"action": "block", "_selected_action": [blocked.pk]}).content.decode()
+    assert 'name="confirmed" value="yes"' in asked and "Bruto" in asked
+    assert not Card.objects.filter(user=rude).exists()
+    staff.post(url, {"action": "block", "_selected_action": [blocked.pk], "confirmed": "yes"})
     rude.refresh_from_db()
     assert rude.suspended_until is not None
     assert Card.objects.filter(user=rude, colour="red").count() == 1
@@ -132,12 +136,18 @@ def test_a_suspension_is_shortened_then_lifted_with_a_reason(
     staff.post(url, {"new_end": "", "change_reason": ""})  # no reason: refused by the form
     assert not Decision.objects.exists()
     shorter = (timezone.now() + timedelta(days=3)).replace(microsecond=0)
-    staff.post(url, {"new_end": shorter.strftime("%Y-%m-%d %H:%M:%S"), "change_reason": "primera vez"})
+    staff.post(
+        url, {"new_end": shorter.strftime("%Y-%m-%d %H:%M:%S"), "change_reason": "primera vez", "sure": "on"}
+    )
     player.refresh_from_db()
     suspension.refresh_from_db()
     assert suspension.ends < timezone.now() + timedelta(days=4)
     assert player.suspended_until == suspension.ends
+    # Lifting without ticking "I am sure" changes nothing.
     staff.post(url, {"new_end": "", "change_reason": "perdonado"})
+    player.refresh_from_db()
+    assert player.suspended_until == suspension.ends
+    staff.post(url, {"new_end": "", "change_reason": "perdonado", "sure": "on"})
     player.refresh_from_db()
     assert player.suspended_until is None
     assert [d.action for d in Decision.objects.order_by("pk")] == ["shorten", "lift"]

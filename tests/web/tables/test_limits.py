@@ -162,7 +162,7 @@ def test_a_computer_game_of_a_player_with_a_cyrillic_name_is_not_refused_for_its
 ) -> None:
     """The site names a computer game after its player, in Latin words beside the player's name."""
     table = computer_game(make_player("Ирина"))
-    assert table.name == "Ирина vs. computadora"
+    assert table.name == "Ирина contra la computadora"
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,10 @@ from typing import Any, ClassVar
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from amigos.web.archive.models import ArchivedMatch, MatchSeat, PlayerRating
+from amigos.web.archive.templatetags.archive_tags import variant_label
 
 
 class SeatInline(admin.TabularInline[MatchSeat, ArchivedMatch]):
@@ -25,10 +27,15 @@ class SeatInline(admin.TabularInline[MatchSeat, ArchivedMatch]):
 
 @admin.register(ArchivedMatch)
 class ArchivedMatchAdmin(admin.ModelAdmin[ArchivedMatch]):
-    list_display = ("ended_at", "variant", "table_name", "complete", "rating_sequence")
+    list_display = ("ended_at", "game", "table_name", "complete", "rating_sequence")
     list_filter = ("family", "complete")
     search_fields = ("source", "table_name", "seats__name")
     date_hierarchy = "ended_at"
+
+    @admin.display(description=_("variant"), ordering="variant")
+    def game(self, match: ArchivedMatch) -> str:
+        return variant_label(match.variant)
+
     inlines: ClassVar[list[type[admin.options.InlineModelAdmin[Any, Any]]]] = [SeatInline]
     readonly_fields = (
         "source",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -46,6 +47,7 @@ from amigos.web.archive.replay import (
 )
 from amigos.web.archive.services import academy_jobs
 from amigos.web.archive.services.academy_jobs import JobRefused
+from amigos.web.archive.words import move_words, side_names
 
 PAGE_SIZE = 50
 MOVE_TEXT = re.compile(r"^[0-9a-z@\-.]{1,12}$")
@@ -128,7 +130,6 @@ def _nav(pos: Position, url: Callable[[int], str]) -> dict[str, str | None]:
 
 
 def _context(match: ArchivedMatch, replayed: ReplayedMatch, pos: Position) -> dict[str, object]:
-    sides = replayed.report.variant.sides if replayed.report.variant else 2
     return {
         "match": match,
         "pos": pos,
@@ -136,7 +137,7 @@ def _context(match: ArchivedMatch, replayed: ReplayedMatch, pos: Position) -> di
         "sheet": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(replayed)],
         "last_name": "" if pos.last_seat is None else pos.seats[pos.last_seat].name,
         "deal_exact": replayed.report.variant is not None and is_two_ended(replayed.report.variant),
-        "sides": range(sides),
+        "sides": side_names(replayed.report.variant, replayed.record.players),
         "hands": range(1, replayed.hand_count + 1),
         "end_words": END_WORDS,
         "deal": deal_check(replayed, pos.hand),
@@ -350,7 +351,19 @@ def academy_job(request: HttpRequest, job_id: str) -> HttpResponse:
     job = academy_jobs.registry.get(job_id, user_id=_user_id(request))
     if job is None:
         return JsonResponse({"error": "job-unknown"}, status=404)
-    return JsonResponse(job.to_dict())
+    return JsonResponse(_said(job.to_dict()))
+
+
+def _said(answer: dict[str, Any]) -> dict[str, Any]:
+    """The job's answer with each play also in the reader's words (``said``): the worker computes
+    in no language, and the page shows words, never the record's notation."""
+    result = answer.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("plays"), list):
+        return answer
+    plays = [{**play, "said": move_words(str(play.get("move", "")))} for play in result["plays"]]
+    played = result.get("played")
+    played_said = move_words(played) if isinstance(played, str) else None
+    return {**answer, "result": {**result, "plays": plays, "played_said": played_said}}
 
 
 @login_required
@@ -416,14 +429,13 @@ def academy_match(request: HttpRequest, match_id: int, hand: int) -> HttpRespons
             f'attachment; filename="amigos-match-{match.pk}-hand-{hand}-changed.json"'
         )
         return response
-    sides = replayed.report.variant.sides if replayed.report.variant else 2
     return render(
         request,
         "archive/replay_match.html",
         {
             "match": match,
             "hand": hand,
-            "sides": range(sides),
+            "sides": side_names(replayed.report.variant, replayed.record.players),
             "played": [(row, END_WORDS.get(row.end, row.end)) for row in score_sheet(replayed)],
             "resimulated": [(row, END_WORDS.get(row.end, row.end)) for row in outcome.sheet],
             "winner": outcome.winner,

@@ -81,7 +81,9 @@ class EventPlayer(models.Model):
     )
     # The lower-cased e-mail while the event is active, empty otherwise: the unique constraint below
     # is what keeps a person in at most one active event, even under concurrent set-ups.
-    active_email = models.CharField(max_length=254, null=True, blank=True)
+    active_email = models.CharField(
+        max_length=254, null=True, blank=True, verbose_name=_("e-mail for the event")
+    )
 
     class Meta:
         ordering: ClassVar[list[str]] = ["number"]
@@ -127,17 +129,19 @@ class TableMatch(models.Model):
         related_name="+",
     )
     # The scorekeeper writes on behalf of their partner (a player with a disability).
-    keeps_for_partner = models.BooleanField(default=False)
-    attendance_confirmed = models.BooleanField(default=False)
-    first_leader = models.PositiveSmallIntegerField(null=True, blank=True)
-    right_of_leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    keeps_for_partner = models.BooleanField(default=False, verbose_name=_("keeps score for the partner"))
+    attendance_confirmed = models.BooleanField(default=False, verbose_name=_("attendance confirmed"))
+    first_leader = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("first leader"))
+    right_of_leader = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("seated right of the leader")
+    )
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.PLAYING)
     end = models.CharField(_("how it ended"), max_length=10, choices=End.choices, blank=True)
     offender = models.CharField(_("offending pair"), max_length=1, blank=True)
     score_a = models.PositiveIntegerField(_("score of pair A"), default=0)
     score_b = models.PositiveIntegerField(_("score of pair B"), default=0)
-    organizer_requested = models.BooleanField(default=False)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    organizer_requested = models.BooleanField(default=False, verbose_name=_("organizer asked for"))
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
 
     class Meta:
         ordering: ClassVar[list[str]] = ["round", "table"]

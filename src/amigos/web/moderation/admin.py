@@ -12,9 +12,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from amigos.web.accounts.admin import PlayerAdmin
 from amigos.web.accounts.models import User
+from amigos.web.admin_confirm import confirmed
 from amigos.web.moderation import services
 from amigos.web.moderation.models import Action, Decision, Report, Suspension
 
@@ -80,7 +82,12 @@ class ReportAdmin(admin.ModelAdmin[Report]):
                 done += 1
             except services.ModerationError as error:
                 self.message_user(request, f"{row}: {refusal_text(error.code)}", messages.WARNING)
-        self.message_user(request, _("%(count)d reports decided.") % {"count": done})
+        if done:
+            self.message_user(
+                request,
+                ngettext("%(count)d report decided.", "%(count)d reports decided.", done) % {"count": done},
+                messages.SUCCESS,
+            )
 
     @admin.action(description=_("Ignore the selected reports"))
     def ignore(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
@@ -91,6 +98,7 @@ class ReportAdmin(admin.ModelAdmin[Report]):
         self._decide(request, queryset, Action.WARN)
 
     @admin.action(description=_("Block: a red card and its suspension"))
+    @confirmed(_("Block these players? Each gets a red card and a month's suspension at once."))
     def block(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         self._decide(request, queryset, Action.BLOCK)
 
@@ -118,6 +126,12 @@ class ChangeForm(forms.ModelForm[Suspension]):
 
     new_end = forms.DateTimeField(label=_("new end (empty: lift)"), required=False)
     change_reason = forms.CharField(label=_("reason for the change"), max_length=500)
+    # Lifting or shortening takes effect at once: the administrator says so explicitly.
+    sure = forms.BooleanField(
+        label=_("I am sure: change this suspension now"),
+        required=True,
+        error_messages={"required": _("Tick the box to confirm the change.")},
+    )
 
     class Meta:
         model = Suspension
@@ -145,6 +159,8 @@ class SuspensionAdmin(admin.ModelAdmin[Suspension]):
             )
         except services.ModerationError as error:
             self.message_user(request, refusal_text(error.code), messages.ERROR)
+        else:
+            self.message_user(request, _("The suspension was changed."), messages.SUCCESS)
 
 
 @admin.register(Decision)
@@ -165,10 +181,21 @@ def _suspend_for(request: HttpRequest, days: int, queryset: QuerySet[User]) -> N
     # and the player's live match ends at once.
     by = request.user
     assert isinstance(by, User)
+    done = 0
     for user in queryset:
         services.suspend_by_administrator(
             user=user, days=days, by=by, now=timezone.now(), reason=str(_("Suspended by the administration."))
         )
+        done += 1
+    _tell(
+        request,
+        ngettext("%(count)d player suspended.", "%(count)d players suspended.", done) % {"count": done},
+    )
+
+
+def _tell(request: HttpRequest, text: str) -> None:
+    """A decision carried out reads as a success (green), never as a plain notice or an error."""
+    messages.success(request, text)
 
 
 class ModeratedPlayerAdmin(PlayerAdmin):
@@ -179,21 +206,30 @@ class ModeratedPlayerAdmin(PlayerAdmin):
     actions = ("suspend_one_week", "suspend_one_month", "lift_suspension")
 
     @admin.action(description=_("Suspend for one week"))
+    @confirmed(_("Suspend these players for one week? They are signed out at once."))
     def suspend_one_week(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         _suspend_for(request, 7, queryset)
 
     @admin.action(description=_("Suspend for one month"))
+    @confirmed(_("Suspend these players for one month? They are signed out at once."))
     def suspend_one_month(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         _suspend_for(request, 30, queryset)
 
     @admin.action(description=_("Lift the suspension"))
+    @confirmed(_("Lift these players' suspensions? They can play again at once."))
     def lift_suspension(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         by = request.user
         assert isinstance(by, User)
+        done = 0
         for user in queryset:
             services.lift_by_administrator(
                 user=user, by=by, now=timezone.now(), reason=str(_("Lifted from the players' list."))
             )
+            done += 1
+        _tell(
+            request,
+            ngettext("%(count)d suspension lifted.", "%(count)d suspensions lifted.", done) % {"count": done},
+        )
 
 
 admin.site.unregister(User)

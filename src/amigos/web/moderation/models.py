@@ -158,9 +158,15 @@ class Decision(models.Model):
 class Mute(models.Model):
     """``owner`` no longer sees ``muted``'s chat lines (a private choice; the muted player is not told)."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField()
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("owner")
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("muted player")
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"))
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["owner", "muted"], name="one_mute_per_pair"),)
+        verbose_name = _("mute")
+        verbose_name_plural = _("mutes")

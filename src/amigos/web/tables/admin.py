@@ -23,7 +23,15 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from amigos.web.tables import rendering
-from amigos.web.tables.models import OPEN_STATUSES, Card, MatchRecord, Seat, Table, TableEvent
+from amigos.web.tables.forms import variant_names
+from amigos.web.tables.models import CARD_REASONS, OPEN_STATUSES, Card, MatchRecord, Seat, Table, TableEvent
+
+#: How a match ended, in words (the stored code is the engine's `Termination`).
+TERMINATIONS = {
+    "target": _("reached its target"),
+    "abandonment": _("abandoned"),
+    "suspension": _("a player was suspended"),
+}
 
 
 def _is_open(table: Table) -> bool:
@@ -69,11 +77,15 @@ class SeatInline(admin.TabularInline[Seat, Table]):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin[Table]):
-    list_display = ("id", "name", "variant", "kind", "status", "version", "created_at")
-    list_filter = ("kind", "status", "variant")
+    list_display = ("id", "name", "game", "kind", "status", "version", "created_at")
+    list_filter = ("kind", "status")
     search_fields = ("name",)
     inlines = (SeatInline,)
     readonly_fields = ("version", "owner", "lease_until", "deadline_at", "deadline_kind")
+
+    @admin.display(description=_("variant"), ordering="variant")
+    def game(self, table: Table) -> str:
+        return variant_names().get(table.variant, table.variant)
 
     def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         if obj is not None and _is_open(obj):
@@ -95,10 +107,27 @@ class TableAdmin(admin.ModelAdmin[Table]):
         return deleted, counts, {name for name in needed if str(name) not in log}, protected
 
 
+class ReasonFilter(admin.SimpleListFilter):
+    """Cards by why they were given, each reason in words."""
+
+    title = _("reason")
+    parameter_name = "reason"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(code, str(words)) for code, words in CARD_REASONS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(reason=self.value()) if self.value() else queryset
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin[Card]):
-    list_display = ("user", "colour", "reason", "table", "match", "hand", "given_at")
-    list_filter = ("colour", "reason")
+    list_display = ("user", "colour", "reason_words", "table", "match", "hand", "given_at")
+    list_filter = ("colour", ReasonFilter)
+
+    @admin.display(description=_("reason"), ordering="reason")
+    def reason_words(self, card: Card) -> str:
+        return card.reason_label
 
 
 @admin.register(TableEvent)
@@ -117,9 +146,15 @@ class TableEventAdmin(ReadOnly, admin.ModelAdmin[TableEvent]):
 
 @admin.register(MatchRecord)
 class MatchRecordAdmin(ReadOnly, admin.ModelAdmin[MatchRecord]):
-    list_display = ("table", "number", "started_at", "ended_at", "termination", "archived")
-    fields = ("table", "number", "started_at", "ended_at", "termination", "archived", "shown_record")
+    list_display = ("table", "number", "started_at", "ended_at", "ending", "archived")
+    fields = ("table", "number", "started_at", "ended_at", "ending", "archived", "shown_record")
     readonly_fields = fields
+
+    @admin.display(description=_("termination"), ordering="termination")
+    def ending(self, record: MatchRecord) -> str:
+        if not record.termination:
+            return "—"
+        return str(TERMINATIONS.get(record.termination, record.termination))
 
     @admin.display(description=_("record"))
     def shown_record(self, record: MatchRecord) -> SafeString | str:

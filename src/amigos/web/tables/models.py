@@ -48,25 +48,36 @@ class Invitation(models.TextChoices):
 
 
 class Table(models.Model):
-    name = models.CharField(max_length=60)
-    variant = models.CharField(max_length=40)
-    players = models.PositiveSmallIntegerField()
-    target = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LIVE)
-    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.INVITING)
-    version = models.PositiveIntegerField(default=0)
-    match_number = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    name = models.CharField(max_length=60, verbose_name=_("name"))
+    variant = models.CharField(max_length=40, verbose_name=_("variant"))
+    players = models.PositiveSmallIntegerField(verbose_name=_("players"))
+    target = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("target"))
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LIVE, verbose_name=_("kind"))
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("organizer")
+    )
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.INVITING, verbose_name=_("status")
+    )
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
+    match_number = models.PositiveIntegerField(default=0, verbose_name=_("match number"))
+    created_at = models.DateTimeField(verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
     # The next deadline the actor must act on (turn clock, invitation, vote), and what it is for.
-    deadline_at = models.DateTimeField(null=True, blank=True)
-    deadline_kind = models.CharField(max_length=24, blank=True, default="")
+    deadline_at = models.DateTimeField(null=True, blank=True, verbose_name=_("deadline"))
+    deadline_kind = models.CharField(max_length=24, blank=True, default="", verbose_name=_("deadline kind"))
     # Item 5 of issue 9: which process owns the actor, until when (renewed while it lives).
-    owner = models.CharField(max_length=80, blank=True, default="")
-    lease_until = models.DateTimeField(null=True, blank=True)
-    next_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    owner = models.CharField(max_length=80, blank=True, default="", verbose_name=_("owner"))
+    lease_until = models.DateTimeField(null=True, blank=True, verbose_name=_("held until"))
+    next_table = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("next table"),
+    )
 
     class Meta:
         indexes = (
@@ -74,22 +85,34 @@ class Table(models.Model):
             # An account's recent creations are counted at each new table (`limits`).
             models.Index(fields=["organizer", "created_at"], name="tables_organizer_created"),
         )
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.variant})"
+        # Its number, not its game's code: the admin shows this wherever a table is linked.
+        return f"{self.name} (#{self.pk})"
 
 
 class Seat(models.Model):
     """One place at a table: an online player (user) or a computer player (level)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player"),
     )
-    level = models.CharField(max_length=8, choices=Level.choices, blank=True, default="")
-    invitation = models.CharField(max_length=10, choices=Invitation.choices, default=Invitation.PENDING)
-    invited_until = models.DateTimeField(null=True, blank=True)
+    level = models.CharField(
+        max_length=8, choices=Level.choices, blank=True, default="", verbose_name=_("level")
+    )
+    invitation = models.CharField(
+        max_length=10, choices=Invitation.choices, default=Invitation.PENDING, verbose_name=_("invitation")
+    )
+    invited_until = models.DateTimeField(null=True, blank=True, verbose_name=_("invited until"))
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),)
@@ -97,6 +120,8 @@ class Seat(models.Model):
             "table",
             "number",
         )
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
 
     @property
     def is_computer(self) -> bool:
@@ -106,11 +131,11 @@ class Seat(models.Model):
 class TableEvent(models.Model):
     """One numbered event of a table's log (version = the table's version after it)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
-    version = models.PositiveIntegerField()
-    kind = models.CharField(max_length=24)
-    data = models.JSONField()
-    at = models.DateTimeField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events", verbose_name=_("table"))
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    kind = models.CharField(max_length=24, verbose_name=_("kind"))
+    data = models.JSONField(verbose_name=_("data"))
+    at = models.DateTimeField(verbose_name=_("at"))
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["table", "version"], name="one_event_per_version"),)
@@ -118,21 +143,27 @@ class TableEvent(models.Model):
             "table",
             "version",
         )
+        verbose_name = _("table event")
+        verbose_name_plural = _("table events")
 
 
 class MatchRecord(models.Model):
     """The record (RECORD-FORMAT) of each match of a table, kept up to date hand by hand."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="records")
-    number = models.PositiveIntegerField()
-    record = models.JSONField()
-    started_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
-    termination = models.CharField(max_length=16, blank=True, default="")
-    archived = models.BooleanField(default=False)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="records", verbose_name=_("table")
+    )
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    record = models.JSONField(verbose_name=_("record"))
+    started_at = models.DateTimeField(verbose_name=_("started at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
+    termination = models.CharField(max_length=16, blank=True, default="", verbose_name=_("termination"))
+    archived = models.BooleanField(default=False, verbose_name=_("archived"))
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["table", "number"], name="one_record_per_match"),)
+        verbose_name = _("match record")
+        verbose_name_plural = _("match records")
 
 
 class CardColour(models.TextChoices):
@@ -141,30 +172,58 @@ class CardColour(models.TextChoices):
     RED = "red", _("red")
 
 
+#: Why a card was given, in words (docs/protocol.md, the `card` event's ``reason``): the stored code
+#: never reaches a page. A code missing here is shown as "other reason", never raw.
+CARD_REASONS = {
+    "slow_single": _("the single tile's 5 seconds ran out"),
+    "timeout": _("the time of a turn ran out"),
+    "every_5s": _("5 more seconds passed without a move"),
+    "no_reconnection": _("did not come back to the table within 5 minutes"),
+    "staff": _("given by an administrator"),
+}
+
+
 class Card(models.Model):
     """A penalty card given at a table (moderation reads these to suspend accounts).
 
     A card outlives its table: deleting a table in the admin must not wipe the player's standing on
     the ladder, so the link is cleared instead (the card keeps its match, hand and moment)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="cards")
-    match = models.PositiveIntegerField()
-    hand = models.PositiveIntegerField(null=True, blank=True)
-    colour = models.CharField(max_length=8, choices=CardColour.choices)
-    reason = models.CharField(max_length=24)
-    given_at = models.DateTimeField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="cards", verbose_name=_("table")
+    )
+    match = models.PositiveIntegerField(verbose_name=_("match"))
+    hand = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("hand"))
+    colour = models.CharField(max_length=8, choices=CardColour.choices, verbose_name=_("colour"))
+    reason = models.CharField(max_length=24, verbose_name=_("reason"))
+    given_at = models.DateTimeField(verbose_name=_("given at"))
 
     class Meta:
         indexes = (models.Index(fields=["user", "colour"]),)
+        verbose_name = _("card")
+        verbose_name_plural = _("cards")
+
+    @property
+    def reason_label(self) -> str:
+        """The reason in the reader's language (the code itself is for the ladder and the logs)."""
+        return str(CARD_REASONS.get(self.reason, _("other reason")))
 
 
 class TableChatLine(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    text = models.CharField(max_length=500)
-    sent_at = models.DateTimeField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table"))
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("author")
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("seat"))
+    text = models.CharField(max_length=500, verbose_name=_("text"))
+    sent_at = models.DateTimeField(verbose_name=_("sent at"))
+
+    class Meta:
+        verbose_name = _("table chat line")
+        verbose_name_plural = _("table chat lines")
 
 
 class LiveHandReview(ReviewOfHand):
@@ -173,8 +232,12 @@ class LiveHandReview(ReviewOfHand):
     Beyond the spec: the match is not archived until it ends, so the review reads the table's
     live record (:class:`MatchRecord`, rewritten at every hand's end) instead of the archive's."""
 
-    record = models.ForeignKey(MatchRecord, on_delete=models.CASCADE, related_name="reviews")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    record = models.ForeignKey(
+        MatchRecord, on_delete=models.CASCADE, related_name="reviews", verbose_name=_("record")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
 
     class Meta:
         constraints = (
@@ -182,6 +245,8 @@ class LiveHandReview(ReviewOfHand):
                 fields=["record", "hand", "seat"], name="tables_one_review_per_hand_seat"
             ),
         )
+        verbose_name = _("live hand review")
+        verbose_name_plural = _("live hand reviews")
 
     def source_record(self) -> dict[str, Any]:
         record: dict[str, Any] = self.record.record

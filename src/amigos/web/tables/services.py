@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
 from amigos.table import VoteChoice, reseat
@@ -193,10 +194,11 @@ def play_against_computer(
     if level not in LEVELS:
         raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
     seats = {number: SeatChoice(level=level) for number in range(1, chosen.players)}
-    # The name is the site's own (a display name may be in Cyrillic, say, beside the Latin words).
+    # The name is the site's own (a display name may be in Cyrillic, say, beside the Latin words),
+    # in the language of the player who opens the table: that player is the one who reads it.
     return _create_table(
         organizer=user,
-        name=f"{user.display_name} vs. computadora"[:MAX_NAME],
+        name=(_("%(name)s vs. the computer") % {"name": user.display_name})[:MAX_NAME],
         variant=chosen.name,
         players=chosen.players,
         kind=Kind.LIVE,

@@ -1,9 +1,11 @@
-"""Words of the statistics page: the names of games and targets (translated)."""
+"""Words of the statistics and replay pages: the names of games and targets, moves in words."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext as _
+
+from amigos.web.archive import words
 
 register = template.Library()
 
@@ -36,3 +38,23 @@ def variant_label(variant: str) -> str:
 @register.filter
 def family_label(family: str) -> str:
     return {"amigos": _("Amigos"), "cuban": _("Cuban"), "draw": _("Draw and fives")}.get(family, family)
+
+
+@register.filter
+def move_words(text: str) -> str:
+    """A move of the record in words ("4-3 por el 4"), never the notation ``4-3@4``."""
+    return words.move_words(text)
+
+
+@register.filter
+def item(values: list[str], index: int | None) -> str:
+    """``values[index]`` (a side's name by its number); empty when the index is missing."""
+    if index is None or not 0 <= index < len(values):
+        return ""
+    return values[index]
+
+
+@register.filter
+def moves_words(texts: list[str]) -> str:
+    """Several moves in words, separated by commas."""
+    return ", ".join(words.move_words(text) for text in texts)

@@ -39,8 +39,11 @@ export function chatActions({ labels, log, roots, feedback, send, reportPayload 
   const panel = document.getElementById("muted-players");
   let target = null;
 
-  const say = (text) => {
-    if (feedback) feedback.textContent = text;
+  // A refusal reads as an error; a thank-you or a mute done reads as a success (data-tone).
+  const say = (text, tone = "error") => {
+    if (!feedback) return;
+    feedback.textContent = text;
+    feedback.dataset.tone = tone;
   };
   const refusal = (code) => labels.errors[code] || labels.errors.other;
 
@@ -65,7 +68,7 @@ export function chatActions({ labels, log, roots, feedback, send, reportPayload 
       if (!ok) return say(refusal(reply.code));
       if (on) for (const line of log.querySelectorAll(`[data-author-id="${id}"]`)) line.remove();
       showMuted(reply.muted);
-      say(format(on ? labels.muted_now : labels.unmuted_now, { name }));
+      say(format(on ? labels.muted_now : labels.unmuted_now, { name }), "ok");
     });
     if (!sent) say(refusal("offline"));
   }
@@ -99,7 +102,7 @@ export function chatActions({ labels, log, roots, feedback, send, reportPayload 
     if (dialog.returnValue !== "report" || target === null) return;
     const payload = { ...target, comment: document.getElementById("report-comment").value };
     target = null;
-    const sent = send("moderation.report", payload, (ok, reply) => say(ok ? labels.reported : refusal(reply.code)));
+    const sent = send("moderation.report", payload, (ok, reply) => (ok ? say(labels.reported, "ok") : say(refusal(reply.code))));
     if (!sent) say(refusal("offline"));
   });
   document.addEventListener("amigos:envelope", (event) => {

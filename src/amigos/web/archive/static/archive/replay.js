@@ -70,7 +70,7 @@ function showValues(panel, result) {
   if (result.played !== null && result.played_cost !== null) {
     const played = document.createElement("p");
     played.className = "academy__played";
-    played.textContent = `${words.wordPlayedCost}: ${result.played} → ${result.played_cost}`;
+    played.textContent = `${words.wordPlayedCost}: ${result.played_said ?? result.played} → ${result.played_cost}`;
     out.append(played);
   }
   const table = document.createElement("table");
@@ -85,7 +85,7 @@ function showValues(panel, result) {
   const body = table.createTBody();
   for (const play of result.plays) {
     const row = body.insertRow();
-    let label = play.move;
+    let label = play.said ?? play.move;
     if (play.cost === 0) label += ` (${words.wordBest})`;
     if (play.move === result.played) label += ` · ${words.wordPlayed}`;
     cell(row, label);
