@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amigos.web.moderation.labels import chat_action_labels
 from django.conf import settings
 from django.contrib import admin
 from django.test import Client
@@ -31,6 +30,7 @@ import amigos.web
 from amigos.web.accounts.models import User
 from amigos.web.archive import words
 from amigos.web.archive.replay import replay_match
+from amigos.web.lobby.chat_labels import chat_action_labels
 from amigos.web.lobby.views import lobby_labels
 from amigos.web.tables import labels as table_labels_module
 from amigos.web.tables.models import Card, Seat, Table
