@@ -4,9 +4,11 @@ lobby's list, and in the match's record (from which the sheet and the archive ta
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import translation
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import registry
@@ -39,8 +41,18 @@ async def test_the_seats_the_record_and_the_lobby_name_the_same_computer_players
         assert list(actor.game.record()["players"]) == seats
         assert [seat["team"] for seat in actor.snapshot(0)["seats"]] == [0, 1, 0, 1]
         await sync_to_async(Table.objects.filter(pk=actor.id).update)(status=Status.PLAYING)
-        listed = await sync_to_async(live_tables)()
-        row = next(row for row in listed if row["table_id"] == actor.id)
+
+        def listed_in(lang: str) -> list[dict[str, Any]]:
+            with translation.override(lang):  # the lobby's list is rendered for its reader
+                return live_tables()
+
+        row = next(row for row in await sync_to_async(listed_in)("es") if row["table_id"] == actor.id)
         assert [seat["name"] for seat in row["seats"]] == seats
+        row = next(row for row in await sync_to_async(listed_in)("en") if row["table_id"] == actor.id)
+        assert [seat["name"] for seat in row["seats"]][1:] == [
+            "Computer East (easy)",
+            "Computer North (easy)",
+            "Computer West (easy)",
+        ]
     finally:
         await registry.stop_all()

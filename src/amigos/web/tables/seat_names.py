@@ -23,3 +23,27 @@ def computer_name(seat: int, players: int, level: str) -> str:
     points = POINTS.get(players)
     where = points[seat] if points is not None and 0 <= seat < len(points) else str(seat + 1)
     return f"Computadora {where} ({LEVELS.get(level, level)})"
+
+
+def computer_label(seat: int, players: int, level: str) -> str:
+    """The same name in the reader's language, for pages rendered for one reader (the lobby's list
+    of tables): "Computer North (hard)" in English. What every audience of a table shares (its
+    seats and its record) keeps `computer_name`."""
+    from django.utils.translation import gettext as _
+
+    points = POINTS.get(players)
+    where = points[seat] if points is not None and 0 <= seat < len(points) else str(seat + 1)
+    words = {
+        "Sur": _("South"),
+        "Norte": _("North"),
+        "Este": _("East"),
+        "Oeste": _("West"),
+        "fácil": _("easy"),
+        "normal": _("normal"),
+        "difícil": _("hard"),
+    }
+    named = LEVELS.get(level, level)
+    return _("Computer %(point)s (%(level)s)") % {
+        "point": words.get(where, where),
+        "level": words.get(named, named),
+    }

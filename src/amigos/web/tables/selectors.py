@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import JSONField, OuterRef, Q, Subquery
 
 from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
-from amigos.web.tables.seat_names import computer_name
+from amigos.web.tables.seat_names import computer_label
 
 
 def _positions(players: int) -> tuple[str, ...]:
@@ -24,7 +24,7 @@ def _seat_entries(table: Table) -> list[dict[str, Any]]:
         if seat.user is not None:
             name, kind = seat.user.display_name, "human"
         elif seat.level:
-            name, kind = computer_name(seat.number, table.players, seat.level), "computer"
+            name, kind = computer_label(seat.number, table.players, seat.level), "computer"
         else:
             name, kind = "", "empty"
         place = names[(seat.number - organizer) % table.players]
