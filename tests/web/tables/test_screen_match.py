@@ -141,7 +141,7 @@ def test_four_browsers_play_a_match_while_a_fifth_watches(
     reloaded = False
     laid = {name: 0 for name in players}
     deadline = time.monotonic() + 10 * HAND_GUARD_SECONDS
-    while not all(page.locator("#votes:not([hidden])").count() for page in players.values()):
+    while not all(page.locator("#votes[open]").count() for page in players.values()):
         assert time.monotonic() < deadline, "the match did not end"
         moved = False
         for name, page in players.items():
