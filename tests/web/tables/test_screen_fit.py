@@ -198,3 +198,29 @@ def test_a_whole_match_fits_the_screen(
     assert_accessible(page)
     if shots:
         shoot(page, "end")
+
+
+def test_the_start_of_a_match_fits_every_size(open_page: Callable[..., Any]) -> None:
+    """Portrait and landscape, phone to desktop: the felt, the line and my tiles need no scroll."""
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "cuban-2v2")  # ten tiles in hand: the widest hand
+    expect(page.locator("#my-hand .my-tile")).to_have_count(10)
+    for width, height in (*SIZES, (640, 360), (844, 390), (1024, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(
+            "([w]) => window.innerWidth === w && Math.round(document.getElementById('felt')"
+            ".getBoundingClientRect().top + window.scrollY) === parseInt("
+            "document.getElementById('table-page').style.getPropertyValue('--felt-top'))",
+            arg=[width],
+        )
+        no_page_scroll(page)
+        inside_viewport(page, "#line")
+        inside_viewport(page, "#my-hand")
+        last = page.locator("#my-hand .my-tile").last.get_attribute("data-tile")
+        inside_viewport(page, f'#my-hand [data-tile="{last}"]')
+        folder = os.environ.get("AMIGOS_SCREENSHOTS")
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / f"cuban-start-{width}x{height}.png"))
