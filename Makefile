@@ -74,6 +74,7 @@ bench-quick: $(STAMP)
 	$(BIN)/python bench/archive.py --quick
 	$(BIN)/python bench/academy.py --quick
 	$(BIN)/python bench/frames.py --quick
+	$(BIN)/python bench/line_layout.py --quick
 
 clean:
 	rm -rf $(VENV) $(BARE) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -16,14 +16,15 @@ from hypothesis import strategies as st
 
 from amigos.engine import find_variant
 from amigos.engine.deal import commitment, deal_from_key
+from amigos.engine.line_layout import layout
 from amigos.engine.match import Match
 from amigos.engine.record import Record, RecordHand, record_hand
 from amigos.engine.simulate import seeded_key
 from amigos.web.accounts.models import User
 from amigos.web.archive.errors import ArchiveError
-from amigos.web.archive.line_svg import line_svg
+from amigos.web.archive.line_svg import UNIT, line_svg
 from amigos.web.archive.models import ArchivedMatch
-from amigos.web.archive.replay import deal_check, line_cells, position, replay_match
+from amigos.web.archive.replay import LAYOUT_ASPECT, deal_check, line_cells, position, replay_match
 from amigos.web.archive.services import archive_match
 from tests.web.archive.records import record_obj
 from tests.web.archive.test_statistics import suits_record
@@ -113,6 +114,14 @@ def test_the_drawn_line_reads_as_the_engines_line(data: st.DataObject) -> None:
         assert left.second == right.first
     svg = str(line_svg(cells, title="Line", empty="Empty", up="Up", down="Down"))
     assert svg.count('class="tile"') == len(cells.row) + len(cells.up) + len(cells.down)
+    if cells.row:
+        # The replay draws the shared layout (the live table's): each tile where it says, the
+        # view box its box, the last tile outlined.
+        laid = layout(line.to_dict(), LAYOUT_ASPECT)
+        for tile in laid["tiles"]:
+            assert f'x="{tile["x"] * UNIT:.1f}" y="{tile["y"] * UNIT:.1f}"' in svg
+        assert svg.count('class="last-mark"') == 1
+        assert 'viewBox="{:.1f} {:.1f} {:.1f} {:.1f}"'.format(*(v * UNIT for v in laid["box"])) in svg
 
 
 def test_the_svg_escapes_its_words() -> None:

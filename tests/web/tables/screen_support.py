@@ -91,6 +91,9 @@ def play_one(page: Any, how: str) -> bool:
     playable = page.locator("#my-hand .my-tile--playable")
     if not playable.count():
         return False
+    if page.locator("#hand-end[open]").count():
+        # The last hand's result is over the table (a modal dialog): a player closes it to play.
+        page.keyboard.press("Escape")
     name = playable.first.get_attribute("data-tile")
     # This tile, by name: `.first` is re-read on every use and may point at another tile later.
     tile = page.locator(f'#my-hand [data-tile="{name}"]')

@@ -141,7 +141,7 @@ def test_four_browsers_play_a_match_while_a_fifth_watches(
     reloaded = False
     laid = {name: 0 for name in players}
     deadline = time.monotonic() + 10 * HAND_GUARD_SECONDS
-    while not all(page.locator("#votes:not([hidden])").count() for page in players.values()):
+    while not all(page.locator("#votes[open]").count() for page in players.values()):
         assert time.monotonic() < deadline, "the match did not end"
         moved = False
         for name, page in players.items():
@@ -169,10 +169,13 @@ def test_four_browsers_play_a_match_while_a_fifth_watches(
 
     # Different choices: each sees the others' choices, then everyone goes to the meeting room.
     players["Ana"].click("[data-vote=rematch]")
+    # Each votes once the table they see is current (a vote on an older version is refused).
+    expect(players["Beto"].locator("#vote-list")).to_contain_text("Ana: Revancha")
     players["Beto"].click("[data-vote=rematch]")
     expect(players["Caro"].locator("#vote-list")).to_contain_text("Ana: Revancha")
     expect(players["Caro"].locator("#vote-list")).to_contain_text("Beto: Revancha")
     players["Caro"].click("[data-vote=rotate]")
+    expect(players["Dani"].locator("#vote-list")).to_contain_text("Caro: Rotar")
     players["Dani"].click("[data-vote=communicate]")
     for page in players.values():
         page.wait_for_url("**/", timeout=20_000)

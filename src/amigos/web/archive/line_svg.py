@@ -1,15 +1,18 @@
 """The line of play drawn as SVG on the server, from the engine's line (see replay.line_cells).
 
 Drawn on the server so that the replay needs no script to be read, and a shared link shows the
-same picture to everyone. Tiles are drawn with pips; doubles stand across the line as players lay
-them. A long line wraps into rows so that it stays legible on a phone; a spinner line's up and
-down arms are drawn as their own labelled rows. Only numbers reach the markup, nothing typed by a
-player, and the figure carries a text alternative (the line in notation) for screen readers.
+same picture to everyone. Tiles are drawn with pips where the shared layout puts them
+(amigos.engine.line_layout, the one the live table and the Academy use): the arms fold outward at
+the edge, and the view box scales the whole line to the page; the last tile laid is outlined. Cells
+built without a layout fall back to rows of at most PER_ROW tiles. Only numbers reach the markup,
+nothing typed by a player, and the figure carries a text alternative (the line in notation) for
+screen readers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -88,10 +91,38 @@ def _notation(cells: Sequence[Cell]) -> str:
     return "".join(f"[{cell.first}|{cell.second}]" for cell in cells)
 
 
+def _laid_out(laid: dict[str, Any]) -> tuple[list[str], str]:
+    """The tiles where the shared layout puts them (as on the live table), the last one marked."""
+    parts: list[str] = []
+    for tile in laid["tiles"]:
+        x, y = tile["x"] * UNIT, tile["y"] * UNIT
+        parts += _tile(x, y, Cell(tile["first"], tile["second"]), upright=not tile["horizontal"])
+        if tile["last"]:
+            w, h = tile["w"] * UNIT, tile["h"] * UNIT
+            parts.append(
+                f'<rect class="last-mark" x="{x - 2:.1f}" y="{y - 2:.1f}" width="{w + 4:.1f}"'
+                f' height="{h + 4:.1f}" rx="5"/>'
+            )
+    bx, by, bw, bh = (value * UNIT for value in laid["box"])
+    return parts, f"{bx:.1f} {by:.1f} {bw:.1f} {bh:.1f}"
+
+
 def line_svg(line: LineCells, *, title: str, empty: str, up: str, down: str) -> SafeString:
     """The SVG figure of ``line``; the words are the request's language (escaped here)."""
     if not line.row:
         return mark_safe(f'<p class="line-empty">{escape(empty)}</p>')  # noqa: S308 - escaped
+    if line.laid is not None:
+        drawn, view_box = _laid_out(line.laid)
+        description = _notation(line.row)
+        for label, cells in ((up, line.up), (down, line.down)):
+            if cells:
+                description += f" {label}: {_notation(cells)}"
+        return mark_safe(  # noqa: S308 - only numbers and escaped words
+            f'<svg class="line-svg line-svg--laid" role="img" aria-labelledby="line-title"'
+            f' viewBox="{view_box}"'
+            f' preserveAspectRatio="xMidYMid meet">'
+            f'<title id="line-title">{escape(title)}: {escape(description)}</title>{"".join(drawn)}</svg>'
+        )
     parts: list[str] = []
     y = 0.0
     label_x = 0

@@ -12,12 +12,13 @@ move. That pair is what the page's URL carries, so any position can be shared as
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from amigos.engine.actions import Arm
 from amigos.engine.deal import deal_from_key, verify_commitment
 from amigos.engine.line import Line
+from amigos.engine.line_layout import layout
 from amigos.engine.record import Record, RecordError, parse_record
 from amigos.engine.replay import ReplayReport, replay_record
 from amigos.engine.state import HandState
@@ -83,6 +84,12 @@ class LineCells:
     row: tuple[Cell, ...]
     up: tuple[Cell, ...] = ()
     down: tuple[Cell, ...] = ()
+    #: Where each tile lies: the same layout the live table draws (amigos.engine.line_layout).
+    laid: dict[str, Any] | None = field(default=None, compare=False)
+
+
+#: The replay's drawing is a little wider than tall (it sits above the move list on every screen).
+LAYOUT_ASPECT = 1.6
 
 
 def line_cells(line: Line) -> LineCells:
@@ -97,9 +104,10 @@ def line_cells(line: Line) -> LineCells:
     row = [Cell(c.second, c.first) for c in reversed(arm(first))]
     row.append(Cell(lead.inner, lead.outer))
     row += arm(second)
+    laid = layout(line.to_dict(), LAYOUT_ASPECT)
     if not line.with_spinner:
-        return LineCells(tuple(row))
-    return LineCells(tuple(row), tuple(arm(Arm.UP)), tuple(arm(Arm.DOWN)))
+        return LineCells(tuple(row), laid=laid)
+    return LineCells(tuple(row), tuple(arm(Arm.UP)), tuple(arm(Arm.DOWN)), laid=laid)
 
 
 # -- a position as the page shows it --------------------------------------------------------------

@@ -53,13 +53,19 @@ export function tileGroup(x, y, unit, horizontal, first, second, extraClass) {
   return group;
 }
 
-// Replaces the content of `svg` with the tiles of `laid` (the result of layout()).
+//: Pixels of the view box per layout unit (the drawing scales to the felt; this only sets the pips' detail).
+const SCALE = 20;
+
+// Replaces the content of `svg` with the tiles of `laid` (the result of layout(): units and a view
+// box). The SVG has no fixed size: the stylesheet makes it fill the board, and the view box scales.
 export function drawLine(svg, laid) {
-  svg.setAttribute("viewBox", `0 0 ${laid.width} ${laid.height}`);
-  svg.setAttribute("width", String(laid.width));
-  svg.setAttribute("height", String(laid.height));
+  const [x, y, w, h] = laid.box.map((value) => value * SCALE);
+  svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
   const nodes = laid.tiles.map((t) => {
-    const group = tileGroup(t.x, t.y, laid.unit, t.horizontal, t.first, t.second, t.last ? "domino--last" : "");
+    const group = tileGroup(t.x * SCALE, t.y * SCALE, SCALE, t.horizontal, t.first, t.second, t.last ? "domino--last" : "");
     group.dataset.tile = t.tile;
     group.dataset.index = String(t.index);
     if (t.arm) group.dataset.arm = t.arm;

@@ -1,226 +1,252 @@
-// Where each tile of the line of play goes on the screen: a pure function of the line and the box.
+// Where each tile of the line of play lies: a line-for-line mirror of amigos/engine/line_layout.py.
 //
-// The input is the engine's Line.to_dict() ({kind, placements: [{tile, arm, inner, outer}], ...}).
-// Nothing here touches the page, so the geometry can be checked on its own (tests render lines of
-// every shape and assert that no two tiles overlap and every tile stays inside the box).
+// The Python module is the reference (the replay portal and the Academy draw from it, and its
+// docstring explains the shape); tests run this file in Chromium on thousands of lines and compare
+// its output with the Python one, number for number. Change both together.
 //
-// The shapes follow the rules our players know:
-// * Two-ended lines (Amigos, Cuban) run up and down from the lead. A mixed lead stands upright with
-//   its Up value on top; a double lead lies across, and the second tile goes above it. When an arm
-//   reaches the edge it turns: the Up arm to the left (Arriba/Izquierda), the Down arm to the right
-//   (Abajo/Derecha), and on again (down, then right; up, then left) if the line is very long.
-// * Spinner lines (draw and fives games) run left and right from the lead; the spinner (first
-//   double) opens its up and down arms. Each arm turns a quarter clockwise at the edge, so the four
-//   arms wind like a pinwheel and never cross one another.
-// * Doubles lie across the line, except on the corner where the line turns (no room there).
-// The tile size is the largest that keeps the whole line inside the box; if even the smallest
-// legible size does not fit, the box grows taller (the board then scrolls).
+// Coordinates are in units (a tile is 1 by 2); `box` is the view box, `aspect` times as wide as
+// tall, so the drawing scales to the felt instead of growing the page.
 
 const UP = [0, -1];
 const DOWN = [0, 1];
 const LEFT = [-1, 0];
 const RIGHT = [1, 0];
 
-//: Turns of each arm after its first stretch.
-const TWO_ENDED_PATHS = { up: [UP, LEFT, DOWN, RIGHT], down: [DOWN, RIGHT, UP, LEFT] };
-const SPINNER_PATHS = {
-  left: [LEFT, UP, RIGHT, DOWN],
-  right: [RIGHT, DOWN, LEFT, UP],
-  up: [UP, RIGHT, DOWN, LEFT],
-  down: [DOWN, LEFT, UP, RIGHT],
-};
+export const MIN_BOX_WIDTH = 14;
+export const MIN_BOX_HEIGHT = 9;
+const PADDING = 0.5;
+export const MIN_GAP = 0.5;
+const CANDIDATE_WIDTHS = [];
+for (let w = 8; w < 62; w += 2) CANDIDATE_WIDTHS.push(w);
+CANDIDATE_WIDTHS.push(0);
+const NEAR = 2.5;
+const EPS = 1e-9;
 
-export const MAX_UNIT = 26;
-export const MIN_UNIT = 12;
-const EPSILON = 1e-6;
-
-export function parseTile(text) {
-  const [a, b] = String(text).split("-").map(Number);
-  return { a, b, double: a === b };
+function rect(cx, cy, horizontal, first, second) {
+  const w = horizontal ? 2 : 1;
+  const h = horizontal ? 1 : 2;
+  return { x: cx - w / 2, y: cy - h / 2, w, h, horizontal, first, second };
 }
 
-function rectOf(cx, cy, w, h) {
-  return { x: cx - w / 2, y: cy - h / 2, w, h };
+function along(cx, cy, d, inner, outer) {
+  const forward = d[0] + d[1] > 0;
+  return rect(cx, cy, d[0] !== 0, forward ? inner : outer, forward ? outer : inner);
 }
 
-// A tile whose long side follows `dir`: `inner` is the half at its back, `outer` at its front.
-function along(cx, cy, dir, unit, inner, outer) {
-  const horizontal = dir[0] !== 0;
-  const rect = horizontal ? rectOf(cx, cy, 2 * unit, unit) : rectOf(cx, cy, unit, 2 * unit);
-  const forward = dir[0] + dir[1] > 0; // right or down: the back half comes first on screen
-  return { ...rect, horizontal, first: forward ? inner : outer, second: forward ? outer : inner };
+function across(cx, cy, d, value) {
+  return rect(cx, cy, d[0] === 0, value, value);
 }
 
-// A double lying across `dir`.
-function across(cx, cy, dir, unit, value) {
-  const horizontal = dir[0] === 0;
-  const rect = horizontal ? rectOf(cx, cy, 2 * unit, unit) : rectOf(cx, cy, unit, 2 * unit);
-  return { ...rect, horizontal, first: value, second: value };
+function room(px, py, d, limit) {
+  const position = d[0] !== 0 ? px : py;
+  return (limit - position) * (d[0] + d[1]);
 }
 
-// How far `point` may still travel along `dir` before it meets `limit` (a rectangle).
-function room(point, dir, limit) {
-  if (dir === UP) return point[1] - limit.top;
-  if (dir === DOWN) return limit.bottom - point[1];
-  if (dir === LEFT) return point[0] - limit.left;
-  return limit.right - point[0];
+function same(a, b) {
+  return a[0] === b[0] && a[1] === b[1];
 }
 
-// Lays one arm's tiles from `start` (a point on the edge of the tile it grows from) along `path`.
-// `halfAcross` is half the width of that tile across the direction of travel (for the corners).
-function walkArm(placements, start, path, limits, unit, halfAcross) {
+function opposite(d) {
+  return [-d[0], -d[1]];
+}
+
+function walk(placements, start, fold, first, halfAcross) {
   const placed = [];
-  let point = start.slice();
-  let leg = 0;
-  let dir = path[0];
+  let [px, py] = start;
+  let d = first;
   let half = halfAcross;
+  let run = first;
+  let phase = "run";
   for (const placement of placements) {
-    const tile = parseTile(placement.tile);
-    const length = tile.double ? unit : 2 * unit;
-    if (room(point, dir, limits[leg]) >= length - EPSILON || leg === path.length - 1) {
-      const cx = point[0] + (dir[0] * length) / 2;
-      const cy = point[1] + (dir[1] * length) / 2;
-      placed.push(
-        tile.double ? across(cx, cy, dir, unit, placement.inner) : along(cx, cy, dir, unit, placement.inner, placement.outer),
-      );
-      point = [point[0] + dir[0] * length, point[1] + dir[1] * length];
-      half = tile.double ? unit : unit / 2;
+    const inner = Number(placement.inner);
+    const outer = Number(placement.outer);
+    const double = inner === outer;
+    const length = double ? 1 : 2;
+    if (phase === "run" && fold !== null) {
+      const limit = same(d, fold.first) ? fold.far : fold.near;
+      if (room(px, py, d, limit) < length - EPS) phase = "first corner";
+    }
+    if (phase === "run" || phase === "between") {
+      const cx = px + (d[0] * length) / 2;
+      const cy = py + (d[1] * length) / 2;
+      placed.push(double ? across(cx, cy, d, inner) : along(cx, cy, d, inner, outer));
+      px += d[0] * length;
+      py += d[1] * length;
+      half = double ? 1 : 0.5;
+      if (phase === "between") phase = "corner";
       continue;
     }
-    // The corner: the tile lies along the new direction, its inner half level with the end of the
-    // previous tile: flush with that tile's far side, or over one half of a double lying across.
-    const next = path[leg + 1];
-    const shift = half === unit ? unit : unit / 2;
-    const cx = point[0] + (dir[0] * unit) / 2 + next[0] * shift;
-    const cy = point[1] + (dir[1] * unit) / 2 + next[1] * shift;
-    placed.push(along(cx, cy, next, unit, placement.inner, placement.outer));
-    point = [cx + next[0] * unit, cy + next[1] * unit];
-    dir = next;
-    leg += 1;
-    half = unit / 2;
+    const turnTo = phase === "first corner" ? fold.sweep : opposite(run);
+    const shift = half === 1 ? 1 : 0.5;
+    const cx = px + d[0] * 0.5 + turnTo[0] * shift;
+    const cy = py + d[1] * 0.5 + turnTo[1] * shift;
+    placed.push(along(cx, cy, turnTo, inner, outer));
+    px = cx + turnTo[0];
+    py = cy + turnTo[1];
+    d = turnTo;
+    half = 0.5;
+    if (phase === "first corner") phase = "between";
+    else {
+      run = turnTo;
+      phase = "run";
+    }
   }
   return placed;
 }
 
-function overlaps(a, b) {
-  return a.x < b.x + b.w - EPSILON && b.x < a.x + a.w - EPSILON && a.y < b.y + b.h - EPSILON && b.y < a.y + a.h - EPSILON;
+function leadRect(kind, lead) {
+  const inner = Number(lead.inner);
+  const outer = Number(lead.outer);
+  if (kind === "spinner") return inner === outer ? across(0, 0, RIGHT, inner) : along(0, 0, RIGHT, inner, outer);
+  return inner === outer ? across(0, 0, UP, inner) : along(0, 0, UP, outer, inner);
 }
 
-function fits(tiles, width, height) {
-  for (let i = 0; i < tiles.length; i += 1) {
-    const t = tiles[i];
-    if (t.x < -EPSILON || t.y < -EPSILON || t.x + t.w > width + EPSILON || t.y + t.h > height + EPSILON) return false;
-    for (let j = 0; j < i; j += 1) if (overlaps(t, tiles[j])) return false;
+function byArm(placements) {
+  const arms = {};
+  for (const placement of placements.slice(1)) (arms[String(placement.arm)] ||= []).push(placement);
+  return arms;
+}
+
+function spinnerIndex(line) {
+  const index = line.placements.findIndex((p) => p.tile === line.spinner);
+  return index < 0 ? null : index;
+}
+
+function fold(first, sweep, far, near) {
+  return { first, sweep, far, near };
+}
+
+function attempt(line, width, height) {
+  const placements = line.placements;
+  const kind = line.kind;
+  const lead = leadRect(kind, placements[0]);
+  const arms = byArm(placements);
+  const turns = width > 0;
+  const out = { lead: [lead] };
+  if (kind !== "spinner") {
+    const half = lead.w / 2;
+    out.up = walk(arms.up || [], [0, lead.y], turns ? fold(UP, LEFT, -height / 2, height / 2) : null, UP, half);
+    out.down = walk(arms.down || [], [0, lead.y + lead.h], turns ? fold(DOWN, RIGHT, height / 2, -height / 2) : null, DOWN, half);
+    return out;
   }
-  return true;
-}
-
-// Where the arms may run before turning: the box's edges for the first two stretches; after that
-// a stretch stops a tile short of the box's middle lines, on its own side of them, so that a long
-// arm winds inwards instead of meeting another arm.
-function limitsFor(width, height, margin, unit, centre) {
-  const outer = { top: margin, bottom: height - margin, left: margin, right: width - margin };
-  const inner = { top: centre[1] + unit, bottom: centre[1] - unit, left: centre[0] + unit, right: centre[0] - unit };
-  return [outer, outer, inner, inner];
-}
-
-function attempt(line, width, height, unit) {
-  const placements = line.placements || [];
-  // A corner tile reaches one tile-width past the point where its arm turned, and a double lying
-  // across the next stretch half a width more: the first stretches stop that far from the edge.
-  const margin = 1.5 * unit;
-  const centre = [width / 2, height / 2];
-  const spinnerLine = line.kind === "spinner";
-  const byArm = {};
-  for (const placement of placements.slice(1)) (byArm[placement.arm] ||= []).push(placement);
-  const limits = limitsFor(width, height, margin, unit, centre);
-  const lead = placements[0];
-  const leadTile = parseTile(lead.tile);
-  const tiles = [];
-  if (!spinnerLine) {
-    // A mixed lead stands upright (Up value on top); a double lead lies across.
-    const leadRect = leadTile.double ? across(centre[0], centre[1], UP, unit, lead.inner) : along(centre[0], centre[1], UP, unit, lead.outer, lead.inner);
-    tiles.push(leadRect);
-    const halfAcross = leadTile.double ? unit : unit / 2;
-    const top = [centre[0], leadRect.y];
-    const bottom = [centre[0], leadRect.y + leadRect.h];
-    const up = walkArm(byArm.up || [], top, TWO_ENDED_PATHS.up, limits, unit, halfAcross);
-    const down = walkArm(byArm.down || [], bottom, TWO_ENDED_PATHS.down, limits, unit, halfAcross);
-    return assemble(placements, tiles, { up, down });
+  const half = lead.h / 2;
+  const sides = (sx) => [
+    walk(arms.left || [], [lead.x, 0], turns ? fold(LEFT, UP, -width / 2, sx - NEAR) : null, LEFT, half),
+    walk(arms.right || [], [lead.x + lead.w, 0], turns ? fold(RIGHT, DOWN, width / 2, sx + NEAR) : null, RIGHT, half),
+  ];
+  const spinnerRect = (left, right) => {
+    const index = spinnerIndex(line);
+    if (index === null) return null;
+    if (index === 0) return lead;
+    const arm = String(placements[index].arm);
+    const position = placements.slice(1, index).filter((p) => p.arm === arm).length;
+    return (arm === "left" ? left : right)[position];
+  };
+  let [left, right] = sides(0);
+  let spinner = spinnerRect(left, right);
+  if (spinner !== null && spinner.x + spinner.w / 2 !== 0) {
+    [left, right] = sides(spinner.x + spinner.w / 2);
+    spinner = spinnerRect(left, right);
   }
-  const leadRect = leadTile.double ? across(centre[0], centre[1], RIGHT, unit, lead.inner) : along(centre[0], centre[1], RIGHT, unit, lead.inner, lead.outer);
-  tiles.push(leadRect);
-  const halfAcross = leadTile.double ? unit : unit / 2;
-  const left = walkArm(byArm.left || [], [leadRect.x, centre[1]], SPINNER_PATHS.left, limits, unit, halfAcross);
-  const right = walkArm(byArm.right || [], [leadRect.x + leadRect.w, centre[1]], SPINNER_PATHS.right, limits, unit, halfAcross);
-  const arms = { left, right, up: [], down: [] };
-  if (line.spinner) {
-    const spinnerIndex = placements.findIndex((p) => p.tile === line.spinner);
-    const spinnerRect = spinnerIndex === 0 ? leadRect : placedRect(placements, spinnerIndex, { left, right });
-    if (spinnerRect) {
-      const sx = spinnerRect.x + spinnerRect.w / 2;
-      const half = spinnerRect.horizontal ? unit / 2 : unit;
-      arms.up = walkArm(byArm.up || [], [sx, spinnerRect.y], SPINNER_PATHS.up, limits, unit, half);
-      arms.down = walkArm(byArm.down || [], [sx, spinnerRect.y + spinnerRect.h], SPINNER_PATHS.down, limits, unit, half);
-    }
+  out.left = left;
+  out.right = right;
+  const hasUpDown = (arms.up || []).length > 0 || (arms.down || []).length > 0;
+  if (spinner === null) {
+    if (hasUpDown) throw new Error("bad_line");
+    return out;
   }
-  return assemble(placements, tiles, arms);
+  if (hasUpDown && (spinner.y + spinner.h / 2 !== 0 || spinner.horizontal)) return null;
+  const sx = spinner.x + spinner.w / 2;
+  out.up = walk(arms.up || [], [sx, spinner.y], turns ? fold(UP, RIGHT, -height / 2, -NEAR) : null, UP, spinner.w / 2);
+  out.down = walk(arms.down || [], [sx, spinner.y + spinner.h], turns ? fold(DOWN, LEFT, height / 2, NEAR) : null, DOWN, spinner.w / 2);
+  return out;
 }
 
-// The rectangle already computed for placements[index] (a tile of the left or right arm).
-function placedRect(placements, index, arms) {
-  const arm = placements[index].arm;
-  const position = placements.slice(1, index).filter((p) => p.arm === arm).length;
-  return (arms[arm] || [])[position] || null;
-}
-
-// Back into the order the tiles were laid, with what a drawing needs to know.
-function assemble(placements, leadTiles, arms) {
+function assemble(line, arms) {
+  const placements = line.placements;
+  const spinner = spinnerIndex(line);
   const seen = {};
+  const last = {};
   const out = [];
   placements.forEach((placement, index) => {
-    let rect;
-    if (index === 0) rect = leadTiles[0];
-    else {
-      const position = seen[placement.arm] || 0;
-      seen[placement.arm] = position + 1;
-      rect = arms[placement.arm][position];
+    if (index === 0) {
+      out.push([arms.lead[0], null]);
+      return;
     }
-    out.push({ ...rect, tile: placement.tile, arm: placement.arm, index, last: index === placements.length - 1 });
+    const arm = String(placement.arm);
+    const position = seen[arm] || 0;
+    seen[arm] = position + 1;
+    const start = line.kind === "spinner" && (arm === "up" || arm === "down") ? spinner : 0;
+    out.push([arms[arm][position], arm in last ? last[arm] : start]);
+    last[arm] = index;
   });
   return out;
 }
 
-// The layout of `line` in a box `width` wide. `height` defaults to a shape that suits the line's
-// kind; the result's height may be larger when the line needs it.
-export function layout(line, width, height) {
+function gap(a, b) {
+  return Math.max(a.x - (b.x + b.w), b.x - (a.x + a.w), a.y - (b.y + b.h), b.y - (a.y + a.h));
+}
+
+function clear(laid) {
+  for (let i = 0; i < laid.length; i += 1) {
+    const [r, before] = laid[i];
+    for (let j = 0; j < i; j += 1) {
+      const [other, otherBefore] = laid[j];
+      const linked = before === j || otherBefore === i;
+      if (gap(r, other) < (linked ? -EPS : MIN_GAP - EPS)) return false;
+    }
+  }
+  return true;
+}
+
+function frame(rects, aspect) {
+  const left = Math.min(...rects.map((r) => r.x)) - PADDING;
+  const top = Math.min(...rects.map((r) => r.y)) - PADDING;
+  const right = Math.max(...rects.map((r) => r.x + r.w)) + PADDING;
+  const bottom = Math.max(...rects.map((r) => r.y + r.h)) + PADDING;
+  let width = Math.max(right - left, MIN_BOX_WIDTH);
+  let height = Math.max(bottom - top, MIN_BOX_HEIGHT);
+  if (width / height < aspect) width = height * aspect;
+  else height = width / aspect;
+  const cx = (left + right) / 2;
+  const cy = (top + bottom) / 2;
+  return [cx - width / 2, cy - height / 2, width, height];
+}
+
+// Python's round(x, 6) for the sort key (half to even does not matter at this precision here).
+function round6(value) {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+// The tiles of `line` (the engine's Line.to_dict()) and a view box `aspect` times as wide as tall.
+export function layout(line, aspect = 1.6) {
   const placements = (line && line.placements) || [];
-  let boxHeight = height || Math.round(Math.max(280, Math.min(width * 0.75, 560)));
-  if (placements.length === 0) return { width, height: boxHeight, unit: MAX_UNIT, tiles: [] };
-  const largest = Math.max(MIN_UNIT, Math.min(MAX_UNIT, Math.floor(width / 12)));
-  const tryUnit = (unit) => {
-    const tiles = attempt(line, width, boxHeight, unit);
-    return fits(tiles, width, boxHeight) ? { width, height: boxHeight, unit, tiles } : null;
-  };
-  // The largest size that fits, by bisection (a larger tile never makes room, so this is quick).
-  let best = tryUnit(largest);
-  if (best) return best;
-  let low = MIN_UNIT - 1;
-  let high = largest;
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    const found = tryUnit(middle);
-    if (found) {
-      best = found;
-      low = middle;
-    } else high = middle;
+  if (placements.length === 0) {
+    return { box: [-MIN_BOX_WIDTH / 2, -MIN_BOX_HEIGHT / 2, MIN_BOX_WIDTH, MIN_BOX_HEIGHT], tiles: [] };
   }
-  if (best) return best;
-  // Even the smallest legible tiles need more room: the board grows taller.
-  for (let grow = 0; grow < 100; grow += 1) {
-    boxHeight += 2 * MIN_UNIT;
-    best = tryUnit(MIN_UNIT);
-    if (best) return best;
+  const framed = [];
+  for (const width of CANDIDATE_WIDTHS) {
+    const arms = attempt(line, width, width / aspect);
+    if (arms === null) continue;
+    const laid = assemble(line, arms);
+    framed.push([frame(laid.map(([r]) => r), aspect), -(width || 1e9), laid]);
   }
-  throw new Error("the line of play does not fit");
+  framed.sort((a, b) => round6(a[0][3]) - round6(b[0][3]) || a[1] - b[1]);
+  const chosen = framed.find(([, , laid]) => clear(laid));
+  if (!chosen) throw new Error("the line of play cannot be laid out");
+  const [box, , laid] = chosen;
+  const tiles = laid.map(([r], index) => ({
+    tile: String(placements[index].tile),
+    arm: placements[index].arm,
+    index,
+    last: index === placements.length - 1,
+    x: r.x,
+    y: r.y,
+    w: r.w,
+    h: r.h,
+    horizontal: r.horizontal,
+    first: r.first,
+    second: r.second,
+  }));
+  return { box, tiles };
 }

@@ -7,6 +7,7 @@
 
 import { layout } from "./layout.js";
 import { drawLine, tileGroup } from "./board.js";
+import { closeResult, copyRevealed, copySheet, openResult } from "./results.js";
 import { dealFromKey, dealMatches, verifyCommitment } from "./fairness.js";
 import { chatActions, lineActions } from "../amigos/chat_actions.js";
 
@@ -28,6 +29,7 @@ let clockTimer = null;
 let clockEnd = 0; // performance.now() value at which the turn's time runs out
 let angrySeat = null; // the seat shown with the angry face (an automatic pass) until someone plays
 let handEndShownAt = 0;
+let endedLine = null; // the line of the hand whose result is shown
 let lostConnection = false;
 let catchUpUntil = 0; // after a reconnection: the version the missed events run up to
 let myId = null; // this player's user id (from the socket's welcome), to offer no action on their own lines
@@ -242,15 +244,13 @@ function serverNow() {
 function renderLine() {
   const svg = $("line");
   const view = state.hand && state.hand.view;
-  const line = view ? view.line : { placements: [] };
+  // While the hand's result is shown, the line it ended with stays under it (the next hand may
+  // already be dealt and even started behind the dialog).
+  const line = $("hand-end").open && endedLine ? endedLine : view ? view.line : { placements: [] };
   const board = $("board");
-  const width = Math.max(300, Math.floor(board.clientWidth));
-  // A phone gets a board about as tall as it is wide; a wider screen, most of its height.
-  const height =
-    width < 500
-      ? Math.floor(Math.max(260, Math.min(width * 1.05, window.innerHeight * 0.5)))
-      : Math.floor(Math.max(300, Math.min(window.innerHeight * 0.55, 560)));
-  drawLine(svg, layout(line, width, height));
+  // The view box takes the board's shape; the board takes what the felt leaves (see table.css).
+  const aspect = Math.min(4, Math.max(0.3, board.clientWidth / Math.max(1, board.clientHeight)));
+  drawLine(svg, layout(line, aspect));
   $("board-waiting").hidden = line.placements.length > 0 || (state.table.status === "playing" && view !== null);
   const ends = line.ends || {};
   const endsText = Object.entries(ends).map(([arm, value]) => format(labels.end_value, { arm: armName(arm), value }));
@@ -311,6 +311,8 @@ function renderClock() {
     return;
   }
   clock.hidden = false;
+  // Which hand the clock counts for: a clock is never left over from a hand that ended.
+  clock.dataset.hand = state.hand ? String(state.hand.number) : "";
   clock.dataset.situation = state.turn.situation || "";
   $("clock-who").textContent = seatName(state.turn.seat);
   $("clock-situation").textContent = labels.situations[state.turn.situation] || "";
@@ -457,8 +459,11 @@ function renderChat(lines) {
 function renderVotes() {
   const box = $("votes");
   const votes = state.votes;
-  box.hidden = !votes || state.table.status !== "voting";
-  if (box.hidden) return;
+  if (!votes || state.table.status !== "voting") {
+    closeResult(box);
+    return;
+  }
+  if (!replaying) openResult(box);
   const items = state.seats.map((entry) => {
     const choice = votes.choices ? votes.choices[String(entry.seat)] : null;
     const item = element("li", null, `${entry.name}: ${choice ? labels.choices[choice] : labels.not_chosen}`);
@@ -478,6 +483,7 @@ function render() {
   renderClock();
   renderStatus();
   renderSheet();
+  copySheet($("sheet"), page);
   renderFairness();
   renderVotes();
   renderReshuffle();
@@ -548,6 +554,7 @@ function applyEvent(event) {
       state.turn = null;
       angrySeat = null;
       announce(format(labels.hand_started, { number: data.number, name: seatName(data.leader) }));
+      closeHandEndSoon();
       break;
     case "played": {
       if (!view) break;
@@ -561,7 +568,7 @@ function applyEvent(event) {
       }
       if (data.seat === state.seat) view.hand = view.hand.filter((tile) => tile !== data.tile);
       // The last hand's tiles stay on screen a while into the next hand (or until closed).
-      if (!$("hand-end").hidden && performance.now() - handEndShownAt > HAND_END_MS) $("hand-end").hidden = true;
+      if ($("hand-end").open && performance.now() - handEndShownAt > HAND_END_MS) closeResult($("hand-end"));
       if (data.hand_sizes) view.hand_sizes = data.hand_sizes;
       view.history.push({ type: "play", seat: data.seat, tile: data.tile, arm: data.arm, points: data.points || 0 });
       if (data.points) view.play_points[sideOf(data.seat)] += data.points;
@@ -734,14 +741,37 @@ function handEnded(data) {
   $("revealed").replaceChildren(...items);
   const review = document.getElementById("hand-review");
   if (review) review.href = reviewUrl(data.number);
-  $("hand-end").hidden = false;
+  stopClock();
+  endedLine = view ? structuredClone(view.line) : null;
+  if (!replaying) openResult($("hand-end"));
   handEndShownAt = performance.now();
   page.dataset.handsEnded = String(Number(page.dataset.handsEnded || "0") + 1);
   announce(summary);
 }
 
+// The next hand has begun: the last hand's result stays over the table until it has been shown for
+// HAND_END_MS (or the player closes it), so that the new hand's leader is not kept waiting.
+function closeHandEndSoon() {
+  const dialog = $("hand-end");
+  if (!dialog.open) return;
+  const left = Math.max(0, HAND_END_MS - (performance.now() - handEndShownAt));
+  window.setTimeout(() => {
+    if (performance.now() - handEndShownAt >= HAND_END_MS - 1) closeResult(dialog);
+  }, left);
+}
+
+// The hand is over: its clock stops at once (no stale countdown under the result).
+function stopClock() {
+  clearInterval(clockTimer);
+  clockEnd = 0;
+  $("clock").hidden = true;
+}
+
 function matchEnded(data) {
-  $("hand-end").hidden = true;
+  // The match's dialog takes over, with the last hand's tiles and the final sheet.
+  closeResult($("hand-end"));
+  stopClock();
+  copyRevealed($("revealed"), $("votes-revealed"));
   let text = labels.match_ended_unfinished;
   if (data.completed && data.winner !== null && data.winner !== undefined) {
     text = format(labels.match_ended, { side: sideNames(data.winner) });
@@ -1074,7 +1104,11 @@ $("votes").addEventListener("click", (event) => {
 });
 
 $("hand-end-close").addEventListener("click", () => {
-  $("hand-end").hidden = true;
+  closeResult($("hand-end"));
+});
+// Closed (by its button, Escape or the next hand): the table shows the hand in play again.
+$("hand-end").addEventListener("close", () => {
+  if (state) renderLine();
 });
 
 $("verified-hands").addEventListener("click", async (event) => {
@@ -1109,9 +1143,17 @@ const DEALS = {
   draw: { maxPip: 6, handSize: (players) => (players === 2 ? 7 : 5) },
 };
 
+// The felt takes the viewport's height below its own top (table.css reads --felt-top).
+function fitFelt() {
+  const top = $("felt").getBoundingClientRect().top + window.scrollY;
+  page.style.setProperty("--felt-top", `${Math.round(top)}px`);
+}
+
 window.addEventListener("resize", () => {
+  fitFelt();
   if (state) renderLine();
 });
+fitFelt();
 
 $("line").dataset.emptyLabel = $("line").getAttribute("aria-label");
 if (document.body.dataset.socketState === "live") join(null);
