@@ -104,7 +104,13 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], fake_c
             assert dialog.locator("[data-choice]").all_inner_texts()[0].startswith("Arriba / Izquierda (")
             page.keyboard.press("Tab")  # to "Abajo / Derecha"
             page.keyboard.press("Enter")
-            page.locator(f'#my-hand [data-tile="{name}"]').wait_for(state="detached")
+            # Gone from the hand, or the hand it closed is over (the next hand, dealt at once in
+            # tests, may deal this player the same tile again).
+            page.wait_for_function(
+                """([name, before]) => !document.querySelector(`#my-hand [data-tile="${name}"]`)
+                    || Number(document.getElementById("table-page").dataset.handsEnded || 0) > before""",
+                arg=[name, ended_before],
+            )
             expect(page.locator("#announcer")).to_contain_text("por Abajo / Derecha")
             # Read in one step: the tile may have closed the hand, and the next hand's line
             # (dealt at once in tests) no longer holds it.
@@ -164,3 +170,40 @@ def test_the_clock_gives_a_yellow_card_in_spanish_and_english(
     # A second card five seconds later is covered with a fake clock in tests/web/tables/test_actor.py;
     # here it raced the page's rejoin after the language switch and made this browser check flaky.
     expect(page.locator("#table-page")).to_contain_text("(you)")
+
+
+#: Makes the page's first play reach the server one version behind, as when an event (a card, a
+#: seat coming or going) is still on its way to a slow page when the player chooses: the server
+#: refuses it as stale. Runs before the page's own scripts, so its listener comes first.
+STALE_FIRST_PLAY = """
+window.amigosStaleSent = false;
+document.addEventListener("amigos:send", (event) => {
+  const detail = event.detail;
+  if (detail.type !== "table.play" || window.amigosStaleSent) return;
+  window.amigosStaleSent = true;
+  detail.payload = { ...detail.payload, version: detail.payload.version - 1 };
+}, true);
+"""
+
+
+def test_a_play_refused_as_stale_is_not_lost(open_page: Callable[..., Any], fake_clock: FakeClock) -> None:
+    """Issue 38: a play refused as stale is played again once the page has caught up, if the turn
+    is still the same; the player does not have to notice and play it again."""
+    player("Ana")
+    page = open_page(390, 844)
+    page.add_init_script(STALE_FIRST_PLAY)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    wait_for_my_turn(page)
+    name = page.locator("#my-hand .my-tile--playable").first.get_attribute("data-tile")
+    page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")  # once: no second try by the test
+    page.wait_for_function(
+        """(name) => document.querySelector("#arm-dialog[open]")
+            || !document.querySelector(`#my-hand [data-tile="${name}"]`)""",
+        arg=name,
+    )
+    if page.locator("#arm-dialog[open]").count():
+        page.keyboard.press("Enter")  # the first arm it offers
+    page.locator(f'#my-hand [data-tile="{name}"]').wait_for(state="detached")
+    assert page.evaluate("window.amigosStaleSent") is True
+    expect(page.locator(f'#line .domino[data-tile="{name}"]')).to_have_count(1)
