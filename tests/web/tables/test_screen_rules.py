@@ -8,6 +8,7 @@ it on and fires the table's deadline itself, so no test waits on the wall clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,7 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from amigos.engine import Play, Tile
+from amigos.engine.actions import Arm
+from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry
+from amigos.web.tables.models import TableEvent
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import (
     HAND_GUARD_SECONDS,
@@ -207,3 +212,55 @@ def test_a_play_refused_as_stale_is_not_lost(open_page: Callable[..., Any], fake
     page.locator(f'#my-hand [data-tile="{name}"]').wait_for(state="detached")
     assert page.evaluate("window.amigosStaleSent") is True
     expect(page.locator(f'#line .domino[data-tile="{name}"]')).to_have_count(1)
+
+
+#: The page's first vote reaches the server one version behind, as when another seat's vote is
+#: still on its way to this page (the refusal used to be dropped without a word: the vote was lost).
+STALE_FIRST_VOTE = STALE_FIRST_PLAY.replace("table.play", "table.vote")
+
+
+def play_of(entry: dict[str, Any]) -> Play:
+    arm = Arm(entry["arms"][0]) if entry["arms"] else None
+    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
+    return Play(Tile.parse(entry["tile"]), arm, lead_left)
+
+
+def play_out_for(server: ServerThread, table_id: int, user_id: int) -> None:
+    """Play the human seat's turns in the server's own loop (the first legal way) until the match
+    ends; the computer players play theirs."""
+
+    async def play_out() -> None:
+        actor = registry.local_actor(table_id)
+        assert actor is not None
+        while actor.status == "playing":
+            info = actor.clock_info
+            if (
+                info is not None
+                and info["seat"] == actor.game.to_move
+                and actor.seats[info["seat"]].user_id == user_id
+            ):
+                with contextlib.suppress(CommandError):
+                    await actor.call(
+                        lambda legal=info["legal"]: actor.play(user_id, actor.version, play_of(legal[0]))
+                    )
+            await asyncio.sleep(0.02)
+
+    asyncio.run_coroutine_threadsafe(play_out(), server.loop).result(4 * HAND_GUARD_SECONDS)
+
+
+def test_a_vote_refused_as_stale_is_cast_again(
+    open_page: Callable[..., Any], fake_clock: FakeClock, site_server: ServerThread
+) -> None:
+    ana = player("Ana")
+    page = open_page()
+    page.add_init_script(STALE_FIRST_VOTE)
+    sign_in_as(page, "Ana")
+    table_id = play_against_computer(page, "amigos-100")
+    play_out_for(site_server, table_id, ana.pk)
+    page.locator("#votes:not([hidden]) [data-vote=rematch]").click()
+    # Cast once the page caught up: the table stores it (the vote then closes and the page moves on).
+    deadline = time.monotonic() + HAND_GUARD_SECONDS  # a guard against a hung page only
+    while not TableEvent.objects.filter(table_id=table_id, kind="vote").exists():
+        assert time.monotonic() < deadline, "the vote was never cast"
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.amigosStaleSent") is True

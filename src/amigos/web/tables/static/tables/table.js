@@ -1086,12 +1086,43 @@ chatActions({
   },
 });
 
+// A vote refused as stale (another seat voted a moment before, and its event is still on its way)
+// is cast again once the page caught up, while the vote is open: it used to be dropped silently.
+let pendingVote = null;
+function sendVote(choice, tries = 1) {
+  const vote = { choice, tries };
+  pendingVote = vote;
+  const sent = send("table.vote", { table_id: tableId, version: state.version, choice }, (ok, reply) => {
+    if (pendingVote !== vote) return; // the player chose again meanwhile
+    if (ok) pendingVote = null;
+    else if (reply.code === "stale_version" && tries < MAX_TRIES) {
+      afterJoin.push(() => voteAgain(vote));
+      rejoin();
+    } else {
+      pendingVote = null;
+      feedback(errorText(reply.code));
+    }
+  });
+  if (!sent) {
+    pendingVote = null;
+    feedback(errorText("offline"));
+  }
+}
+
+function voteAgain(vote) {
+  if (pendingVote !== vote) return;
+  if (replaying || queue.length) {
+    window.setTimeout(() => voteAgain(vote), REPLAY_STEP_MS);
+    return;
+  }
+  pendingVote = null;
+  if (state.table.status === "voting") sendVote(vote.choice, vote.tries + 1);
+}
+
 $("votes").addEventListener("click", (event) => {
   const button = event.target.closest("[data-vote]");
   if (!button || !state) return;
-  send("table.vote", { table_id: tableId, version: state.version, choice: button.dataset.vote }, (ok, reply) => {
-    if (!ok && reply.code !== "stale_version") feedback(errorText(reply.code));
-  });
+  sendVote(button.dataset.vote);
 });
 
 $("hand-end-close").addEventListener("click", () => {
