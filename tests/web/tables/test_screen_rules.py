@@ -264,3 +264,55 @@ def test_a_vote_refused_as_stale_is_cast_again(
         assert time.monotonic() < deadline, "the vote was never cast"
         page.wait_for_timeout(100)
     assert page.evaluate("window.amigosStaleSent") is True
+
+
+def until_a_tile_fits_both_ends(page: Any) -> str:
+    """Play (by keyboard) until this player's turn offers a tile that fits both ends; its name."""
+    deadline = time.monotonic() + 4 * HAND_GUARD_SECONDS  # a guard against a hung page only
+    while True:
+        assert time.monotonic() < deadline, "no tile fitting both ends came up"
+        both = page.locator('#my-hand .my-tile--playable[data-arms="up down"]')
+        if both.count():
+            return str(both.first.get_attribute("data-tile"))
+        if not play_one(page, "keyboard"):
+            page.wait_for_timeout(100)
+
+
+def test_the_arm_question_closes_when_its_turn_is_over(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
+    """A question never outlives the turn it was asked for: an answer given after the turn is over
+    would be a play the player did not decide on the table as it is."""
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    name = until_a_tile_fits_both_ends(page)
+    page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")
+    expect(page.locator("#arm-dialog[open]")).to_be_visible()
+    page.evaluate(
+        """() => {
+          window.amigosPlaysSent = 0;
+          document.addEventListener("amigos:send", (event) => {
+            if (event.detail.type === "table.play") window.amigosPlaysSent += 1;
+          }, true);
+        }"""
+    )
+    # The turn ends under the open question: another seat's connection drops, and the table
+    # waits (as the server says it: the next event of the table, on this page's socket).
+    page.evaluate(
+        """() => {
+          const table = document.getElementById("table-page");
+          const seat = Number(document.querySelector(".seat--me").dataset.seat);
+          const other = (seat + 1) % 4;
+          const version = Number(table.dataset.version) + 1;
+          const back = new Date(Date.now() + 300000).toISOString();
+          document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: { type: "table.events",
+            payload: { table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
+              events: [{ version, kind: "disconnected",
+                data: { seat: other, reconnect_deadline: back } }] } } }));
+        }"""
+    )
+    expect(page.locator("#arm-dialog[open]")).to_have_count(0)
+    assert page.evaluate("window.amigosPlaysSent") == 0
+    expect(page.locator(f'#my-hand [data-tile="{name}"]')).to_have_count(1)
