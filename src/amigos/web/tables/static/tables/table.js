@@ -943,7 +943,7 @@ function sendPlay(tile, arm, leadLeft, tries = 1) {
 }
 
 // After a stale refusal (or a lost connection), once the page has caught up: the same turn still
-// takes the same play, which is sent again; a changed turn with the tile still playable asks again.
+// takes the same play, which is sent again; a later turn re-offers the choice, never plays it.
 function playAgain(pending) {
   if (pendingPlay !== pending) return;
   if (replaying || queue.length) {
@@ -958,7 +958,9 @@ function playAgain(pending) {
   const halves = entry.lead_left || [];
   const stillFits = pending.arm === null ? arms.length === 0 && (pending.leadLeft === null || halves.includes(pending.leadLeft)) : arms.includes(pending.arm);
   if (turnKey() === pending.turn && stillFits) sendPlay(pending.tile, pending.arm, pending.leadLeft, pending.tries + 1);
-  else play(pending.tile);
+  // A later turn: the player decides again on the table as it is now. A tile with one way only is
+  // not laid for them (the refusal's words stay); one with several asks the question again.
+  else if (arms.length > 1 || halves.length > 1) play(pending.tile);
 }
 
 // Asks which arm (or, for a spinner game's lead, which half faces left); resolves to the choice, or
