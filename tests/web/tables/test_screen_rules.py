@@ -257,7 +257,9 @@ def test_a_vote_refused_as_stale_is_cast_again(
     sign_in_as(page, "Ana")
     table_id = play_against_computer(page, "amigos-100")
     play_out_for(site_server, table_id, ana.pk)
-    page.locator("#votes:not([hidden]) [data-vote=rematch]").click()
+    # The page lays the whole match's events as they come: on a loaded machine that takes a while
+    # (a guard against a hung page only).
+    page.locator("#votes:not([hidden]) [data-vote=rematch]").click(timeout=HAND_GUARD_SECONDS * 1000)
     # Cast once the page caught up: the table stores it (the vote then closes and the page moves on).
     deadline = time.monotonic() + HAND_GUARD_SECONDS  # a guard against a hung page only
     while not TableEvent.objects.filter(table_id=table_id, kind="vote").exists():
