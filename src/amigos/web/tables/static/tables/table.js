@@ -1118,7 +1118,8 @@ function voteAgain(vote) {
     return;
   }
   pendingVote = null;
-  if (state.table.status === "voting") sendVote(vote.choice, vote.tries + 1);
+  const mine = state.votes && state.votes.choices ? state.votes.choices[String(state.seat)] : null;
+  if (state.table.status === "voting" && mine !== vote.choice) sendVote(vote.choice, vote.tries + 1);
 }
 
 $("votes").addEventListener("click", (event) => {
