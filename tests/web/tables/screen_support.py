@@ -48,6 +48,8 @@ def lay(page: Any, tile: Any, how: str) -> None:
         answer_arm(page, how)
         return
     name = tile.get_attribute("data-tile")
+    # A refusal shown before this try (a tile that did not fit) is not this try's answer.
+    said_before = page.evaluate('() => document.getElementById("play-feedback")?.innerText ?? ""')
     if how == "tap":
         tile.tap()
     elif how == "double-click":
@@ -58,10 +60,10 @@ def lay(page: Any, tile: Any, how: str) -> None:
     # short wait for the question missed it on a loaded machine, and the tile was never laid).
     try:
         page.wait_for_function(
-            """(name) => document.querySelector("#arm-dialog[open]")
+            """({name, said}) => document.querySelector("#arm-dialog[open]")
                 || !document.querySelector(`#my-hand .my-tile--playable[data-tile="${name}"]`)
-                || document.getElementById("play-feedback")?.innerText""",
-            arg=name,
+                || (document.getElementById("play-feedback")?.innerText ?? "") !== said""",
+            arg={"name": name, "said": said_before},
             timeout=LAY_GUARD_MS,
         )
     except PlaywrightTimeout:

@@ -8,6 +8,7 @@ it on and fires the table's deadline itself, so no test waits on the wall clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,7 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from amigos.engine import Play, Tile
+from amigos.engine.actions import Arm
+from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry
+from amigos.web.tables.models import TableEvent
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import (
     HAND_GUARD_SECONDS,
@@ -107,7 +112,13 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], fake_c
             assert dialog.locator("[data-choice]").all_inner_texts()[0].startswith("Arriba / Izquierda (")
             page.keyboard.press("Tab")  # to "Abajo / Derecha"
             page.keyboard.press("Enter")
-            page.locator(f'#my-hand [data-tile="{name}"]').wait_for(state="detached")
+            # Gone from the hand, or the hand it closed is over (the next hand, dealt at once in
+            # tests, may deal this player the same tile again).
+            page.wait_for_function(
+                """([name, before]) => !document.querySelector(`#my-hand [data-tile="${name}"]`)
+                    || Number(document.getElementById("table-page").dataset.handsEnded || 0) > before""",
+                arg=[name, ended_before],
+            )
             expect(page.locator("#announcer")).to_contain_text("por Abajo / Derecha")
             # Read in one step: the tile may have closed the hand, and the next hand's line
             # (dealt at once in tests) no longer holds it.
@@ -167,3 +178,146 @@ def test_the_clock_gives_a_yellow_card_in_spanish_and_english(
     # A second card five seconds later is covered with a fake clock in tests/web/tables/test_actor.py;
     # here it raced the page's rejoin after the language switch and made this browser check flaky.
     expect(page.locator("#table-page")).to_contain_text("(you)")
+
+
+#: Makes the page's first play reach the server one version behind, as when an event (a card, a
+#: seat coming or going) is still on its way to a slow page when the player chooses: the server
+#: refuses it as stale. Runs before the page's own scripts, so its listener comes first.
+STALE_FIRST_PLAY = """
+window.amigosStaleSent = false;
+document.addEventListener("amigos:send", (event) => {
+  const detail = event.detail;
+  if (detail.type !== "table.play" || window.amigosStaleSent) return;
+  window.amigosStaleSent = true;
+  detail.payload = { ...detail.payload, version: detail.payload.version - 1 };
+}, true);
+"""
+
+
+def test_a_play_refused_as_stale_is_not_lost(open_page: Callable[..., Any], fake_clock: FakeClock) -> None:
+    """Issue 38: a play refused as stale is played again once the page has caught up, if the turn
+    is still the same; the player does not have to notice and play it again."""
+    player("Ana")
+    page = open_page(390, 844)
+    page.add_init_script(STALE_FIRST_PLAY)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    wait_for_my_turn(page)
+    name = page.locator("#my-hand .my-tile--playable").first.get_attribute("data-tile")
+    page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")  # once: no second try by the test
+    page.wait_for_function(
+        """(name) => document.querySelector("#arm-dialog[open]")
+            || !document.querySelector(`#my-hand [data-tile="${name}"]`)""",
+        arg=name,
+    )
+    if page.locator("#arm-dialog[open]").count():
+        page.keyboard.press("Enter")  # the first arm it offers
+    page.locator(f'#my-hand [data-tile="{name}"]').wait_for(state="detached")
+    assert page.evaluate("window.amigosStaleSent") is True
+    expect(page.locator(f'#line .domino[data-tile="{name}"]')).to_have_count(1)
+
+
+#: The page's first vote reaches the server one version behind, as when another seat's vote is
+#: still on its way to this page (the refusal used to be dropped without a word: the vote was lost).
+STALE_FIRST_VOTE = STALE_FIRST_PLAY.replace("table.play", "table.vote")
+
+
+def play_of(entry: dict[str, Any]) -> Play:
+    arm = Arm(entry["arms"][0]) if entry["arms"] else None
+    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
+    return Play(Tile.parse(entry["tile"]), arm, lead_left)
+
+
+def play_out_for(server: ServerThread, table_id: int, user_id: int) -> None:
+    """Play the human seat's turns in the server's own loop (the first legal way) until the match
+    ends; the computer players play theirs."""
+
+    async def play_out() -> None:
+        actor = registry.local_actor(table_id)
+        assert actor is not None
+        while actor.status == "playing":
+            info = actor.clock_info
+            if (
+                info is not None
+                and info["seat"] == actor.game.to_move
+                and actor.seats[info["seat"]].user_id == user_id
+            ):
+                with contextlib.suppress(CommandError):
+                    await actor.call(
+                        lambda legal=info["legal"]: actor.play(user_id, actor.version, play_of(legal[0]))
+                    )
+            await asyncio.sleep(0.02)
+
+    asyncio.run_coroutine_threadsafe(play_out(), server.loop).result(4 * HAND_GUARD_SECONDS)
+
+
+def test_a_vote_refused_as_stale_is_cast_again(
+    open_page: Callable[..., Any], fake_clock: FakeClock, site_server: ServerThread
+) -> None:
+    ana = player("Ana")
+    page = open_page()
+    page.add_init_script(STALE_FIRST_VOTE)
+    sign_in_as(page, "Ana")
+    table_id = play_against_computer(page, "amigos-100")
+    play_out_for(site_server, table_id, ana.pk)
+    # The page lays the whole match's events as they come: on a loaded machine that takes a while
+    # (a guard against a hung page only).
+    page.locator("#votes:not([hidden]) [data-vote=rematch]").click(timeout=HAND_GUARD_SECONDS * 1000)
+    # Cast once the page caught up: the table stores it (the vote then closes and the page moves on).
+    deadline = time.monotonic() + HAND_GUARD_SECONDS  # a guard against a hung page only
+    while not TableEvent.objects.filter(table_id=table_id, kind="vote").exists():
+        assert time.monotonic() < deadline, "the vote was never cast"
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.amigosStaleSent") is True
+
+
+def until_a_tile_fits_both_ends(page: Any) -> str:
+    """Play (by keyboard) until this player's turn offers a tile that fits both ends; its name."""
+    deadline = time.monotonic() + 4 * HAND_GUARD_SECONDS  # a guard against a hung page only
+    while True:
+        assert time.monotonic() < deadline, "no tile fitting both ends came up"
+        both = page.locator('#my-hand .my-tile--playable[data-arms="up down"]')
+        if both.count():
+            return str(both.first.get_attribute("data-tile"))
+        if not play_one(page, "keyboard"):
+            page.wait_for_timeout(100)
+
+
+def test_the_arm_question_closes_when_its_turn_is_over(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
+    """A question never outlives the turn it was asked for: an answer given after the turn is over
+    would be a play the player did not decide on the table as it is."""
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    name = until_a_tile_fits_both_ends(page)
+    page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")
+    expect(page.locator("#arm-dialog[open]")).to_be_visible()
+    page.evaluate(
+        """() => {
+          window.amigosPlaysSent = 0;
+          document.addEventListener("amigos:send", (event) => {
+            if (event.detail.type === "table.play") window.amigosPlaysSent += 1;
+          }, true);
+        }"""
+    )
+    # The turn ends under the open question: another seat's connection drops, and the table
+    # waits (as the server says it: the next event of the table, on this page's socket).
+    page.evaluate(
+        """() => {
+          const table = document.getElementById("table-page");
+          const seat = Number(document.querySelector(".seat--me").dataset.seat);
+          const other = (seat + 1) % 4;
+          const version = Number(table.dataset.version) + 1;
+          const back = new Date(Date.now() + 300000).toISOString();
+          document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: { type: "table.events",
+            payload: { table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
+              events: [{ version, kind: "disconnected",
+                data: { seat: other, reconnect_deadline: back } }] } } }));
+        }"""
+    )
+    expect(page.locator("#arm-dialog[open]")).to_have_count(0)
+    assert page.evaluate("window.amigosPlaysSent") == 0
+    expect(page.locator(f'#my-hand [data-tile="{name}"]')).to_have_count(1)

@@ -34,6 +34,9 @@ let lostConnection = false;
 let catchUpUntil = 0; // after a reconnection: the version the missed events run up to
 let myId = null; // this player's user id (from the socket's welcome), to offer no action on their own lines
 const queue = [];
+let pendingPlay = null; // the play on its way to the server (or refused as stale): never lost
+const MAX_TRIES = 3; // how often one play is sent again after stale refusals
+const afterJoin = []; // what waits for the page to have caught up with the table
 
 // -- small helpers --------------------------------------------------------------------------------
 
@@ -487,6 +490,7 @@ function render() {
   renderFairness();
   renderVotes();
   renderReshuffle();
+  closeStaleQuestion();
 }
 
 // -- the state and its events ---------------------------------------------------------------------
@@ -861,6 +865,8 @@ function join(since) {
     }
     joined = true;
     if (reply.mode === "events" && since !== null && reply.version - since > 1) catchUpUntil = reply.version;
+    // What the page missed has come before this reply: a play waiting on it goes on now.
+    for (const next of afterJoin.splice(0)) next();
   });
   if (!sent) joining = false;
 }
@@ -926,6 +932,10 @@ document.addEventListener("amigos:connection", (event) => {
   if (event.detail.state === "lost") {
     lostConnection = true;
     joined = false;
+    // A play whose answer was lost with the socket: once back and caught up, the page sees whether
+    // it was taken (the turn moved on) or plays it again.
+    const pending = pendingPlay;
+    if (pending && !afterJoin.length) afterJoin.push(() => playAgain(pending));
     banner.hidden = false;
     banner.dataset.state = "lost";
     banner.textContent = labels.connection_lost;
@@ -973,18 +983,70 @@ $("reshuffle-ask")?.addEventListener("click", () => {
 
 // -- the player's actions -------------------------------------------------------------------------
 
-function sendPlay(tile, arm, leadLeft) {
-  const payload = { table_id: tableId, version: state.version, tile, arm, lead_left: leadLeft };
-  const sent = send("table.play", payload, (ok, reply) => {
-    // A refused play changed nothing; the player sees why and plays again (stale_version: the
-    // table moved on meanwhile, and the events on their way show how).
-    if (!ok) feedback(errorText(reply.code));
-  });
-  if (!sent) feedback(errorText("offline"));
-  else feedback("");
+// The turn a play or a question belongs to: the match, the hand and how many moves it has had. A
+// card or a seat's coming and going moves the table's version on but not the turn: the line, and
+// so the choice the player made, still stand.
+function turnKey() {
+  const view = state && state.hand && state.hand.view;
+  if (!view || !state.turn) return null;
+  return `${state.table.match}:${state.hand.number}:${view.history.length}:${state.turn.seat}`;
 }
 
-// Asks which arm (or, for a spinner game's lead, which half faces left); resolves to the choice.
+function myTurn() {
+  return Boolean(state && state.turn && state.turn.seat === state.seat && state.table.status === "playing");
+}
+
+function sendPlay(tile, arm, leadLeft, tries = 1) {
+  const pending = { tile, arm, leadLeft, tries, turn: turnKey(), version: state.version };
+  const payload = { table_id: tableId, version: state.version, tile, arm, lead_left: leadLeft };
+  pendingPlay = pending;
+  const sent = send("table.play", payload, (ok, reply) => {
+    if (pendingPlay !== pending) return;
+    if (ok) {
+      pendingPlay = null; // the events on their way lay the tile
+      return;
+    }
+    if (reply.code === "stale_version") {
+      // The table moved on while the play travelled (a card, a seat coming or going, an event
+      // still on its way to a slow page): catch up, then play again if the turn is the same.
+      feedback(errorText(reply.code));
+      afterJoin.push(() => playAgain(pending));
+      rejoin();
+      return;
+    }
+    pendingPlay = null; // refused for good: changed nothing, and the player sees why
+    feedback(errorText(reply.code));
+  });
+  if (!sent) {
+    pendingPlay = null;
+    feedback(errorText("offline"));
+  } else feedback("");
+}
+
+// After a stale refusal (or a lost connection), once the page has caught up: the same turn still
+// takes the same play, which is sent again; a later turn re-offers the choice, never plays it.
+function playAgain(pending) {
+  if (pendingPlay !== pending) return;
+  if (replaying || queue.length) {
+    window.setTimeout(() => playAgain(pending), REPLAY_STEP_MS);
+    return;
+  }
+  pendingPlay = null;
+  if (!myTurn() || pending.tries >= MAX_TRIES) return;
+  const entry = legalEntry(pending.tile);
+  if (!entry) return;
+  const arms = entry.arms || [];
+  const halves = entry.lead_left || [];
+  const stillFits = pending.arm === null ? arms.length === 0 && (pending.leadLeft === null || halves.includes(pending.leadLeft)) : arms.includes(pending.arm);
+  if (turnKey() === pending.turn && stillFits) sendPlay(pending.tile, pending.arm, pending.leadLeft, pending.tries + 1);
+  // A later turn: the player decides again on the table as it is now. A tile with one way only is
+  // not laid for them (the refusal's words stay); one with several asks the question again.
+  else if (arms.length > 1 || halves.length > 1) play(pending.tile);
+}
+
+// Asks which arm (or, for a spinner game's lead, which half faces left); resolves to the choice, or
+// null if the player cancels or the turn it was asked for is over (render closes it then).
+let asking = null;
 function ask(title, options) {
   const dialog = $("arm-dialog");
   $("arm-title").textContent = title;
@@ -996,12 +1058,15 @@ function ask(title, options) {
     return button;
   });
   $("arm-buttons").replaceChildren(...buttons);
+  const question = { turn: turnKey() };
+  asking = question;
   return new Promise((resolve) => {
     dialog.addEventListener(
       "close",
       () => {
         const value = dialog.returnValue;
-        resolve(value && value !== "cancel" ? value : null);
+        if (asking === question) asking = null;
+        resolve(value && value !== "cancel" && turnKey() === question.turn && myTurn() ? value : null);
       },
       { once: true },
     );
@@ -1009,6 +1074,15 @@ function ask(title, options) {
     dialog.showModal();
     if (buttons[0]) buttons[0].focus();
   });
+}
+
+// A question never outlives the turn it was asked for.
+function closeStaleQuestion() {
+  const dialog = $("arm-dialog");
+  if (!asking || !dialog.open) return;
+  if (myTurn() && turnKey() === asking.turn && !replaying) return;
+  asking = null;
+  dialog.close("cancel");
 }
 
 async function play(tile) {
@@ -1095,12 +1169,44 @@ chatActions({
   },
 });
 
+// A vote refused as stale (another seat voted a moment before, and its event is still on its way)
+// is cast again once the page caught up, while the vote is open: it used to be dropped silently.
+let pendingVote = null;
+function sendVote(choice, tries = 1) {
+  const vote = { choice, tries };
+  pendingVote = vote;
+  const sent = send("table.vote", { table_id: tableId, version: state.version, choice }, (ok, reply) => {
+    if (pendingVote !== vote) return; // the player chose again meanwhile
+    if (ok) pendingVote = null;
+    else if (reply.code === "stale_version" && tries < MAX_TRIES) {
+      afterJoin.push(() => voteAgain(vote));
+      rejoin();
+    } else {
+      pendingVote = null;
+      feedback(errorText(reply.code));
+    }
+  });
+  if (!sent) {
+    pendingVote = null;
+    feedback(errorText("offline"));
+  }
+}
+
+function voteAgain(vote) {
+  if (pendingVote !== vote) return;
+  if (replaying || queue.length) {
+    window.setTimeout(() => voteAgain(vote), REPLAY_STEP_MS);
+    return;
+  }
+  pendingVote = null;
+  const mine = state.votes && state.votes.choices ? state.votes.choices[String(state.seat)] : null;
+  if (state.table.status === "voting" && mine !== vote.choice) sendVote(vote.choice, vote.tries + 1);
+}
+
 $("votes").addEventListener("click", (event) => {
   const button = event.target.closest("[data-vote]");
   if (!button || !state) return;
-  send("table.vote", { table_id: tableId, version: state.version, choice: button.dataset.vote }, (ok, reply) => {
-    if (!ok && reply.code !== "stale_version") feedback(errorText(reply.code));
-  });
+  sendVote(button.dataset.vote);
 });
 
 $("hand-end-close").addEventListener("click", () => {
