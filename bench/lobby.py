@@ -488,7 +488,7 @@ async def analysis(players: list[tuple[int, str]], matches: list[int], port: int
                 if status != 200 or body.get("status") in ("done", "failed"):
                     answered[job] = body
                     del pending[job]
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # five heartbeats a second: within a socket's command rate
     seconds = time.perf_counter() - started
     await prober.connection.close()
     run.cancel()
