@@ -40,7 +40,12 @@ def decide(page: Any, report_id: int, label: str) -> None:
     page.check(f"input[name=_selected_action][value='{report_id}']")
     page.select_option("select[name=action]", label=label)
     page.click("button[name=index]")
-    page.wait_for_selector("text=1 reportes decididos.")
+    done = page.locator("text=1 reporte decidido.")
+    ask = page.locator("form:has(input[name=confirmed]) input[type=submit]")
+    done.or_(ask).first.wait_for()
+    if ask.count():  # a decision that changes an account (blocking) asks first
+        ask.click()
+        done.wait_for()
 
 
 def test_an_administrator_warns_a_reported_player_from_the_desk_in_spanish(
@@ -99,12 +104,14 @@ def test_ignore_block_shorten_and_lift_from_the_desk_in_spanish(
     shorter = timezone.localtime(suspension.ends - timedelta(days=20))
     page.fill("#id_new_end", shorter.strftime("%d/%m/%Y %H:%M:%S"))
     page.fill("#id_change_reason", "se disculpó")
+    page.check("#id_sure")  # changing a suspension asks to be sure
     page.click("input[name=_save]")
     page.wait_for_selector("#result_list")
     suspension.refresh_from_db()
     assert abs(suspension.ends - shorter) < timedelta(seconds=1) and suspension.lifted_at is None
     page.goto(f"/admin/moderation/suspension/{suspension.pk}/change/")
     page.fill("#id_change_reason", "error nuestro")
+    page.check("#id_sure")
     page.click("input[name=_save]")
     page.wait_for_selector("#result_list")
     suspension.refresh_from_db()

@@ -59,6 +59,8 @@ FIELDS: dict[str, list[str]] = {
     "table.join": ["table_id", "since", "as", *FORGED],
     "table.leave": ["table_id"],
     "table.play": ["table_id", "version", "tile", "arm", "lead_left", *FORGED],
+    "table.reshuffle": ["table_id", "version", *FORGED],
+    "table.cancel": ["table_id", *FORGED],
     "table.invite.accept": ["table_id", *FORGED],
     "table.invite.refuse": ["table_id", *FORGED],
     "table.vote": ["table_id", "version", "choice", *FORGED],
