@@ -160,8 +160,10 @@ def test_a_table_name_is_stored_as_display_names_are(make_player: Callable[..., 
 def test_a_computer_game_of_a_player_with_a_cyrillic_name_is_not_refused_for_its_own_name(
     make_player: Callable[..., User],
 ) -> None:
-    """The site names a computer game after its player, in Latin words beside the player's name."""
-    table = computer_game(make_player("Ирина"))
+    """The site names a computer game after its player, in Latin words beside the player's name
+    (in the language of the player who opens it)."""
+    with override("es"):
+        table = computer_game(make_player("Ирина"))
     assert table.name == "Ирина contra la computadora"
 
 
