@@ -18,11 +18,15 @@ POINTS = {
 LEVELS = {"easy": "fácil", "normal": "normal", "hard": "difícil"}
 
 
+def _point(seat: int, players: int) -> str:
+    """The seat's compass point (its number, counted from 1, at a table of another size)."""
+    points = POINTS.get(players)
+    return points[seat] if points is not None and 0 <= seat < len(points) else str(seat + 1)
+
+
 def computer_name(seat: int, players: int, level: str) -> str:
     """``Computadora Norte (difícil)`` for a hard computer player in seat 2 of four."""
-    points = POINTS.get(players)
-    where = points[seat] if points is not None and 0 <= seat < len(points) else str(seat + 1)
-    return f"Computadora {where} ({LEVELS.get(level, level)})"
+    return f"Computadora {_point(seat, players)} ({LEVELS.get(level, level)})"
 
 
 def computer_label(seat: int, players: int, level: str) -> str:
@@ -31,8 +35,7 @@ def computer_label(seat: int, players: int, level: str) -> str:
     seats and its record) keeps `computer_name`."""
     from django.utils.translation import gettext as _
 
-    points = POINTS.get(players)
-    where = points[seat] if points is not None and 0 <= seat < len(points) else str(seat + 1)
+    where = _point(seat, players)
     words = {
         "Sur": _("South"),
         "Norte": _("North"),
