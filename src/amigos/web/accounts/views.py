@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -19,13 +20,22 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from amigos.web.accounts import devices, limits
-from amigos.web.accounts.forms import ResetPasswordForm, SignInForm, SignUpForm
+from amigos.web.accounts.forms import (
+    BROWSER_TIME_ZONE_FIELD,
+    ResetPasswordForm,
+    SignInForm,
+    SignUpForm,
+    TimeZoneForm,
+)
 from amigos.web.accounts.models import User
 from amigos.web.accounts.services import (
+    BadTimeZone,
     MailOutcome,
+    adopt_browser_time_zone,
     mark_email_verified,
     register_player,
     request_verification_mail,
+    set_time_zone,
 )
 from amigos.web.accounts.verification import VerificationError, verify
 
@@ -47,6 +57,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             # Someone took the name or the address between the form's check and the insert.
             form.add_error(None, ValidationError(_("That name or address was just taken."), code="taken"))
             return render(request, "accounts/sign_up.html", {"form": form})
+        adopt_browser_time_zone(user=user, name=request.POST.get(BROWSER_TIME_ZONE_FIELD))
         login(request, user, backend="amigos.web.accounts.backends.EmailOrNameBackend")
         outcome = request_verification_mail(user=user, request=request)
         messages.success(request, _("Your account is ready. Welcome!"))
@@ -134,14 +145,37 @@ class SignInView(auth_views.LoginView):
     def form_valid(self, form: Any) -> HttpResponse:
         # The right password from this browser: it becomes a known device of the account, which
         # strangers' failures elsewhere only slow down (see amigos.web.accounts.throttle).
+        user = form.get_user()
+        # The browser's zone, if the account has none yet (amigos.web.accounts.clock).
+        adopt_browser_time_zone(user=user, name=self.request.POST.get(BROWSER_TIME_ZONE_FIELD))
         response = super().form_valid(form)
-        devices.remember(response, self.request, form.get_user().pk)
+        devices.remember(response, self.request, user.pk)
         return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["ended_message"] = ended_message(self.request.GET.get("ended"))
         return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """The player's settings: the time zone every page shows times in."""
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    form = TimeZoneForm(request.POST or None, initial={"time_zone": user.time_zone or settings.TIME_ZONE})
+    if request.method == "POST" and form.is_valid():
+        try:
+            set_time_zone(user=user, name=form.cleaned_data["time_zone"])
+        except BadTimeZone:
+            form.add_error("time_zone", _("That is not a time zone we know. Choose one from the list."))
+        else:
+            messages.success(request, _("Your time zone is saved: every time is now shown in it."))
+            return redirect("accounts:settings")
+    return render(
+        request, "accounts/settings.html", {"form": form, "account": user}, status=400 if form.errors else 200
+    )
 
 
 class SignOutView(auth_views.LogoutView):

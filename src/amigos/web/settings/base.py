@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "amigos.web.accounts.middleware.SessionGuardMiddleware",
+    "amigos.web.accounts.clock.TimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
