@@ -222,3 +222,39 @@ def test_only_known_zones_are_zones() -> None:
     assert clock.is_time_zone("America/Havana") and clock.is_time_zone("Europe/Madrid")
     for bad in ("", "Havana", "america/havana ", None, 5, "x" * 65, "/etc/localtime"):
         assert not clock.is_time_zone(bad)
+
+
+def test_a_match_reads_the_same_moment_on_statistics_and_recordings_in_the_players_zone(
+    sign_in: Callable[..., SignedIn], make_player: Callable[..., User]
+) -> None:
+    """The statistics page showed when a match began and the recordings when it ended (9:46 and
+    9:50 for one match); both show when it ended now, in the reader's own zone."""
+    from amigos.web.archive.services import archive_match
+    from tests.web.archive.test_statistics import suits_record
+
+    havana = sign_in("Beto", time_zone="America/Havana")
+    others = [make_player(name) for name in ("Ana", "Caro", "Dani")]
+    archive_match(
+        source="table:5:match:1",
+        record=suits_record(),
+        seat_user_ids=[others[0].pk, havana.user.pk, others[1].pk, others[2].pk],
+        table_name="Mesa",
+        started_at=MOMENT - timedelta(minutes=4),
+        ended_at=MOMENT,
+    )
+    client = in_language(havana.client, "es")
+    statistics = client.get("/stats/", follow=True).content.decode()
+    recordings = client.get(reverse("archive:replays"), follow=True).content.decode()
+    for page in (statistics, recordings):
+        assert "28/11/2026 09:20" in page
+        assert "09:16" not in page and "14:20" not in page
+
+
+def test_my_cards_read_in_the_players_zone(sign_in: Callable[..., SignedIn]) -> None:
+    from amigos.web.tables.models import Card
+
+    for name, zone, shown in (("Ana", "America/Havana", "09:20"), ("Beto", "Europe/Madrid", "15:20")):
+        player = sign_in(name, time_zone=zone)
+        Card.objects.create(user=player.user, match=1, colour="yellow", reason="timeout", given_at=MOMENT)
+        page = in_language(player.client, "es").get(reverse("moderation:my_cards")).content.decode()
+        assert f"28 de noviembre de 2026 a las {shown}" in page
