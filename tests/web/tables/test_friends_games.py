@@ -284,3 +284,26 @@ def test_a_verified_friend_gets_an_email_in_both_languages_in_their_zone(
     assert "Ana invites you to the correspondence game «Mesa del barrio»." in message.body
     assert havana.strftime("%H:%M") in message.body
     assert "http://testserver" + reverse("tables:my_games") in message.body
+
+
+def test_the_meeting_room_says_how_many_games_wait_for_me(
+    sign_in: Callable[..., SignedIn], make_player: Callable[..., User]
+) -> None:
+    ana = make_player("Ana")
+    beto = sign_in("Beto")
+    lobby = in_language(beto.client, "es")
+    assert 'id="games-waiting"' not in lobby.get(reverse("lobby:home")).content.decode()
+    for name in ("Una", "Otra"):
+        services.create_table(
+            organizer=ana,
+            name=name,
+            variant="cuban-1v1",
+            kind=Kind.CORRESPONDENCE,
+            seats={1: services.SeatChoice(user_id=beto.user.pk)},
+        )
+    page = lobby.get(reverse("lobby:home")).content.decode()
+    assert "2 partidas por correspondencia te esperan." in page
+    english = in_language(beto.client, "en").get(reverse("lobby:home")).content.decode()
+    assert "2 correspondence games wait for you." in english
+    # The organizer waits for Beto: nothing waits for her.
+    assert selectors.games_waiting(ana.pk) == 0 and selectors.games_waiting(beto.user.pk) == 2

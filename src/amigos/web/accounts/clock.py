@@ -5,7 +5,7 @@ player signs up or signs in (a hidden field the page's script fills from `Intl`)
 change it on the settings page. Until the account has one, the site's default zone (settings.
 TIME_ZONE) is used. The middleware activates the zone for each request, so Django's `date` and
 `time` filters convert every stored (UTC) moment; the page also carries the zone's name in
-``<html data-time-zone>`` so the script that draws the live chat converts with the same zone.
+``<meta name="time-zone">`` so the script that draws the live chat converts with the same zone.
 """
 
 from __future__ import annotations

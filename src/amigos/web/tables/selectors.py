@@ -194,3 +194,9 @@ def recent_opponents(user_id: int, limit: int = 20) -> list[tuple[int, str]]:
     ids = companions(user_id)[:limit]
     names = dict(User.objects.filter(pk__in=ids, is_active=True).values_list("pk", "display_name"))
     return [(pk, str(names[pk])) for pk in ids if pk in names]
+
+
+def games_waiting(user_id: int) -> int:
+    """How many of the player's correspondence games wait for them: their move, or their answer to
+    an invitation (the meeting room's notice; a player holds a handful of such games)."""
+    return sum(1 for game in my_games(user_id) if game["waiting_for_me"] or game["invited"])

@@ -1,5 +1,5 @@
 // One clock (amigos.web.accounts.clock): the server shows every time in the player's zone and
-// names it in <html data-time-zone>. This file tells the server the browser's own zone when the
+// names it in <meta name="time-zone">. This file tells the server the browser's own zone when the
 // player signs up or signs in (the account keeps it if it has none), offers it on the settings
 // page, and formats times for the scripts that draw them (the live chat) in the page's zone, in the
 // same "HH:MM" the pages use.
@@ -15,7 +15,8 @@ export function browserZone() {
 
 /** The zone the server shows times in (the player's), or the browser's when the page names none. */
 export function pageZone() {
-  return document.documentElement.dataset.timeZone || browserZone() || undefined;
+  const named = document.querySelector('meta[name="time-zone"]');
+  return (named && named.content) || browserZone() || undefined;
 }
 
 /** "HH:MM" (24 hours) of an ISO moment in the page's zone: the pages' `time:"H:i"`. */
