@@ -259,3 +259,19 @@ def test_my_cards_read_in_the_players_zone(sign_in: Callable[..., SignedIn]) -> 
         Card.objects.create(user=player.user, match=1, colour="yellow", reason="timeout", given_at=MOMENT)
         page = in_language(player.client, "es").get(reverse("moderation:my_cards")).content.decode()
         assert f"28 de noviembre de 2026 a las {shown}" in page
+
+
+def test_a_recreo_event_reads_its_start_in_each_readers_zone(sign_in: Callable[..., SignedIn]) -> None:
+    from amigos.web.events.models import Event
+    from tests.web.events.test_flow import fill_players, new_event
+
+    ana = sign_in("Ana", time_zone="America/Havana")
+    event = new_event(in_language(ana.client, "es"))
+    fill_players(ana.client, event)
+    ana.client.post(reverse("events:start", args=[event.pk]))
+    Event.objects.filter(pk=event.pk).update(started_at=MOMENT)
+    page = ana.client.get(reverse("events:detail", args=[event.pk])).content.decode()
+    assert "28/11/2026 09:20" in page
+    services.set_time_zone(user=ana.user, name="Europe/Madrid")
+    page = ana.client.get(reverse("events:detail", args=[event.pk])).content.decode()
+    assert "28/11/2026 15:20" in page and "09:20" not in page
