@@ -275,3 +275,13 @@ def test_a_recreo_event_reads_its_start_in_each_readers_zone(sign_in: Callable[.
     services.set_time_zone(user=ana.user, name="Europe/Madrid")
     page = ana.client.get(reverse("events:detail", args=[event.pk])).content.decode()
     assert "28/11/2026 15:20" in page and "09:20" not in page
+
+
+def test_a_suspended_player_reads_the_end_of_the_suspension_in_their_zone(
+    make_player: Callable[..., User],
+) -> None:
+    until = datetime(2030, 11, 28, 14, 20, tzinfo=UTC)
+    make_player("Ana", time_zone="America/Havana", suspended_until=until)
+    client = in_language(Client(), "es")
+    response = client.post(reverse("accounts:sign_in"), {"username": "Ana", "password": PASSWORD})
+    assert "suspendida hasta el 28 de noviembre de 2030 a las 09:20" in response.content.decode()

@@ -25,8 +25,10 @@ NAME_PROBLEMS = {
 }
 
 
-def suspension_message(until: Any) -> str:
-    when = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
+def suspension_message(until: Any, user: object = None) -> str:
+    """The notice of a suspension, its end in ``user``'s own zone (the sign-in page is read before
+    the account is known, so the page's zone would be the site's)."""
+    when = formats.date_format(timezone.localtime(until, clock.player_zone(user)), "DATETIME_FORMAT")
     return str(_("Your account is suspended until %(date)s.") % {"date": when})
 
 
@@ -171,7 +173,7 @@ class SignInForm(AuthenticationForm):
         super().confirm_login_allowed(user)
         until = current_suspension(user)
         if until is not None:
-            raise ValidationError(suspension_message(until), code="suspended")
+            raise ValidationError(suspension_message(until, user), code="suspended")
 
 
 class ResetPasswordForm(PasswordResetForm):

@@ -79,9 +79,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before the session guard: its notice of a suspension gives the end in the player's zone.
+    "amigos.web.accounts.clock.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "amigos.web.accounts.middleware.SessionGuardMiddleware",
-    "amigos.web.accounts.clock.TimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
