@@ -8,6 +8,7 @@ translated message and changes nothing.
 from __future__ import annotations
 
 import re
+import zoneinfo
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -63,8 +64,8 @@ def test_a_message_from_the_administrators_reads_in_the_players_zone(
     AdminMessage.objects.update(created_at=MOMENT)
     havana_page = in_language(havana.client, "es").get(reverse("lobby:messages")).content.decode()
     madrid_page = in_language(madrid.client, "es").get(reverse("lobby:messages")).content.decode()
-    assert "28 de noviembre de 2026 a las 09:20" in havana_page and "15:20" not in havana_page
-    assert "28 de noviembre de 2026 a las 15:20" in madrid_page and "09:20" not in madrid_page
+    assert "28/11/2026 09:20" in havana_page and "15:20" not in havana_page
+    assert "28/11/2026 15:20" in madrid_page and "09:20" not in madrid_page
 
 
 def test_a_player_without_a_zone_reads_the_sites_zone(
@@ -258,7 +259,7 @@ def test_my_cards_read_in_the_players_zone(sign_in: Callable[..., SignedIn]) -> 
         player = sign_in(name, time_zone=zone)
         Card.objects.create(user=player.user, match=1, colour="yellow", reason="timeout", given_at=MOMENT)
         page = in_language(player.client, "es").get(reverse("moderation:my_cards")).content.decode()
-        assert f"28 de noviembre de 2026 a las {shown}" in page
+        assert f"28/11/2026 {shown}" in page
 
 
 def test_a_recreo_event_reads_its_start_in_each_readers_zone(sign_in: Callable[..., SignedIn]) -> None:
@@ -284,4 +285,16 @@ def test_a_suspended_player_reads_the_end_of_the_suspension_in_their_zone(
     make_player("Ana", time_zone="America/Havana", suspended_until=until)
     client = in_language(Client(), "es")
     response = client.post(reverse("accounts:sign_in"), {"username": "Ana", "password": PASSWORD})
-    assert "suspendida hasta el 28 de noviembre de 2030 a las 09:20" in response.content.decode()
+    assert "suspendida hasta el 28/11/2030 09:20" in response.content.decode()
+
+
+@pytest.mark.parametrize(("language", "expected"), [("es", "28/11/2026 09:20"), ("en", "28 Nov 2026, 09:20")])
+def test_one_format_per_language_for_every_moment(language: str, expected: str) -> None:
+    """The long and short forms are one, on the chat's 24-hour clock."""
+    from django.utils import formats
+
+    moment = MOMENT.astimezone(zoneinfo.ZoneInfo("America/Havana"))
+    with translation.override(language):
+        assert formats.date_format(moment, "DATETIME_FORMAT") == expected
+        assert formats.date_format(moment, "SHORT_DATETIME_FORMAT") == expected
+        assert formats.time_format(moment, "TIME_FORMAT") == "09:20"

@@ -92,7 +92,7 @@ def test_the_invited_friend_reads_the_answer_deadline_in_their_own_zone(
     assert "Responde antes del 30/11/2026 09:20" in page and "14:20" not in page
     assert "Te invitaron" in page
     english = in_language(beto.client, "en").get(reverse("tables:my_games")).content.decode()
-    assert "Answer by 11/30/2026 9:20 a.m." in english and "You are invited" in english
+    assert "Answer by 30 Nov 2026, 09:20" in english and "You are invited" in english
 
 
 def test_an_invitation_waits_between_a_day_and_a_week(make_player: Callable[..., User]) -> None:

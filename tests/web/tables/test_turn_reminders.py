@@ -72,7 +72,7 @@ def test_the_player_to_move_is_mailed_once_a_day_per_game(make_player: Callable[
     havana = (NOW + timedelta(hours=23, minutes=5)).astimezone(zoneinfo.ZoneInfo("America/Havana"))
     assert havana.strftime("%H:%M") == "08:25"
     assert "08:25 (quedan 23 h 5 min)" in message.body
-    assert "8:25 a.m. (23 h 5 min left)" in message.body
+    assert "29 Nov 2026, 08:25 (23 h 5 min left)" in message.body
     assert LINK in message.body
     # Within the day, no second mail for this game, even if the turn comes back to him.
     clock(table, 0)

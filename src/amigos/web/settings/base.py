@@ -220,6 +220,8 @@ LOCALE_PATHS = [WEB_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("AMIGOS_TIME_ZONE", "America/Mexico_City")
 USE_TZ = True
+# One format per language for dates with times (amigos.web.formats).
+FORMAT_MODULE_PATH = ["amigos.web.formats"]
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [WEB_DIR / "static"]
