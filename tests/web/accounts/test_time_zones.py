@@ -298,3 +298,12 @@ def test_one_format_per_language_for_every_moment(language: str, expected: str) 
         assert formats.date_format(moment, "DATETIME_FORMAT") == expected
         assert formats.date_format(moment, "SHORT_DATETIME_FORMAT") == expected
         assert formats.time_format(moment, "TIME_FORMAT") == "09:20"
+
+
+def test_the_administration_shows_the_players_zone_without_changing_it(
+    sign_in: Callable[..., SignedIn], make_player: Callable[..., User]
+) -> None:
+    staff = sign_in("Admin", is_staff=True, is_superuser=True)
+    ana = make_player("Ana", time_zone="America/Havana")
+    page = staff.client.get(reverse("admin:accounts_user_change", args=[ana.pk])).content.decode()
+    assert "America/Havana" in page and 'name="time_zone"' not in page
