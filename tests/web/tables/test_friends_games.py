@@ -6,6 +6,7 @@ nothing: inviting oneself, a suspended player, someone over the limit, an id of 
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -65,7 +66,11 @@ def test_an_offline_registered_player_is_invited_and_the_invitation_waits(
     assert seat.invitation == Invitation.PENDING and seat.invited_until is not None
     assert timedelta(days=3) <= seat.invited_until - before < timedelta(days=3, minutes=1)
     assert table.deadline_at == seat.invited_until and table.deadline_kind == "invitation"
-    assert "Invitación enviada" in ana.client.get(response["Location"]).content.decode()
+    mine = ana.client.get(response["Location"]).content.decode()
+    assert "Invitación enviada" in mine
+    # Ana reads until when the invitation stays open, in her own zone.
+    until = timezone.localtime(seat.invited_until, zoneinfo.ZoneInfo("Europe/Madrid"))
+    assert f"La invitación sigue abierta hasta el {until:%d/%m/%Y %H:%M} (quedan " in mine
     # It waits in Beto's lobby (the socket's list of invitations) and in his games.
     assert [entry["table_id"] for entry in selectors.open_invitations(beto.pk)] == [table.pk]
     [game] = selectors.my_games(beto.pk)
@@ -250,8 +255,10 @@ def test_recent_opponents_come_first_then_the_search(
     ana = sign_in("Ana")
     dani, beto = make_player("Dani"), make_player("Beto Ruiz")
     stored_table([ana.user, dani], timezone.now() - timedelta(days=3), accepted=True)
-    page = ana.client.get(URL, {"q": "beto"}).content.decode()
+    page = in_language(ana.client, "es").get(URL, {"q": "beto"}).content.decode()
     assert page.index(f'value="user:{dani.pk}"') < page.index(f'value="user:{beto.pk}"')
+    assert page.index('label="Jugaron contigo hace poco"') < page.index(f'value="user:{dani.pk}"')
+    assert page.index('label="Jugadores"') < page.index(f'value="user:{beto.pk}"')
     assert 'data-found="1"' in page
     without = ana.client.get(URL).content.decode()
     assert f'value="user:{dani.pk}"' in without and f'value="user:{beto.pk}"' not in without

@@ -149,15 +149,24 @@ class FriendsTableForm(forms.Form):
         initial=1,
     )
 
-    def __init__(self, *args: Any, people: Iterable[tuple[int, str]] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        recent: Iterable[tuple[int, str]] = (),
+        people: Iterable[tuple[int, str]] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         answer = self.fields["answer_days"]
         assert isinstance(answer, forms.TypedChoiceField)
         answer.choices = [(days, days_label(days)) for days in ANSWER_DAYS]
         choices: list[tuple[Any, Any]] = [("", _("— empty —"))]
-        offered = [(f"user:{user_id}", name) for user_id, name in people]
-        if offered:
-            choices.append((_("Players"), offered))
+        lately = list(dict.fromkeys(recent))
+        others = [person for person in dict.fromkeys(people) if person not in lately]
+        if lately:
+            choices.append((_("Played with you lately"), [(f"user:{pk}", name) for pk, name in lately]))
+        if others:
+            choices.append((_("Players"), [(f"user:{pk}", name) for pk, name in others]))
         choices.append((_("Computer players"), list(COMPUTER_SEATS)))
         for field, _number, label in SEAT_FIELDS:
             self.fields[field] = forms.CharField(

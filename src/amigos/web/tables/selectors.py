@@ -170,6 +170,8 @@ def my_games(user_id: int) -> list[dict[str, Any]]:
                 # An invitation this player has not answered yet, and until when it waits.
                 "invited": mine.invitation == Invitation.PENDING and table.status == Status.INVITING,
                 "invited_until": mine.invited_until,
+                # Until when the table waits for its invitations to be answered (inviting only).
+                "answers_until": table.deadline_at if table.status == Status.INVITING else None,
                 "organizer": table.organizer_id,
                 "score": None if sheet is None else sheet.get("shown_totals"),
             }

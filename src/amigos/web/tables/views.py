@@ -171,8 +171,8 @@ def friends_game(request: HttpRequest) -> HttpResponse:
     query = str(request.GET.get("q") or request.POST.get("q") or "").strip()[:40]
     recent = selectors.recent_opponents(user.pk)
     found = account_selectors.players_named(query, exclude=user.pk) if query else []
-    people = list(dict.fromkeys([*recent, *found, *(_posted_players(request, user) if request.POST else [])]))
-    form = FriendsTableForm(request.POST or None, people=people)
+    posted = _posted_players(request, user) if request.POST else []
+    form = FriendsTableForm(request.POST or None, recent=recent, people=[*found, *posted])
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -236,7 +236,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         game["variant_label"] = variant_label(game["variant"])
         game["opponents"] = [seat["name"] for seat in game["seats"] if seat["seat"] != game["seat"]]
         # Moments as datetimes: the page shows them in the player's zone (accounts.clock).
-        for key in ("deadline", "invited_until"):
+        for key in ("deadline", "invited_until", "answers_until"):
             at = clock.moment(game[key])
             game[f"{key}_at"] = at
             game[f"{key}_left"] = None if at is None else clock.time_left(at, now)
