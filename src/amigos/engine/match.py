@@ -1,15 +1,9 @@
-"""A match (partida): hands until a side reaches the target, with each family's lead rules.
+"""A match (partida): hands until a side reaches the target.
 
-The match keeps the hands and asks its variant every rule question (who leads, who wins a tied
-block, when the match is won); the rules themselves live in ``amigos.engine.variants``:
-
-* Amigos: the lead passes to the next seat every hand, whatever happened (tied blocks too). The
-  first leader is chosen by the caller (at random online, by the highest tile in Recreo).
-* Cuban: the first leader is the seat that drew the heaviest set-aside tile; afterwards the seat
-  that won the previous hand leads. A block with tied pips goes to the first leader's side in the
-  first hand and to the previous hand's winner afterwards.
-* Draw and fives: the holder of the highest double (else the heaviest tile) leads the first hand,
-  then the lead passes to the next seat.
+The match keeps the hands and asks its variant every rule question: who leads the next hand and
+who wins a tied block in it, when the match is won and how its score is written. Each family's
+answers, and why, are in its module of ``amigos.engine.variants`` (``amigos``, ``cuban``,
+``draw_fives``).
 
 Turn order is always "seat i+1 plays after seat i". Amigos and Cuban call that counter-clockwise
 ("to the right") and the draw games clockwise; which way the table turns is only a matter of how
@@ -98,8 +92,8 @@ class Match:
 
     @property
     def official_score(self) -> tuple[int, ...]:
-        """The score written on the sheet and in statistics: in Amigos 100/200 the winners are
-        written with exactly the target; everything else as counted."""
+        """The score written on the sheet and in statistics (:meth:`Variant.official_score`: in
+        Amigos to 100 or 200 the winners at exactly the target)."""
         return self.variant.official_score(self.score, self.winner)
 
     @property

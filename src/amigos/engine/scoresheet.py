@@ -1,14 +1,10 @@
 """The score sheet (plantilla de anotación): what each hand wrote, the totals, the winner.
 
-* Amigos 100/200: a hand's points are written on the winners' side; a tied block writes a 0 on the
-  side of the team whose player made the blocking play; at the end the winners are written with
-  exactly the target and the losers with what they had.
-* Juegos ganados: each hand won writes the team's new count (20, 40, 60, then Ventaja); a block
-  writes a "C" in the "Sin tanto" row and nobody scores.
-* Cuban and the draw games: points as scored, totals as counted.
-
 The sheet is laid out here; what each hand writes, and how the totals read, is asked of the
-variant (:meth:`Variant.sheet_cells`, :meth:`Variant.sheet_mark`, :meth:`Variant.shown_totals`).
+variant (:meth:`Variant.sheet_cells`, :meth:`Variant.sheet_mark`, :meth:`Variant.shown_totals`):
+the award on the winners' side and a 0 for a tied block in the points games, the new count of
+hands won (20, 40, 60, Ventaja) and a "C" for a block in juegos ganados, every player's points in
+the draw games.
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ NO_SCORE_MARK = "C"
 
 
 class AmigosVariant(Variant):
-    """What every Amigos game shares: the lead passes to the next seat each hand, the server draws
-    the first leader at random, and live tables follow the Amigos platform's conduct."""
+    """What every Amigos game shares: the lead passes to the next seat every hand, whatever
+    happened (a tied block too); the first leader is chosen by the caller (at random online, by
+    the highest tile in Recreo); live tables follow the Amigos platform's conduct."""
 
     __slots__ = ()
 

@@ -25,7 +25,10 @@ RESHUFFLE_DOUBLES = 5
 
 
 class CubanVariant(Variant):
-    """Cuban dominoes, in pairs (2v2) or one against one (1v1)."""
+    """Cuban dominoes, in pairs (2v2) or one against one (1v1): the first leader is the seat that
+    drew the heaviest set-aside tile, and afterwards the seat that won the previous hand leads; a
+    block with tied pips goes to the first leader's side in the first hand and to the previous
+    hand's winner afterwards."""
 
     __slots__ = ()
 

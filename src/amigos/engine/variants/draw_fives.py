@@ -22,9 +22,9 @@ PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
 
 
 class DrawVariant(Variant):
-    """The Draw game, and what the fives games share with it: each player for themselves, the
-    holder of the best tile leads the first hand, and the winner of a hand scores everyone
-    else's pips less their own."""
+    """The Draw game, and what the fives games share with it: each player for themselves; the
+    holder of the highest double (else the heaviest tile) leads the first hand, then the lead
+    passes to the next seat; the winner of a hand scores everyone else's pips less their own."""
 
     __slots__ = ()
 
