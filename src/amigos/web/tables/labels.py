@@ -122,6 +122,7 @@ def table_labels() -> dict[str, object]:
         "fresh_time": _("The table moved to another server: %(name)s has a full clock again."),
         "seconds": _("%(seconds)s s"),
         "clock_label": _("Time left for %(name)s"),
+        "thinking": _("thinking…"),
         "situations": {
             "blocking": _("blocking situation: 60 s"),
             "single": _("one tile to play: 5 s"),

@@ -188,6 +188,7 @@ function renderSeats() {
       box.append(waiting);
     }
     if (entry.held_by_computer) box.append(element("p", "seat__state", format(labels.computer_holds, { name: entry.name })));
+    if (entry.seat === turnSeat && !replaying && state.table.status === "playing") box.append(seatClock());
     if (entry.kind === "human" && entry.user_id !== myId) box.append(reportSeatButton(entry));
     slot.append(box);
   }
@@ -209,6 +210,19 @@ function seatPlace(entry) {
   const place = element("p", "seat__place", parts.join(" · "));
   place.dataset.place = parts.length ? "shown" : "none";
   return place;
+}
+
+// The turn's countdown on the seat that is to move, whoever it is (issue 38: the others saw a name
+// and no clock). Its seconds are filled by the clock's tick (renderClock); a seat whose clock would
+// reveal its tiles (docs/protocol.md, "The turn clock for the others") shows none. "Thinking…" is
+// said of a computer player, and only on the seat in turn.
+function seatClock() {
+  const clock = element("p", "seat__clock");
+  const time = element("span", "seat__clock-time", "");
+  time.setAttribute("aria-hidden", "true"); // the table's clock (role=timer) says it to readers
+  clock.append(time);
+  if (state.turn && state.turn.situation === "computer") clock.append(element("span", "seat__thinking", labels.thinking));
+  return clock;
 }
 
 // A seated player is reported from their seat (the report names this table and its match).
@@ -317,6 +331,7 @@ function renderClock() {
   // Which hand the clock counts for: a clock is never left over from a hand that ended.
   clock.dataset.hand = state.hand ? String(state.hand.number) : "";
   clock.dataset.situation = state.turn.situation || "";
+  clock.dataset.seconds = state.turn.seconds ? String(state.turn.seconds) : ""; // the turn's full length
   $("clock-who").textContent = seatName(state.turn.seat);
   $("clock-situation").textContent = labels.situations[state.turn.situation] || "";
   clock.setAttribute("aria-label", format(labels.clock_label, { name: seatName(state.turn.seat) }));
@@ -324,13 +339,19 @@ function renderClock() {
     // another seat's turn whose clock would reveal its tiles (docs/protocol.md): no countdown
     $("clock-time").textContent = "";
     clock.dataset.urgent = "false";
+    for (const node of document.querySelectorAll(".seat__clock-time")) node.textContent = "";
     renderAway();
     return;
   }
   const tick = () => {
     const left = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
-    $("clock-time").textContent = format(labels.seconds, { seconds: left });
+    const shown = format(labels.seconds, { seconds: left });
+    $("clock-time").textContent = shown;
     clock.dataset.urgent = left <= 5 ? "true" : "false";
+    for (const node of document.querySelectorAll(".seat__clock-time")) {
+      node.textContent = shown;
+      node.dataset.urgent = clock.dataset.urgent;
+    }
     renderAway();
   };
   tick();
@@ -769,6 +790,7 @@ function stopClock() {
   clearInterval(clockTimer);
   clockEnd = 0;
   $("clock").hidden = true;
+  for (const node of document.querySelectorAll(".seat__clock")) node.remove();
 }
 
 function matchEnded(data) {
