@@ -84,7 +84,7 @@ function sideOf(seat) {
 
 function sideNames(side) {
   const names = state.sheet && state.sheet.sides ? state.sheet.sides[side] : null;
-  if (names) return names.join(labels.and);
+  if (names) return readerNames(names);
   return state.seats.filter((s) => sideOf(s.seat) === side).map((s) => s.name).join(labels.and);
 }
 
@@ -410,7 +410,7 @@ function renderSheet() {
   const headRow = element("tr");
   headRow.append(element("th", null, labels.hand_column));
   sheet.sides.forEach((names) => {
-    const th = element("th", null, names.join(labels.and));
+    const th = element("th", null, readerNames(names));
     th.scope = "col";
     headRow.append(th);
   });
@@ -527,8 +527,28 @@ function startClock(turn, now) {
   clockEnd = performance.now() + Math.max(0, left);
 }
 
+// A computer player's name in the reader's language ("Computer North (hard)" on an English page):
+// the server names every audience's seats alike, in Spanish (seat_names.computer_name), and the page
+// has each seat's name in its own language (seat_names.computer_label, through the labels).
+// The score sheet comes from the record, which keeps the shared names: `sharedNames` maps each to
+// the reader's.
+const sharedNames = new Map();
+function readerName(entry) {
+  if (entry.kind !== "computer") return entry;
+  const names = (labels.computer_names || {})[String(state.table.players)];
+  const name = names && names[entry.seat] && names[entry.seat][entry.level];
+  if (!name) return entry;
+  sharedNames.set(entry.name, name);
+  return { ...entry, name };
+}
+
+function readerNames(names) {
+  return names.map((name) => sharedNames.get(name) ?? name).join(labels.and);
+}
+
 function applySnapshot(snapshot) {
   state = snapshot;
+  state.seats = state.seats.map(readerName);
   const mine = state.seats.find((entry) => entry.seat === state.seat);
   if (mine && mine.user_id !== null) myId = mine.user_id;
   if (state.hand && state.hand.view) state.hand.view.line.placements ||= [];
@@ -560,9 +580,10 @@ function applyEvent(event) {
   const view = state.hand && state.hand.view;
   switch (event.kind) {
     case "seat_changed": {
-      const index = state.seats.findIndex((s) => s.seat === data.seat.seat);
-      if (index >= 0) state.seats[index] = data.seat;
-      else state.seats.push(data.seat);
+      const entry = readerName(data.seat);
+      const index = state.seats.findIndex((s) => s.seat === entry.seat);
+      if (index >= 0) state.seats[index] = entry;
+      else state.seats.push(entry);
       break;
     }
     case "invitation_refused":
