@@ -135,6 +135,8 @@ def table_labels() -> dict[str, object]:
         "seconds": _("%(seconds)s s"),
         "clock_label": _("Time left for %(name)s"),
         "thinking": _("thinking…"),
+        "tab_new_messages": _("(new messages)"),
+        "tab_your_turn": _("(your turn)"),
         "computer_names": computer_names(),
         "situations": {
             "blocking": _("blocking situation: 60 s"),

@@ -10,6 +10,7 @@ import { drawLine, tileGroup } from "./board.js";
 import { closeResult, copyRevealed, copySheet, openResult } from "./results.js";
 import { dealFromKey, dealMatches, verifyCommitment } from "./fairness.js";
 import { chatActions, lineActions } from "../amigos/chat_actions.js";
+import { setupTabs } from "./tabs.js";
 
 const page = document.getElementById("table-page");
 const labels = JSON.parse(document.getElementById("table-labels").textContent);
@@ -328,6 +329,7 @@ function renderClock() {
     return;
   }
   clock.hidden = false;
+  if (state.turn.seat === state.seat) tabs.attention("felt", labels.tab_your_turn);
   // Which hand the clock counts for: a clock is never left over from a hand that ended.
   clock.dataset.hand = state.hand ? String(state.hand.number) : "";
   clock.dataset.situation = state.turn.situation || "";
@@ -962,6 +964,7 @@ document.addEventListener("amigos:envelope", (event) => {
     );
   } else if (type === "table.chat" && payload.table_id === tableId) {
     renderChat([payload]);
+    if (payload.author_id !== myId) tabs.attention("chat", labels.tab_new_messages);
   } else if (type === "resync") {
     // The server's bus lost messages for a moment: ask for whatever came after our version now,
     // rather than noticing the gap only at the next event (which may never come: our turn).
@@ -1303,6 +1306,17 @@ window.addEventListener("resize", () => {
   if (state) renderLine();
 });
 fitFelt();
+
+// On a phone: the felt or one side panel (tabs.js). Back on the felt, it is measured and drawn
+// again (hidden, it had no size); a chat line or the player's turn marks its tab meanwhile.
+const tabs = setupTabs(page, (shown) => {
+  if (shown !== "felt") {
+    if (state && state.turn && state.turn.seat === state.seat) tabs.attention("felt", labels.tab_your_turn);
+    return;
+  }
+  fitFelt();
+  if (state) renderLine();
+});
 
 $("line").dataset.emptyLabel = $("line").getAttribute("aria-label");
 if (document.body.dataset.socketState === "live") join(null);
