@@ -189,7 +189,7 @@ function renderSeats() {
       box.append(waiting);
     }
     if (entry.held_by_computer) box.append(element("p", "seat__state", format(labels.computer_holds, { name: entry.name })));
-    if (entry.seat === turnSeat && !replaying && state.table.status === "playing") box.append(seatClock());
+    if (entry.seat === turnSeat && !replaying && state.table.status === "playing") box.append(seatClock(entry));
     if (entry.kind === "human" && entry.user_id !== myId) box.append(reportSeatButton(entry));
     slot.append(box);
   }
@@ -216,13 +216,15 @@ function seatPlace(entry) {
 // The turn's countdown on the seat that is to move, whoever it is (issue 38: the others saw a name
 // and no clock). Its seconds are filled by the clock's tick (renderClock); a seat whose clock would
 // reveal its tiles (docs/protocol.md, "The turn clock for the others") shows none. "Thinking…" is
-// said of a computer player, and only on the seat in turn.
-function seatClock() {
+// said of a computer player (or one holding an absent player's seat), only on the seat in turn, and
+// whatever clock its turn runs on ("computer", or a Cuban table's 30 s "timed").
+function seatClock(entry) {
   const clock = element("p", "seat__clock");
   const time = element("span", "seat__clock-time", "");
   time.setAttribute("aria-hidden", "true"); // the table's clock (role=timer) says it to readers
   clock.append(time);
-  if (state.turn && state.turn.situation === "computer") clock.append(element("span", "seat__thinking", labels.thinking));
+  const computer = entry.kind === "computer" || entry.held_by_computer || (state.turn && state.turn.situation === "computer");
+  if (computer) clock.append(element("span", "seat__thinking", labels.thinking));
   return clock;
 }
 
