@@ -108,3 +108,27 @@ def test_from_a_laptop_up_every_panel_shows_beside_the_felt(open_page: Callable[
     page.set_viewport_size({"width": 1280, "height": 800})
     expect(page.locator("#chat-panel")).to_be_visible()
     assert_accessible(page)
+
+
+def test_a_chat_line_marks_the_chat_tab_until_it_is_read(open_page: Callable[..., Any]) -> None:
+    """A spectator on a phone watches the felt; the player writes: the chat's tab says so, and the
+    line is there when the spectator opens it."""
+    player("Ana")
+    player("Eva")
+    ana, eva = open_page(), open_page(390, 844)
+    sign_in_as(ana, "Ana")
+    sign_in_as(eva, "Eva")
+    table_id = play_against_computer(ana, "amigos-100")
+    eva.goto(f"/mesas/{table_id}/")
+    eva.wait_for_selector("#table-page[data-join-as=spectator][data-replaying=false]")
+    shown_alone(eva, "felt")
+    expect(eva.locator("#tab-chat")).not_to_have_attribute("data-attention", "true")
+    ana.fill("#table-chat-input", "¿quién mira?")
+    ana.press("#table-chat-input", "Enter")
+    expect(eva.locator("#tab-chat")).to_have_attribute("data-attention", "true")
+    expect(eva.locator("#tab-chat")).to_contain_text("(mensajes nuevos)")
+    eva.click("#tab-chat")
+    shown_alone(eva, "chat")
+    expect(eva.locator("#table-chat-log")).to_contain_text("¿quién mira?")
+    expect(eva.locator("#tab-chat")).not_to_have_attribute("data-attention", "true")
+    expect(eva.locator("#tab-chat .table-tab__note")).to_have_text("")
