@@ -102,6 +102,7 @@ def test_after_a_hand_the_player_sees_what_their_plays_cost(open_page: Callable[
     pattern = re.compile(r"^/mesas/\d+/partida/1/mano/1/repaso/$")
     # The hand's end offers the review; the score sheet keeps a link for every hand that ended.
     expect(page.locator("#hand-review")).to_have_attribute("href", pattern)
+    page.click("#tab-sheet")  # on a phone the score sheet is a tab of its own
     link = page.locator("#sheet a.sheet__review").first
     expect(link).to_have_attribute("href", pattern)
     expect(link).to_contain_text("cuánto me costaron mis jugadas en la mano 1")
