@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
@@ -73,12 +74,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 MAIL_OUTCOME_MESSAGES = {
-    MailOutcome.SENT: _("We sent a new link to your address. It is valid for three days."),
-    MailOutcome.ALREADY_VERIFIED: _("Your address is already verified."),
-    MailOutcome.TOO_MANY_FROM_CLIENT: _(
+    MailOutcome.SENT: gettext_lazy("We sent a new link to your address. It is valid for three days."),
+    MailOutcome.ALREADY_VERIFIED: gettext_lazy("Your address is already verified."),
+    MailOutcome.TOO_MANY_FROM_CLIENT: gettext_lazy(
         "Too many e-mails were requested from your connection. Please try again later."
     ),
-    MailOutcome.TOO_MANY_TO_ADDRESS: _(
+    MailOutcome.TOO_MANY_TO_ADDRESS: gettext_lazy(
         "We already sent several links to this address; please look for them or try again later."
     ),
 }
@@ -99,8 +100,8 @@ def email_status(request: HttpRequest) -> HttpResponse:
 
 
 VERIFICATION_ERRORS = {
-    "expired": _("This link has expired. Sign in and ask for a new one."),
-    "invalid": _("This link is not valid (it may be for an address the account no longer uses)."),
+    "expired": gettext_lazy("This link has expired. Sign in and ask for a new one."),
+    "invalid": gettext_lazy("This link is not valid (it may be for an address the account no longer uses)."),
 }
 
 

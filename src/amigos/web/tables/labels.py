@@ -9,6 +9,18 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from amigos.web.lobby.chat_labels import chat_action_labels
+from amigos.web.tables.seat_names import LEVELS, POINTS, computer_label
+
+
+def computer_names() -> dict[str, list[dict[str, str]]]:
+    """Each computer player's name in the reader's language, by the number of players, the seat and
+    the level: the table's script shows these in place of the shared (Spanish) names."""
+    return {
+        str(players): [
+            {level: computer_label(seat, players, level) for level in LEVELS} for seat in range(players)
+        ]
+        for players in POINTS
+    }
 
 
 def error_labels() -> dict[str, str]:
@@ -122,6 +134,10 @@ def table_labels() -> dict[str, object]:
         "fresh_time": _("The table moved to another server: %(name)s has a full clock again."),
         "seconds": _("%(seconds)s s"),
         "clock_label": _("Time left for %(name)s"),
+        "thinking": _("thinking…"),
+        "tab_new_messages": _("(new messages)"),
+        "tab_your_turn": _("(your turn)"),
+        "computer_names": computer_names(),
         "situations": {
             "blocking": _("blocking situation: 60 s"),
             "single": _("one tile to play: 5 s"),
