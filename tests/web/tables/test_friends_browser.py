@@ -5,6 +5,7 @@ says whose move it is."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,10 @@ def test_an_offline_friend_is_invited_signs_in_later_and_accepts(open_page: Call
     sign_in_as(beto, "Beto")
     dialog = beto.locator("#invite-dialog[open]")
     expect(dialog).to_contain_text("Ana te invita a «Por carta»")
+    # Three days to answer: the dialog says until when (a day and a time), not a count of seconds.
+    expect(dialog.locator("#invite-clock")).to_have_text(
+        re.compile(r"^Puedes responder hasta el \d\d/\d\d/\d{4} \d\d:\d\d\.$")
+    )
     beto.goto("/mesas/mis-partidas/")
     expect(beto.locator(".game")).to_contain_text("Te invitaron")
     beto.click(".game >> text=Responder")

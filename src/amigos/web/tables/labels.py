@@ -183,6 +183,7 @@ def lobby_labels() -> dict[str, object]:
             "left": _("the organizer's left"),
         },
         "seconds_left": _("%(seconds)s seconds to answer"),
+        "answer_by": _("You can answer until %(when)s."),
         "invitation_closed": _("The invitation to “%(name)s” is closed."),
         "nobody_plays": _("No table is being played right now."),
         "watch": _("Watch %(name)s"),

@@ -34,6 +34,24 @@ export function clockTime(iso) {
   return `${part("hour")}:${part("minute")}`;
 }
 
+/** A day and a time of an ISO moment in the page's zone, as the pages write them: Spanish
+ * "28/11/2026 09:20", English "28 Nov 2026, 09:20" (amigos.web.formats). */
+export function dateTime(iso) {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return "";
+  const english = document.documentElement.lang === "en";
+  const options = english
+    ? { day: "numeric", month: "short", year: "numeric" }
+    : { day: "2-digit", month: "2-digit", year: "numeric" };
+  let day;
+  try {
+    day = new Intl.DateTimeFormat(english ? "en-GB" : "es-ES", { ...options, timeZone: pageZone() }).format(moment);
+  } catch {
+    day = new Intl.DateTimeFormat(english ? "en-GB" : "es-ES", options).format(moment);
+  }
+  return english ? `${day}, ${clockTime(iso)}` : `${day} ${clockTime(iso)}`;
+}
+
 const zone = browserZone();
 for (const input of document.querySelectorAll("input[data-browser-time-zone]")) input.value = zone;
 
