@@ -57,6 +57,8 @@ def test_an_offline_friend_is_invited_signs_in_later_and_accepts(open_page: Call
     dialog.locator("button[value=accept]").click()
     beto.wait_for_selector("#table-page")
     assert Seat.objects.get(table=table, user=beto_account).invitation == Invitation.ACCEPTED
+    # A turn of days: the table's clock says until when, not a count of some 259,000 seconds.
+    expect(beto.locator("#clock-time")).to_have_text(re.compile(r"^hasta el \d\d/\d\d/\d{4} \d\d:\d\d$"))
 
     # The match is on: one of them has the move, and each one's list says whose it is.
     def turn_text(page: Any) -> str:

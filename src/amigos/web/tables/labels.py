@@ -133,6 +133,7 @@ def table_labels() -> dict[str, object]:
         "no_blocking": _("%(name)s faces no blocking situation."),
         "fresh_time": _("The table moved to another server: %(name)s has a full clock again."),
         "seconds": _("%(seconds)s s"),
+        "clock_until": _("until %(when)s"),
         "clock_label": _("Time left for %(name)s"),
         "thinking": _("thinking…"),
         "tab_new_messages": _("(new messages)"),

@@ -11,6 +11,7 @@ import { closeResult, copyRevealed, copySheet, openResult } from "./results.js";
 import { dealFromKey, dealMatches, verifyCommitment } from "./fairness.js";
 import { chatActions, lineActions } from "../amigos/chat_actions.js";
 import { setupTabs } from "./tabs.js";
+import { dateTime } from "../amigos/clock.js";
 
 const page = document.getElementById("table-page");
 const labels = JSON.parse(document.getElementById("table-labels").textContent);
@@ -28,6 +29,8 @@ let joining = false;
 let replaying = false;
 let clockTimer = null;
 let clockEnd = 0; // performance.now() value at which the turn's time runs out
+// A turn longer than this (a correspondence game's) shows its deadline instead of a countdown.
+const LONG_TURN_SECONDS = 600;
 let angrySeat = null; // the seat shown with the angry face (an automatic pass) until someone plays
 let handEndShownAt = 0;
 let endedLine = null; // the line of the hand whose result is shown
@@ -347,9 +350,13 @@ function renderClock() {
     renderAway();
     return;
   }
+  // A correspondence turn lasts days: it shows until when (in the player's zone), not the seconds.
+  const deadline = state.turn.deadline;
   const tick = () => {
     const left = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
-    const shown = format(labels.seconds, { seconds: left });
+    const shown = left > LONG_TURN_SECONDS
+      ? format(labels.clock_until, { when: dateTime(deadline) })
+      : format(labels.seconds, { seconds: left });
     $("clock-time").textContent = shown;
     clock.dataset.urgent = left <= 5 ? "true" : "false";
     for (const node of document.querySelectorAll(".seat__clock-time")) {
