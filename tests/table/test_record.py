@@ -114,7 +114,9 @@ def test_an_abandoned_match_is_recorded_as_such_with_its_blue_card() -> None:
     table.at(400.0, Tick())
     obj = json.loads(write_record(to_record(table.draft)))
     assert obj["termination"] == "abandonment" and obj["offender"] == 3
-    assert obj["cards"] == [{"seat": 3, "colour": "blue", "reason": "no_return", "at": 303.0, "hand": 1}]
+    assert obj["cards"] == [
+        {"seat": 3, "colour": "blue", "reason": "no_reconnection", "at": 303.0, "hand": 1}
+    ]
     report = replay_record(parse_record(json.dumps(obj)))
     assert report.termination is Termination.ABANDONMENT and not report.complete
     assert report.match is not None and report.match.offender == 3

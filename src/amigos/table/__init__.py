@@ -78,6 +78,7 @@ from .model import (
     Timing,
     TurnClock,
     VoteChoice,
+    conduct_of,
 )
 from .seating import reseat
 
@@ -142,6 +143,7 @@ __all__ = [
     "VoteResult",
     "advance",
     "computer_asks_reshuffle",
+    "conduct_of",
     "hand_id",
     "may_reshuffle",
     "next_deadline",

@@ -14,6 +14,7 @@ from dataclasses import replace
 from amigos.engine import Termination
 
 from . import events as ev
+from .clock import clock_due
 from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
 from .effects import (
     CardReason,
@@ -29,7 +30,7 @@ from .effects import (
 from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
 from .gathering import answer, leave, start, vote, vote_fails
-from .model import Colour, Conduct, Invitation, Phase, SeatState, Situation, TableConfig, TableState
+from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
 from .presence import seat_away, seen, suspend
 
 
@@ -89,12 +90,9 @@ def next_deadline(state: TableState) -> Deadline | None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
     clock = state.clock
     if phase is Phase.PLAYING and clock is not None and not state.paused:
-        if clock.card_at is not None:
-            candidates.append(Deadline(clock.card_at, DeadlineKind.CARD, clock.seat))
-        if clock.system_at is not None:
-            candidates.append(Deadline(clock.system_at, DeadlineKind.SYSTEM_PLAY, clock.seat))
-        if clock.situation is Situation.CORRESPONDENCE:
-            candidates.append(Deadline(clock.expires, DeadlineKind.TURN, clock.seat))
+        due = clock_due(clock)
+        if due is not None:
+            candidates.append(Deadline(due[0], due[1], clock.seat))
     if phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
         timing = state.config.timing
         for seat, info in enumerate(state.seats):

@@ -22,10 +22,9 @@ from amigos.engine.variants import Family
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
 from . import events as ev
-from .clock import start_clock
+from .clock import after_card, card_reason, start_clock, system_reason, warns_no_block
 from .common import give_card
 from .effects import (
-    CardReason,
     ComputerTurn,
     DealNeeded,
     Effect,
@@ -42,7 +41,7 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
-from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, Situation, TableConfig, TableState
+from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
 
 #: The reason kept with a move a computer player made (records list it with the system's moves).
 COMPUTER_MOVE = "computer"
@@ -227,15 +226,12 @@ def clock_card(state: TableState, at: float, effects: list[Effect]) -> TableStat
     """The clock ran out (or another 5 s passed): a yellow card, and when the next one falls."""
     clock = state.clock
     assert clock is not None and clock.card_at is not None
-    if clock.situation is Situation.OPEN and clock.cards == 0:
+    if warns_no_block(clock):
         effects.append(Notice(NoticeKind.NO_BLOCKING_SITUATION, clock.seat))
-    state = give_card(state, clock.seat, Colour.YELLOW, CardReason.TIME_EXCEEDED, at, effects)
+    state = give_card(state, clock.seat, Colour.YELLOW, card_reason(clock), at, effects)
     if state.phase is not Phase.PLAYING:
         return state
-    # A single legal tile gets one card; the system lays it a second later.
-    every = state.config.timing.card_every
-    card_at = None if clock.situation is Situation.SINGLE else clock.card_at + every
-    return replace(state, clock=replace(clock, card_at=card_at, cards=clock.cards + 1))
+    return replace(state, clock=after_card(clock, state.config.timing))
 
 
 def system_play(state: TableState, at: float, effects: list[Effect]) -> TableState:
@@ -244,11 +240,7 @@ def system_play(state: TableState, at: float, effects: list[Effect]) -> TableSta
     clock = state.clock
     hand = state.hand
     assert clock is not None and hand is not None
-    reason = {
-        Situation.SINGLE: SystemReason.SINGLE_TILE,
-        Situation.TIMED: SystemReason.TIMEOUT,
-        Situation.COMPUTER: SystemReason.COMPUTER_LATE,
-    }[clock.situation]
+    reason = system_reason(clock.situation)
     action = hand.state.default_action()
     effects.append(SystemPlay(clock.seat, action, reason, at))
     state = record_move(state, clock.seat, action, at, reason.value)

@@ -32,12 +32,13 @@ from django.conf import settings
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
+from amigos.table import Mode, TurnClock, conduct_of
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
-from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing, timing
+from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_timer import TimerMixin
@@ -121,10 +122,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             elif kind in ("hand_ended", "match_ended", "disconnected"):
                 self.clock_info = None
         # The rules of time this table follows, and the turn under way (docs/rules.md).
-        self.conduct = timing.conduct_of(self.variant, self.kind)
-        self.turn: timing.TurnClock | None = None
+        self.conduct = conduct_of(
+            self.variant, Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
+        )
+        self.turn: TurnClock | None = None
         self.turn_started: datetime | None = None
-        self.turn_cards = 0
         # Who is at the table: the sockets seated at each seat (this process), when each seat was
         # last heard from, and since when an absent seat is away (docs/rules.md, "Connection and
         # absence"). Every seat counts as present from the moment the actor is built.

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
-from amigos.table import Conduct
-from amigos.web.tables import store, suspensions, timing
-from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.table import Conduct, TurnClock
+from amigos.web.tables import store, suspensions
+from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class PresenceMixin:
     game: Game
     clock: Clock
     clock_info: dict[str, Any] | None
-    turn: timing.TurnClock | None
+    turn: TurnClock | None
     turn_started: datetime | None
     deadline_at: datetime | None
     deadline_kind: str
@@ -75,7 +75,7 @@ class PresenceMixin:
     def _window(self) -> float:
         """How long an absent player has: 5 minutes at an Amigos table; 2 minutes elsewhere,
         after which a computer player holds the seat."""
-        return timing.TIMING.reconnect if self.conduct is Conduct.AMIGOS else timing.TIMING.grace
+        return TIMING.reconnect if self.conduct is Conduct.AMIGOS else TIMING.grace
 
     def _window_end(self, seat: int) -> datetime | None:
         since = self.away_since.get(seat)
@@ -98,7 +98,7 @@ class PresenceMixin:
             if not self.vote_left:
                 return None
             left, number = min((since, number) for number, since in self.vote_left.items())
-            return left + timedelta(seconds=timing.TIMING.vote_absence), "left_vote", number
+            return left + timedelta(seconds=TIMING.vote_absence), "left_vote", number
         if not self.tracking:
             return None
         heard: tuple[datetime, int] | None = None  # the earliest a present human seat was heard from
@@ -121,7 +121,7 @@ class PresenceMixin:
                 seen = self.clock.now()
             if heard is None or (seen, number) < heard:
                 heard = (seen, number)
-        silent = None if heard is None else (heard[0] + timing.SILENCE, "silent", heard[1])
+        silent = None if heard is None else (heard[0] + SILENCE, "silent", heard[1])
         lapsing = None if window is None else (window[0], "window", window[1])
         if silent is None or (lapsing is not None and lapsing < silent):
             return lapsing
@@ -136,7 +136,7 @@ class PresenceMixin:
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""
         seen = self.last_seen.get(seat)
-        return seen is None or seen + timing.SILENCE <= at
+        return seen is None or seen + SILENCE <= at
 
     async def _gone(self, seat: int, at: datetime) -> Pending:
         """The seat is absent from ``at``: away, with its window, unless the player's account was

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from amigos.table import ballot
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import store, timing
-from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.web.tables import store
+from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class VotesMixin:
         write.record = self.game.record(absent=self._absent_seats())
         write.record_ended = True
         write.termination = self.game.termination
-        deadline = now + timedelta(seconds=timing.VOTE_SECONDS)
+        deadline = now + timedelta(seconds=TIMING.vote)
         write.deadline = (deadline, "votes")
         for kind, data in pending.events:
             if kind == "match_ended":

@@ -15,12 +15,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
-from amigos.table import VoteChoice, reseat
+from amigos.table import Timing, VoteChoice, reseat
 from amigos.web.accounts.identity import clean_display_name, display_name_problem
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.tables import forwarding, limits, store, timing
+from amigos.web.tables import forwarding, limits, store
 from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
+
+#: How long an invitation stays open (a live table's, or a correspondence table's day): the
+#: pure table's durations.
+_TIMING = Timing()
 
 MAX_NAME = 60
 LEVELS = tuple(level.value for level in Level)
@@ -136,9 +140,7 @@ def _create_table(
             raise TableRefused("unknown_player", "a seated player does not exist")
         if kind == Kind.LIVE and not set(users) <= _online_ids(now):
             raise TableRefused("not_online", "only players who are online can be invited to a live table")
-    invitation_time = timedelta(
-        seconds=timing.INVITATION_SECONDS if kind == Kind.LIVE else timing.CORRESPONDENCE_SECONDS
-    )
+    invitation_time = timedelta(seconds=_TIMING.invitation if kind == Kind.LIVE else _TIMING.correspondence)
     with transaction.atomic():
         # The players' rows are locked first (in one order), so that two requests at once cannot
         # both take a player's last place (`limits`).
