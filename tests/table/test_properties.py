@@ -141,6 +141,17 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
             assert after.clock is None
     if after.phase is Phase.CLOSED:
         assert next_deadline(after) is None
+    # A clock runs only while a hand is played; one seat at most is in turn, the clock's.
+    if after.clock is not None:
+        assert after.phase is Phase.PLAYING and hand is not None
+        assert after.clock.seat == hand.state.to_move and not after.seats[after.clock.seat].is_away
+    # Nobody votes on a table that is playing, and only a vote has a vote's deadline.
+    if after.phase in (Phase.INVITING, Phase.READY, Phase.DEALING, Phase.PLAYING):
+        assert all(info.vote is None for info in after.seats)
+    assert (after.vote_until is not None) == (after.phase is Phase.VOTING)
+    # Computer players never play a match on for nobody: some person still holds their own seat.
+    if after.phase in (Phase.DEALING, Phase.PLAYING):
+        assert not all(info.held_by_computer for info in after.seats if not info.is_computer)
     deadline = next_deadline(after)
     assert deadline is None or deadline.at is None or deadline.at > now or deadline.kind is None
     # The moves with their times are exactly the hand's plays and passes, in order.

@@ -31,7 +31,7 @@ from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
 from .gathering import answer, leave, start, vote, vote_fails
 from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
-from .presence import seat_away, seen, suspend
+from .presence import Lapse, others_held, seat_away, seen, suspend, window, window_lapse
 
 
 def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect]]:
@@ -101,10 +101,13 @@ def next_deadline(state: TableState) -> Deadline | None:
             if info.away_since is None:
                 at = info.last_seen + timing.heartbeat_timeout
                 candidates.append(Deadline(at, DeadlineKind.HEARTBEAT, seat))
-            elif state.config.conduct is Conduct.AMIGOS:
-                candidates.append(Deadline(info.away_since + timing.reconnect, DeadlineKind.RECONNECT, seat))
             else:
-                candidates.append(Deadline(info.away_since + timing.grace, DeadlineKind.GRACE, seat))
+                kind = (
+                    DeadlineKind.RECONNECT if state.config.conduct is Conduct.AMIGOS else DeadlineKind.GRACE
+                )
+                candidates.append(
+                    Deadline(info.away_since + window(state.config.conduct, timing), kind, seat)
+                )
     if not candidates:
         return None
     # Ties go to the first listed: the clock's card, then its system play, then the seats in order
@@ -151,13 +154,8 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     assert seat is not None
     if kind is DeadlineKind.HEARTBEAT:
         return seat_away(state, seat, at, effects, deliberate=False)
-    if kind is DeadlineKind.RECONNECT:
-        state = give_card(state, seat, Colour.BLUE, CardReason.NO_RETURN, at, effects)
-        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
-    if kind is DeadlineKind.GRACE:
-        state = set_seat(state, seat, held_by_computer=True)
-        effects.append(SeatHeldByComputer(seat))
-        return resume_if_ready(state, at, effects)
+    if kind in (DeadlineKind.RECONNECT, DeadlineKind.GRACE):
+        return _window_lapsed(state, seat, at, effects)
     if kind is DeadlineKind.CARD:
         return clock_card(state, at, effects)
     if kind is DeadlineKind.SYSTEM_PLAY:
@@ -165,6 +163,19 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     if kind is DeadlineKind.TURN:
         return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
     raise AssertionError(f"unknown deadline {deadline}")
+
+
+def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect]) -> TableState:
+    """An absent player's window ran out: what :func:`window_lapse` decides for the table."""
+    lapse = window_lapse(state.config.conduct, others_held(state, seat))
+    if lapse is Lapse.BLUE_CARD:
+        state = give_card(state, seat, Colour.BLUE, CardReason.NO_RETURN, at, effects)
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    if lapse is Lapse.ABANDONED:
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    state = set_seat(state, seat, held_by_computer=True)
+    effects.append(SeatHeldByComputer(seat))
+    return resume_if_ready(state, at, effects)
 
 
 def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Effect]) -> TableState:

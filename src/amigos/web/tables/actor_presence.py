@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
-from amigos.table import Conduct, TurnClock
+from amigos.table import CardReason, Conduct, TurnClock
+from amigos.table.presence import Lapse, window, window_lapse
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
 from amigos.web.tables.rendering import iso
@@ -73,9 +74,8 @@ class PresenceMixin:
         )
 
     def _window(self) -> float:
-        """How long an absent player has: 5 minutes at an Amigos table; 2 minutes elsewhere,
-        after which a computer player holds the seat."""
-        return TIMING.reconnect if self.conduct is Conduct.AMIGOS else TIMING.grace
+        """How long an absent player has (`amigos.table.presence.window`)."""
+        return window(self.conduct, TIMING)
 
     def _window_end(self, seat: int) -> datetime | None:
         since = self.away_since.get(seat)
@@ -161,15 +161,23 @@ class PresenceMixin:
                 # Still unheard: a heartbeat taken while the suspension was looked up (taken at
                 # once, `heard_at_once`) means the player is there after all.
                 await self._commit(self._away(seat, at))
-        elif self.conduct is Conduct.AMIGOS:
-            # Not back within 5 minutes: a blue card, and the match ends by abandonment.
+        else:
+            await self._window_lapsed(seat)
+
+    async def _window_lapsed(self, seat: int) -> None:
+        """The seat's window ran out: what the pure table's rule (`window_lapse`) decides, stored
+        and told."""
+        others = [
+            state.held_by_computer
+            for state in self.seats
+            if state.user_id is not None and state.number != seat
+        ]
+        lapse = window_lapse(self.conduct, others)
+        if lapse is Lapse.BLUE_CARD:
             pending = Pending(write=store.Write(events=[], at=self.clock.now()))
-            self._give_card(pending, seat, "blue", "no_reconnection")
+            self._give_card(pending, seat, "blue", CardReason.NO_RETURN.value)
             await self._commit(self._end_unfinished("abandonment", seat, pending))
-        elif self._nobody_left(seat):
-            # Every person has left (the others' windows lapsed before): the table ends unfinished
-            # by this last one's abandonment, rather than computer players playing it out for
-            # nobody, for ever (docs/rules.md, "Connection and absence"). No card, no winner.
+        elif lapse is Lapse.ABANDONED:
             await self._commit(self._end_unfinished("abandonment", seat))
         else:
             # Two minutes away at a timed table: a computer player holds the seat until the return.
@@ -190,13 +198,6 @@ class PresenceMixin:
             for state in self.seats
             if state.user_id is not None and (state.held_by_computer or state.number in self.away_since)
         )
-
-    def _nobody_left(self, seat: int) -> bool:
-        """Whether ``seat``'s window lapsing leaves no person at the table: every other human seat
-        is already held by a computer player (its own window lapsed; one still within its window
-        may come back)."""
-        others = [state for state in self.seats if state.user_id is not None and state.number != seat]
-        return all(state.held_by_computer for state in others)
 
     def _away(self, seat: int, at: datetime) -> Pending:
         """The seat is found absent from ``at``. A player who goes while the table already waits
