@@ -62,7 +62,7 @@ from .events import (
     Tick,
     Vote,
 )
-from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, redeal_id
+from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, must_pass, needs_first_leader, redeal_id
 from .model import (
     Colour,
     Conduct,
@@ -146,6 +146,8 @@ __all__ = [
     "conduct_of",
     "hand_id",
     "may_reshuffle",
+    "must_pass",
+    "needs_first_leader",
     "next_deadline",
     "open_table",
     "rebuild",

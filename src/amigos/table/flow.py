@@ -14,6 +14,7 @@ from amigos.engine import (
     Pass,
     Termination,
     Tile,
+    Variant,
     commitment,
     deal_from_key,
 )
@@ -43,6 +44,9 @@ from .effects import (
 from .errors import TableError
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
 
+#: The legal actions of a seat that can only pass (made once: asked at every turn).
+_ONLY_PASS = (Pass(),)
+
 #: The reason kept with a move a computer player made (records list it with the system's moves).
 COMPUTER_MOVE = "computer"
 
@@ -58,6 +62,18 @@ def redeal_id(base: str, redeal: int) -> str:
     """A hand's identity ``base`` once ``redeal`` deals of it were voided: ``:deal:<k>`` added for
     the k-th deal, so every table (this model and the live one) names redeals the same way."""
     return base if redeal == 0 else f"{base}:deal:{redeal + 1}"
+
+
+def needs_first_leader(variant: Variant) -> bool:
+    """Whether a match of ``variant`` needs its first leader drawn by the server: Amigos and Cuban
+    do; the draw games find theirs in the deal."""
+    return variant.family is not Family.DRAW
+
+
+def must_pass(hand: HandState) -> bool:
+    """Whether the seat to move in ``hand`` (not over) can only pass: it then passes at once, by the
+    system, with no clock (the angry red face)."""
+    return hand.legal_actions() == _ONLY_PASS
 
 
 def may_reshuffle(offered: tuple[int, ...], seat: int, moves: int) -> bool:
@@ -86,7 +102,7 @@ def deal(state: TableState, event: ev.Deal, now: float, effects: list[Effect]) -
     match = state.match
     if match is None:
         leader = event.leader
-        if variant.family is not Family.DRAW:
+        if needs_first_leader(variant):
             if leader is None:
                 raise TableError("leader_required", f"{variant.name} needs the first leader")
             if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < variant.players:
@@ -122,6 +138,10 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
         raise TableError("wrong_phase", "no hand is being played")
     if state.paused:
         raise TableError("table_paused", "the table waits for an absent player")
+    if state.seats[seat].held_by_computer:
+        raise TableError(
+            "computer_seat", f"a computer player holds seat {seat}: an absent player does not ask"
+        )
     if not may_reshuffle(hand.reshuffle, seat, len(hand.moves)):
         raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
     identity = hand_id(state.config, hand.number, hand.redeal)
@@ -165,7 +185,7 @@ def begin_turn(state: TableState, now: float, effects: list[Effect]) -> TableSta
         if state.paused:
             return replace(state, clock=None)
         seat = hand.state.to_move
-        if hand.state.legal_actions() == (Pass(),):
+        if must_pass(hand.state):
             effects.append(SystemPlay(seat, Pass(), SystemReason.AUTO_PASS, now))
             state = record_move(state, seat, Pass(), now, SystemReason.AUTO_PASS.value)
             continue

@@ -32,7 +32,7 @@ from django.conf import settings
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
-from amigos.table import Mode, TurnClock, conduct_of
+from amigos.table import Mode, TurnClock, conduct_of, needs_first_leader
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
@@ -45,7 +45,7 @@ from amigos.web.tables.actor_timer import TimerMixin
 from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
-from amigos.web.tables.game import Game, Refused, first_leader_needed, parse_play
+from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.rendering import iso
 
 # The names other modules import from here (the shared types are defined in `actor_types`).
@@ -517,7 +517,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     def _start_match(self) -> Pending:
         now = self.clock.now()
         self.game.names = self._names()
-        first = random_seat(self.variant.players) if first_leader_needed(self.variant) else None
+        first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
         events = self.game.start_match(first)
         events += self._dealt()
         self.status = "playing"
