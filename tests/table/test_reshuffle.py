@@ -26,7 +26,6 @@ from amigos.table import (
     Move,
     Phase,
     ReshuffleOffered,
-    Start,
     TableError,
     Tick,
     advance,
@@ -57,7 +56,6 @@ class Cuban:
         self.effects: list[object] = []
         for seat in (1, 2, 3):
             self.at(0.0, Accept(seat))
-        self.at(1.0, Start(0))
 
     def at(self, now: float, event: object) -> list[object]:
         self.state, effects = advance(self.state, event, now)  # type: ignore[arg-type]

@@ -7,7 +7,6 @@ import pytest
 from amigos.table import (
     BackToLobby,
     Phase,
-    Start,
     TableError,
     Tick,
     Vote,
@@ -23,7 +22,6 @@ from .test_lifecycle import KEYS, play_out, ready
 
 def voting(players: tuple[str | None, ...] = HUMANS) -> tuple[Table, float]:
     table = ready(players)
-    table.at(1.0, Start(0))
     now = play_out(table, KEYS)
     assert table.state.phase is Phase.VOTING
     return table, now

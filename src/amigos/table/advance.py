@@ -25,7 +25,6 @@ from .effects import (
     Notice,
     NoticeKind,
     SeatHeldByComputer,
-    TableReady,
 )
 from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
@@ -37,8 +36,8 @@ from .presence import Lapse, others_held, seat_away, seen, suspend, window, wind
 def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect]]:
     """A new table: invitations go to every human seat but the organizer's.
 
-    Computer seats and the organizer accept at once; a table with nobody to invite is ready at
-    once (a player alone against computer players starts straight away).
+    Computer seats and the organizer accept at once; a table with nobody to invite starts at once
+    (a player alone against computer players), as a table does when its last invitation is accepted.
     """
     variant = config.variant
     if len(config.players) != variant.players:
@@ -62,8 +61,7 @@ def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect
         state = TableState(config, Phase.INVITING, seats, now, now, invite_until=until)
         effects.extend(InvitationSent(seat, until) for seat in pending)
     else:
-        state = TableState(config, Phase.READY, seats, now, now)
-        effects.append(TableReady())
+        state = start(TableState(config, Phase.INVITING, seats, now, now), now, effects)
     _note_deadline(None, state, effects)
     return state, effects
 
@@ -191,11 +189,9 @@ def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Ef
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
         raise TableError("not_a_seat", f"no seat {seat!r} at this table")
     if isinstance(event, ev.Accept):
-        return answer(state, seat, True, effects)
+        return answer(state, seat, True, now, effects)
     if isinstance(event, ev.Refuse):
-        return answer(state, seat, False, effects)
-    if isinstance(event, ev.Start):
-        return start(state, seat, now, effects)
+        return answer(state, seat, False, now, effects)
     if isinstance(event, ev.Move):
         return move(state, event, now, effects)
     if isinstance(event, ev.Heartbeat | ev.Reconnected):

@@ -79,7 +79,7 @@ class InvitationSent:
 
 @dataclass(frozen=True, slots=True)
 class TableReady:
-    """Every seat accepted: the organizer may start."""
+    """Every seat accepted: the match starts now (a :class:`DealNeeded` follows)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Gathering players before a match and parting after it: invitations, the start, leaving, and
+"""Gathering players before a match and parting after it: invitations and the start they make,
+leaving, and
 the rematch and rotate votes."""
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from .presence import seat_away
 from .seating import reseat
 
 
-def answer(state: TableState, seat: int, accepted: bool, effects: list[Effect]) -> TableState:
+def answer(state: TableState, seat: int, accepted: bool, now: float, effects: list[Effect]) -> TableState:
     """An answer to an invitation. A refusal closes the table: the organizer is told and those
-    already seated go back to the meeting room (spec §1.2.3)."""
+    already seated go back to the meeting room (spec §1.2.3). The last acceptance starts the match."""
     if state.phase is not Phase.INVITING:
         raise TableError("wrong_phase", "no invitation is pending")
     if state.seats[seat].invitation is not Invitation.PENDING:
@@ -29,23 +30,17 @@ def answer(state: TableState, seat: int, accepted: bool, effects: list[Effect]) 
         return close(state, humans(state, except_seat=seat), effects)
     state = set_seat(state, seat, invitation=Invitation.ACCEPTED)
     if all(info.invitation is Invitation.ACCEPTED for info in state.seats):
-        effects.append(TableReady())
-        return replace(state, phase=Phase.READY, invite_until=None)
+        return start(state, now, effects)
     return state
 
 
-def start(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
-    """The organizer starts the match: the server is asked for the first deal, and heartbeats
-    count from now."""
-    if state.phase is Phase.INVITING:
-        raise TableError("not_all_accepted", "some invitations are still pending")
-    if state.phase is not Phase.READY:
-        raise TableError("wrong_phase", "the match has already started")
-    if seat != state.config.organizer:
-        raise TableError("not_organizer", "only the organizer starts the match")
+def start(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """Every seat has accepted: the match starts by itself (docs/protocol.md; the organizer
+    presses nothing), the server is asked for the first deal, and heartbeats count from now."""
     seats = tuple(replace(info, last_seen=now) for info in state.seats)
+    effects.append(TableReady())
     effects.append(DealNeeded(1))
-    return replace(state, phase=Phase.DEALING, seats=seats)
+    return replace(state, phase=Phase.DEALING, seats=seats, invite_until=None)
 
 
 def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]) -> TableState:
@@ -84,9 +79,9 @@ def leave(state: TableState, seat: int, now: float, effects: list[Effect]) -> Ta
     vote for the lobby, during a live match it starts the absence window, and in correspondence it
     ends the match by abandonment."""
     phase = state.phase
-    if phase in (Phase.INVITING, Phase.READY):
+    if phase is Phase.INVITING:
         if state.seats[seat].invitation is Invitation.PENDING:
-            return answer(state, seat, False, effects)
+            return answer(state, seat, False, now, effects)
         return close(state, humans(state, except_seat=seat), effects)
     if phase is Phase.VOTING:
         return vote(state, seat, VoteChoice.LOBBY, effects)

@@ -57,8 +57,7 @@ class Timing:
 class Phase(enum.Enum):
     """What the table is doing."""
 
-    INVITING = "inviting"  # invitations out, waiting for answers
-    READY = "ready"  # everyone accepted; the organizer may start
+    INVITING = "inviting"  # invitations out, waiting for answers; the last acceptance starts the match
     DEALING = "dealing"  # a hand is to be dealt: waiting for the server's deal key
     PLAYING = "playing"  # a hand is running
     VOTING = "voting"  # the match reached its target: rematch, rotate or lobby
