@@ -4,6 +4,7 @@ the rematch and rotate votes."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from amigos.engine import Termination
@@ -59,13 +60,30 @@ def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]
     effects.append(VoteCast(seat, choice))
     voters = humans(state)
     choices = {index: vote for index in voters if (vote := state.seats[index].vote) is not None}
-    if not ballot.settled(choices, voters, VoteChoice.LOBBY):
+    decided = decide(choices, voters)
+    if decided is None:
         return state
-    if ballot.outcome(choices, voters, VoteChoice.LOBBY) is VoteChoice.LOBBY:
+    if decided is VoteChoice.LOBBY:
         return vote_fails(state, effects)
     players, organizer = reseat(state.config.players, state.config.organizer, choice)
     effects.append(VoteResult(choice, players, organizer))
     return replace(state, phase=Phase.CLOSED, vote_until=None)
+
+
+def decide(choices: Mapping[int, VoteChoice], voters: Collection[int]) -> VoteChoice | None:
+    """What the vote after a match decides once ``choices`` are in (None: not yet). The same choice
+    from every voter (the people: computer players do not vote) decides it; the meeting room, or
+    two different choices, sends everyone there at once (spec §2.9.3). The live server's actor asks
+    this too."""
+    if not ballot.settled(choices, voters, VoteChoice.LOBBY):
+        return None
+    return vote_outcome(choices, voters)
+
+
+def vote_outcome(choices: Mapping[int, VoteChoice], voters: Collection[int]) -> VoteChoice:
+    """What a closed vote decides, also when its time ran out before everyone chose: the
+    unanimous choice, else the meeting room."""
+    return ballot.outcome(choices, voters, VoteChoice.LOBBY)
 
 
 def vote_fails(state: TableState, effects: list[Effect]) -> TableState:

@@ -32,7 +32,7 @@ from django.conf import settings
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
-from amigos.table import Mode, TurnClock, conduct_of, needs_first_leader
+from amigos.table import Mode, TurnClock, VoteChoice, conduct_of, needs_first_leader
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
@@ -44,7 +44,7 @@ from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_timer import TimerMixin
 from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
-from amigos.web.tables.actor_votes import VotesMixin
+from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.rendering import iso
 
@@ -106,13 +106,13 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         ]
         self.cards: dict[int, dict[str, int]] = loaded.cards
         self.chat = loaded.chat
-        self.votes: dict[int, str] = {}
+        self.votes: dict[int, VoteChoice] = {}
         self.next_table_id: int | None = None
         self.game = Game(self.id, self.variant, self._names())
         self.game.replay((kind, data) for _, kind, data in loaded.log)
         for _, kind, data in loaded.log:
-            if kind == "vote":
-                self.votes[int(data["seat"])] = str(data["choice"])
+            if kind == "vote" and (choice := VOTE_CHOICES.get(str(data["choice"]))) is not None:
+                self.votes[int(data["seat"])] = choice
             elif kind == "card":
                 pass  # counts come from the Card rows
         self.clock_info: dict[str, Any] | None = None

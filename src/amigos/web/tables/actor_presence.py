@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
-from amigos.table import CardReason, Conduct, TurnClock
+from amigos.table import CardReason, Conduct, TurnClock, VoteChoice
 from amigos.table.presence import Lapse, window, window_lapse
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
@@ -59,7 +59,7 @@ class PresenceMixin:
         def _end_unfinished(
             self, termination: str, seat: int | None, pending: Pending | None = None
         ) -> Pending: ...
-        async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None: ...
+        async def _cast(self, seat: int, choice: VoteChoice, *, left: bool = False) -> None: ...
 
     @property
     def tracking(self) -> bool:
@@ -152,7 +152,7 @@ class PresenceMixin:
             # for the meeting room (as leaving is in `amigos.table`), and the vote closes at once.
             self.vote_left.pop(seat, None)
             if self.status == "voting":
-                await self._cast(seat, "communicate", left=True)
+                await self._cast(seat, VoteChoice.LOBBY, left=True)
             return
         if await self._suspended(seat):
             await self._commit(self._end_for_suspension(seat))
