@@ -35,6 +35,7 @@ from amigos.table import (
     Suspend,
     SystemPlay,
     TableState,
+    TakeOver,
     Termination,
     Tick,
     Timing,
@@ -92,12 +93,8 @@ class Mirror:
             if isinstance(effect, CardGiven)
         ]
 
-    def warnings(self) -> list[int | None]:
-        return [
-            effect.seat
-            for effect in self.effects
-            if isinstance(effect, Notice) and effect.kind is NoticeKind.NO_BLOCKING_SITUATION
-        ]
+    def warnings(self, kind: NoticeKind = NoticeKind.NO_BLOCKING_SITUATION) -> list[int | None]:
+        return [effect.seat for effect in self.effects if isinstance(effect, Notice) and effect.kind is kind]
 
     def presence(self) -> list[tuple[str, int | None, bool]]:
         said = {
@@ -140,6 +137,8 @@ async def agree(actor: TableActor, mirror: Mirror) -> None:
     assert actor_system_moves(log) == mirror.system_moves()
     warned = [data["seat"] for kind, data in log if kind == "notice" and data["code"] == "no_blocking"]
     assert warned == mirror.warnings()
+    fresh = [data["seat"] for kind, data in log if kind == "notice" and data["code"] == "fresh_time"]
+    assert fresh == mirror.warnings(NoticeKind.FRESH_TIME)
     presence = [
         (kind, data["seat"], bool(data.get("abandon")))
         for kind, data in log
@@ -254,13 +253,23 @@ async def play_side_by_side(
         if absences and roll < 0.15 and len(away) < 2:
             seat = draw.choice(sorted(set(range(4)) - away))
             away.add(seat)
-            await actor.call(lambda seat=seat: actor.detach(sockets[seat], seat))
+            await actor.call(lambda seat=seat, actor=actor: actor.detach(sockets[seat], seat))
             mirror.at(now, Disconnected(seat))
         elif absences and roll < 0.3 and away:
             seat = draw.choice(sorted(away))
             away.discard(seat)
-            await actor.call(lambda seat=seat: actor.attach(sockets[seat], seat))
+            await actor.call(lambda seat=seat, actor=actor: actor.attach(sockets[seat], seat))
             mirror.at(now, Reconnected(seat))
+        elif absences and roll < 0.36:
+            # The process stops; the table is rebuilt from its stored log and taken over (the
+            # seat in turn gets fresh time), and the present players' pages join it again.
+            await registry.stop_all()
+            rebuilt = await registry.get_actor(actor.id)
+            assert rebuilt is not None
+            actor = rebuilt
+            mirror.at(now, TakeOver())
+            for seat in sorted(set(range(4)) - away):
+                await actor.call(lambda seat=seat, actor=actor: actor.attach(sockets[seat], seat))
         else:
             seat = actor.game.to_move
             hand = actor.game.hand
@@ -269,7 +278,7 @@ async def play_side_by_side(
             action = draw.choice(hand.legal_actions())
             user_id = people[seat].pk
             await actor.call(
-                lambda user_id=user_id, action=action: actor.play(user_id, actor.version, action)
+                lambda user_id=user_id, action=action, actor=actor: actor.play(user_id, actor.version, action)
             )
             mirror.at(now, Move(seat, action))
         await deal_as_the_actor_did(actor, mirror, now)
@@ -288,12 +297,17 @@ async def test_the_actor_and_the_pure_table_agree_move_by_move(
     assert mirror.warnings()
 
 
-@pytest.mark.parametrize("seed", [3, 4, 5])
+@pytest.mark.parametrize(("seed", "fresh_time"), [(3, False), (4, True), (5, True)])
 async def test_the_actor_and_the_pure_table_agree_on_absences(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock, seed: int
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_clock: FakeClock,
+    seed: int,
+    fresh_time: bool,
 ) -> None:
     """Pages lost and found: the table waits (no clock), "Abandono" for a second absence, fresh
-    time on the return, and the blue card and abandonment when the 5 minutes run out."""
+    time on the return, the blue card and abandonment when the 5 minutes run out; and the server
+    restarting now and then, the table rebuilt from its log and taken over."""
     mirror = await play_side_by_side(make_player, monkeypatch, fake_clock, seed, absences=True)
     # The draws (fixed seeds) went through all of it: away, back, "Abandono", and a window run out.
     presence = mirror.presence()
@@ -301,3 +315,5 @@ async def test_the_actor_and_the_pure_table_agree_on_absences(
     assert any(abandon for _, _, abandon in presence)
     assert mirror.state.termination is Termination.ABANDONMENT
     assert [colour for _, colour, _ in mirror.cards()].count("blue") == 1
+    # Seeds 4 and 5 restart the server while a clock runs (seed 3 never does).
+    assert bool(mirror.warnings(NoticeKind.FRESH_TIME)) is fresh_time
