@@ -22,7 +22,6 @@ from amigos.table import (
     Reconnected,
     RedCard,
     Refuse,
-    Start,
     Suspend,
     TableError,
     TableEvent,
@@ -48,7 +47,7 @@ actions = st.one_of(
     ),
 )
 events = st.one_of(
-    *(st.builds(cls, seats) for cls in (Accept, Refuse, Start, Heartbeat, Disconnected, Reconnected, Leave)),
+    *(st.builds(cls, seats) for cls in (Accept, Refuse, Heartbeat, Disconnected, Reconnected, Leave)),
     st.builds(Suspend, seats),
     st.builds(RedCard, seats),
     st.builds(AskReshuffle, seats),
@@ -93,7 +92,7 @@ def test_a_table_rebuilt_from_its_log_is_the_same_table(data: st.DataObject) -> 
     state, _ = open_table(cfg, 0.0)
     log: list[tuple[TableEvent, float]] = []
     now = 0.0
-    script: list[TableEvent] = [Accept(1), Accept(3), Start(0), Deal(KEYS[0], 0)]
+    script: list[TableEvent] = [Accept(1), Accept(3), Deal(KEYS[0], 0)]
     for step in range(60):
         now += data.draw(st.sampled_from([0.5, 3.0, 7.0, 21.0]))
         if script:

@@ -21,7 +21,6 @@ from amigos.table import (
     NoticeKind,
     Phase,
     Refuse,
-    Start,
     TableError,
     TableReady,
     Termination,
@@ -49,22 +48,25 @@ def test_the_organizer_and_computer_seats_need_no_invitation() -> None:
     assert state.phase is Phase.INVITING
 
 
-def test_a_player_alone_against_computers_is_ready_at_once() -> None:
+def test_a_player_alone_against_computers_starts_at_once() -> None:
     state, effects = open_table(config(players=("ana", None, None, None)), 0.0)
-    assert state.phase is Phase.READY
-    assert TableReady() in effects
-    assert next_deadline(state) is None
+    assert state.phase is Phase.DEALING
+    assert effects[:2] == [TableReady(), DealNeeded(1)]
 
 
-def test_every_accept_makes_the_table_ready() -> None:
+def test_the_last_acceptance_starts_the_match_by_itself() -> None:
+    """docs/protocol.md: once every seat has accepted the match starts; the organizer presses
+    nothing (the live server always did; the pure table waited for a start it never gets)."""
     table = invited()
     for seat in (1, 2):
         table.at(101.0, Accept(seat))
     assert table.state.phase is Phase.INVITING
     effects = table.at(129.0, Accept(3))
-    assert TableReady() in effects
-    assert table.state.phase is Phase.READY
-    assert next_deadline(table.state) is None
+    assert effects[:2] == [TableReady(), DealNeeded(1)]
+    assert table.state.phase is Phase.DEALING and table.state.invite_until is None
+    # Heartbeats count from the start: the first lapse is 30 s after it.
+    deadline = next_deadline(table.state)
+    assert deadline is not None and deadline.at == 159.0
 
 
 def test_a_refusal_tells_the_organizer_and_sends_those_at_the_table_back_to_the_lobby() -> None:
@@ -92,7 +94,6 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
     [
         (Accept(0), "not_invited"),
         (Accept(7), "not_a_seat"),
-        (Start(0), "not_all_accepted"),
         (Deal(KEY, 0), "wrong_phase"),
         (Move(1, None), "wrong_phase"),  # type: ignore[arg-type]
     ],
@@ -117,12 +118,9 @@ def ready(players: tuple[str | None, ...] = HUMANS, variant: str = "amigos-100")
     return table
 
 
-def test_only_the_organizer_starts_and_the_first_deal_needs_a_leader() -> None:
+def test_the_first_deal_needs_a_leader() -> None:
     table = ready()
-    with pytest.raises(TableError) as caught:
-        table.at(1.0, Start(2))
-    assert caught.value.code == "not_organizer"
-    assert table.at(1.0, Start(0))[0] == DealNeeded(1)
+    assert table.state.phase is Phase.DEALING
     for bad, code in (
         (Deal("not-a-key", 0), "bad_key"),
         (Deal(KEY), "leader_required"),
@@ -160,7 +158,6 @@ def play_out(table: Table, keys: list[str], now: float = 10.0, leader: int = 0) 
 
 def test_a_whole_match_to_its_target_publishes_each_commitment_then_each_key() -> None:
     table = ready()
-    table.at(1.0, Start(0))
     play_out(table, KEYS)
     started = [effect for effect in table.effects(HandStarted) if isinstance(effect, HandStarted)]
     ended = [effect for effect in table.effects(HandEnded) if isinstance(effect, HandEnded)]
@@ -181,7 +178,6 @@ def test_a_whole_match_to_its_target_publishes_each_commitment_then_each_key() -
 
 def test_computer_seats_are_asked_to_move_and_a_human_cannot_move_for_them() -> None:
     table = ready(("ana", None, None, None))
-    table.at(1.0, Start(0))
     effects = table.at(2.0, Deal(KEY, 1))
     assert ComputerTurn(1) in effects
     hand = table.state.hand
@@ -198,7 +194,6 @@ def test_a_computer_that_does_not_answer_is_played_for() -> None:
     from amigos.table import SystemPlay, SystemReason
 
     table = ready(("ana", None, None, None))
-    table.at(1.0, Start(0))
     table.at(2.0, Deal(KEY, 1))
     table.at(22.0, Tick())
     plays = [play for play in table.effects(SystemPlay) if isinstance(play, SystemPlay)]
@@ -211,7 +206,6 @@ def test_a_computer_that_does_not_answer_is_played_for() -> None:
 def test_draw_and_fives_games_need_no_leader_and_draw_automatically(variant: str, players: int) -> None:
     names = HUMANS[:players]
     table = ready(names, variant)
-    table.at(1.0, Start(0))
     play_out(table, KEYS, leader=None)  # type: ignore[arg-type]
     (result,) = table.effects(MatchEnded)
     assert isinstance(result, MatchEnded) and result.termination is Termination.TARGET
@@ -220,14 +214,21 @@ def test_draw_and_fives_games_need_no_leader_and_draw_automatically(variant: str
 
 def test_cuban_match_runs_to_150() -> None:
     table = ready(variant="cuban-2v2")
-    table.at(1.0, Start(0))
     play_out(table, KEYS)
     (result,) = table.effects(MatchEnded)
     assert isinstance(result, MatchEnded) and max(result.score) >= 150
 
 
-def test_leaving_a_ready_table_sends_the_others_to_the_lobby() -> None:
-    table = ready()
-    effects = table.at(1.0, Leave(2))
+def test_leaving_before_the_match_starts_sends_the_others_to_the_lobby() -> None:
+    table = invited()
+    table.at(101.0, Accept(2))
+    effects = table.at(102.0, Leave(2))
     assert BackToLobby((0, 1, 3)) in effects
     assert table.state.phase is Phase.CLOSED
+
+
+def test_leaving_once_the_match_started_is_an_absence() -> None:
+    table = ready()
+    effects = table.at(1.0, Leave(2))
+    assert Notice(NoticeKind.PLAYER_LEFT, 2) in effects
+    assert table.state.phase is Phase.DEALING and table.state.seats[2].is_away

@@ -13,6 +13,7 @@ from amigos.table import (
     CardReason,
     Colour,
     ComputerTurn,
+    Conduct,
     Disconnected,
     Heartbeat,
     Leave,
@@ -36,6 +37,7 @@ from amigos.table import (
     Timing,
     TurnStarted,
 )
+from amigos.table.presence import Lapse, window, window_lapse
 from tests.engine.helpers import position, two_ended
 
 from .helpers import HUMANS, OPEN, Table, config, playing
@@ -152,6 +154,38 @@ def test_cuban_absence_pauses_2_minutes_then_a_computer_holds_the_seat_until_the
     assert TurnStarted(1, Situation.TIMED, 30.0, 135.0) in effects
     assert not table.state.seats[1].held_by_computer
     assert blues(table) == []
+
+
+def test_the_last_person_whose_grace_runs_out_ends_the_match_by_abandonment() -> None:
+    """Computer players do not play a table out for nobody: once every other person's seat is
+    held, the last window to run out ends the match (no card, no winner)."""
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    for seat in (0, 2, 3):
+        table.at(10.0, Disconnected(seat))
+    table.at(130.0, Tick())
+    assert [info.held_by_computer for info in table.state.seats] == [True, False, True, True]
+    table.at(131.0, Disconnected(1))
+    effects = table.at(251.0, Tick())
+    assert effects[:2] == [MatchEnded(Termination.ABANDONMENT, None, 1, (0, 0)), BackToLobby((0, 2, 3))]
+    assert table.state.phase is Phase.CLOSED and blues(table) == []
+
+
+def test_a_player_alone_against_computers_who_does_not_come_back_abandons() -> None:
+    cfg = config("cuban-2v2", ("ana", None, None, None))
+    table = Table(playing(CUBAN, cfg, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(10.0, Disconnected(0))
+    effects = table.at(130.0, Tick())
+    assert MatchEnded(Termination.ABANDONMENT, None, 0, (0, 0)) in effects
+    assert SeatHeldByComputer(0) not in effects
+
+
+def test_window_lapse_is_the_rule_the_live_server_asks() -> None:
+    assert window(Conduct.AMIGOS, Timing()) == 300.0 and window(Conduct.TIMED, Timing()) == 120.0
+    assert window_lapse(Conduct.AMIGOS, [False]) is Lapse.BLUE_CARD
+    assert window_lapse(Conduct.AMIGOS, [True, True]) is Lapse.BLUE_CARD
+    assert window_lapse(Conduct.TIMED, [True, False]) is Lapse.HELD
+    assert window_lapse(Conduct.TIMED, [True, True]) is Lapse.ABANDONED
+    assert window_lapse(Conduct.TIMED, []) is Lapse.ABANDONED
 
 
 def test_a_computer_holding_a_seat_moves_for_it() -> None:

@@ -32,7 +32,6 @@ from amigos.table import (
     Reconnected,
     RedCard,
     Refuse,
-    Start,
     TableError,
     TableEvent,
     TableState,
@@ -75,8 +74,6 @@ def draw_event(data: st.DataObject, state: TableState) -> TableEvent:
     if state.phase is Phase.INVITING and data.draw(st.integers(0, 9)) < 8:
         pending = [seat for seat, info in enumerate(state.seats) if info.invitation is Invitation.PENDING]
         return Accept(data.draw(st.sampled_from(pending)))
-    if state.phase is Phase.READY and data.draw(st.integers(0, 9)) < 8:
-        return Start(state.config.organizer)
     if state.phase in (Phase.DEALING, Phase.PLAYING) and data.draw(st.integers(0, 9)) < 5:
         present = [seat for seat, info in enumerate(state.seats) if not info.is_computer]
         return Heartbeat(data.draw(st.sampled_from(present)))
@@ -84,7 +81,6 @@ def draw_event(data: st.DataObject, state: TableState) -> TableEvent:
         st.one_of(
             st.builds(Accept, seats),
             st.builds(Refuse, seats),
-            st.builds(Start, seats),
             st.builds(Heartbeat, seats),
             st.builds(Disconnected, seats),
             st.builds(Reconnected, seats),
@@ -141,6 +137,17 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
             assert after.clock is None
     if after.phase is Phase.CLOSED:
         assert next_deadline(after) is None
+    # A clock runs only while a hand is played; one seat at most is in turn, the clock's.
+    if after.clock is not None:
+        assert after.phase is Phase.PLAYING and hand is not None
+        assert after.clock.seat == hand.state.to_move and not after.seats[after.clock.seat].is_away
+    # Nobody votes on a table that is playing, and only a vote has a vote's deadline.
+    if after.phase in (Phase.INVITING, Phase.DEALING, Phase.PLAYING):
+        assert all(info.vote is None for info in after.seats)
+    assert (after.vote_until is not None) == (after.phase is Phase.VOTING)
+    # Computer players never play a match on for nobody: some person still holds their own seat.
+    if after.phase in (Phase.DEALING, Phase.PLAYING):
+        assert not all(info.held_by_computer for info in after.seats if not info.is_computer)
     deadline = next_deadline(after)
     assert deadline is None or deadline.at is None or deadline.at > now or deadline.kind is None
     # The moves with their times are exactly the hand's plays and passes, in order.
@@ -191,7 +198,6 @@ def test_a_late_tick_equals_punctual_ticks(data: st.DataObject) -> None:
     for seat, player in enumerate(players):
         if seat and player is not None:
             state, _ = advance(state, Accept(seat), 0.0)
-    state, _ = advance(state, Start(0), 0.0)
     state, _ = advance(state, Deal(str(data.draw(st.uuids(version=4))), 0), 0.0)
     end = data.draw(st.floats(0.0, 400.0))
     late, late_effects = advance(state, Tick(), end)

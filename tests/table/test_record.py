@@ -10,7 +10,7 @@ import pytest
 
 from amigos.cli.replay import replay_main
 from amigos.engine import RecordError, Termination, parse_record, replay_record, write_record
-from amigos.table import Accept, Deal, Disconnected, Move, Phase, Start, TableState, Tick, open_table
+from amigos.table import Accept, Deal, Disconnected, Move, Phase, TableState, Tick, open_table
 from amigos.table.record import RecordDraft, new_draft, to_record, update
 
 from .helpers import PATIENT, config
@@ -37,7 +37,6 @@ def played(hands_to_wait: int = 1) -> Recorded:
     table = Recorded()
     table.at(0.0, Accept(1))
     table.at(0.0, Accept(3))
-    table.at(1.0, Start(0))
     keys = list(KEYS)
     now = 2.0
     waited = 0
@@ -93,7 +92,6 @@ def test_an_unfinished_record_can_be_taken_at_any_moment() -> None:
     table = Recorded()
     table.at(0.0, Accept(1))
     table.at(0.0, Accept(3))
-    table.at(1.0, Start(0))
     table.at(2.0, Deal(KEYS[0], 0))
     hand = table.state.hand
     assert hand is not None
@@ -108,13 +106,14 @@ def test_an_abandoned_match_is_recorded_as_such_with_its_blue_card() -> None:
     table = Recorded()
     table.at(0.0, Accept(1))
     table.at(0.0, Accept(3))
-    table.at(1.0, Start(0))
     table.at(2.0, Deal(KEYS[0], 0))
     table.at(3.0, Disconnected(3))
     table.at(400.0, Tick())
     obj = json.loads(write_record(to_record(table.draft)))
     assert obj["termination"] == "abandonment" and obj["offender"] == 3
-    assert obj["cards"] == [{"seat": 3, "colour": "blue", "reason": "no_return", "at": 303.0, "hand": 1}]
+    assert obj["cards"] == [
+        {"seat": 3, "colour": "blue", "reason": "no_reconnection", "at": 303.0, "hand": 1}
+    ]
     report = replay_record(parse_record(json.dumps(obj)))
     assert report.termination is Termination.ABANDONMENT and not report.complete
     assert report.match is not None and report.match.offender == 3

@@ -20,15 +20,18 @@ from amigos.table import (
     AskReshuffle,
     Deal,
     DealNeeded,
+    Disconnected,
     HandStarted,
     HandVoided,
     Move,
     Phase,
     ReshuffleOffered,
-    Start,
     TableError,
+    Tick,
     advance,
     hand_id,
+    must_pass,
+    needs_first_leader,
     open_table,
 )
 from amigos.table.record import new_draft, to_record, update
@@ -53,7 +56,6 @@ class Cuban:
         self.effects: list[object] = []
         for seat in (1, 2, 3):
             self.at(0.0, Accept(seat))
-        self.at(1.0, Start(0))
 
     def at(self, now: float, event: object) -> list[object]:
         self.state, effects = advance(self.state, event, now)  # type: ignore[arg-type]
@@ -109,3 +111,29 @@ def test_the_record_keeps_the_voided_deal_and_replay_checks_it() -> None:
     with pytest.raises(RecordError) as caught:
         replay_record(parse_record(obj))
     assert "not dealt enough doubles" in caught.value.reason
+
+
+def test_a_seat_a_computer_player_holds_does_not_ask() -> None:
+    """docs/rules.md: an absent player (or one whose seat a computer player holds) does not ask."""
+    table = Cuban()
+    table.at(2.0, Deal(OFFERING, 0))
+    table.at(2.0, Disconnected(3))
+    with pytest.raises(TableError) as caught:
+        table.at(3.0, AskReshuffle(3))
+    assert caught.value.code == "table_paused"
+    table.at(122.0, Tick())
+    assert table.state.seats[3].held_by_computer
+    hand = table.state.hand
+    assert hand is not None and hand.moves == ()
+    with pytest.raises(TableError) as caught:
+        table.at(122.0, AskReshuffle(3))
+    assert caught.value.code == "computer_seat"
+
+
+def test_which_matches_need_a_first_leader_and_which_turns_pass_at_once() -> None:
+    assert needs_first_leader(find_variant("cuban-2v2")) and needs_first_leader(find_variant("amigos-100"))
+    assert not needs_first_leader(find_variant("draw-100", 2))
+    table = Cuban()
+    table.at(2.0, Deal(OFFERING, 0))
+    hand = table.state.hand
+    assert hand is not None and not must_pass(hand.state)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from amigos.engine import Line, Pass, Play, Tile
+from amigos.engine import HandState, Line, Pass, Play, Tile
 from amigos.table import (
     CardGiven,
     CardReason,
     Colour,
+    Conduct,
     Deadline,
     DeadlineKind,
     Heartbeat,
@@ -25,6 +26,7 @@ from amigos.table import (
     TurnStarted,
     next_deadline,
 )
+from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
 from tests.engine.helpers import position
 
 from .helpers import BLOCKING, OPEN, SINGLE, Table, playing
@@ -80,7 +82,7 @@ def test_open_timeout_tells_no_blocking_situation_and_gives_a_yellow_card_every_
     effects = table.at(20.0, Tick())
     assert effects[:2] == [
         Notice(NoticeKind.NO_BLOCKING_SITUATION, 1),
-        CardGiven(1, Colour.YELLOW, CardReason.TIME_EXCEEDED, 20.0),
+        CardGiven(1, Colour.YELLOW, CardReason.TIMEOUT, 20.0),
     ]
     table.at(34.9, Tick())
     assert yellow_times(table) == [20.0, 25.0, 30.0]
@@ -175,3 +177,69 @@ def test_pass_is_refused_while_a_tile_fits() -> None:
     with pytest.raises(TableError) as caught:
         Table(state).at(1.0, Move(1, Pass()))
     assert caught.value.code == "illegal_move"
+
+
+# -- the clock as the live server asks it (amigos.table.clock), moved from the actor's tests --------
+
+
+@pytest.mark.parametrize(
+    ("hand", "situation", "budget", "card_at", "system_at"),
+    [
+        (BLOCKING, Situation.BLOCKING, 60.0, 60.0, None),
+        (SINGLE, Situation.SINGLE, 5.0, 5.0, 6.0),
+        (OPEN, Situation.OPEN, 20.0, 20.0, None),
+    ],
+)
+def test_an_amigos_turn_gets_the_clock_its_tiles_call_for(
+    hand: HandState, situation: Situation, budget: float, card_at: float, system_at: float | None
+) -> None:
+    clock = turn_clock(hand, Conduct.AMIGOS, Timing(), 0.0, computer=False)
+    assert (clock.situation, clock.budget, clock.card_at, clock.system_at) == (
+        situation,
+        budget,
+        card_at,
+        system_at,
+    )
+    assert clock_due(clock) == (card_at, DeadlineKind.CARD)
+
+
+@pytest.mark.parametrize("hand", [BLOCKING, SINGLE, OPEN])
+def test_timed_computer_and_correspondence_turns_never_give_cards(hand: HandState) -> None:
+    timed = turn_clock(hand, Conduct.TIMED, Timing(), 0.0, computer=False)
+    assert (timed.situation, timed.budget, timed.card_at, timed.system_at) == (Situation.TIMED, 30, None, 30)
+    assert clock_due(timed) == (30.0, DeadlineKind.SYSTEM_PLAY)
+    computer = turn_clock(hand, Conduct.AMIGOS, Timing(), 0.0, computer=True)
+    assert (computer.situation, computer.card_at, computer.system_at) == (Situation.COMPUTER, None, 20.0)
+    assert system_reason(computer.situation) is SystemReason.COMPUTER_LATE
+    day = turn_clock(hand, Conduct.CORRESPONDENCE, Timing(), 10.0, computer=False)
+    assert (day.situation, day.budget, day.card_at, day.system_at) == (
+        Situation.CORRESPONDENCE,
+        86_400,
+        None,
+        None,
+    )
+    # A day run out ends the match (the live server stores it as "abandon").
+    assert clock_due(day) == (86_410.0, DeadlineKind.TURN)
+
+
+def test_the_cards_of_a_turn_say_why_they_fell_and_when_the_next_does() -> None:
+    """The reasons the live table stores and sends (docs/protocol.md, `card`): the first card of a
+    turn that ran out, then one every 5 s; a single tile's one card, then the system's move."""
+    clock = turn_clock(OPEN, Conduct.AMIGOS, Timing(), 0.0, computer=False)
+    reasons, warnings = [], []
+    for _ in range(3):
+        reasons.append(card_reason(clock))
+        warnings.append(warns_no_block(clock))
+        clock = after_card(clock, Timing())
+    assert reasons == [CardReason.TIMEOUT, CardReason.EVERY_5S, CardReason.EVERY_5S]
+    assert warnings == [True, False, False]
+    assert clock_due(clock) == (35.0, DeadlineKind.CARD)
+    blocking = turn_clock(BLOCKING, Conduct.AMIGOS, Timing(), 0.0, computer=False)
+    assert not warns_no_block(blocking)
+    single = turn_clock(SINGLE, Conduct.AMIGOS, Timing(), 0.0, computer=False)
+    assert card_reason(single) is CardReason.SLOW_SINGLE
+    single = after_card(single, Timing())
+    assert clock_due(single) == (6.0, DeadlineKind.SYSTEM_PLAY)
+    assert system_reason(single.situation) is SystemReason.SINGLE_TILE
+    # A clock the server no longer has (a restart) moves by the timed rule.
+    assert system_reason(None) is SystemReason.TIMEOUT

@@ -7,7 +7,6 @@ import pytest
 from amigos.table import (
     BackToLobby,
     Phase,
-    Start,
     TableError,
     Tick,
     Vote,
@@ -16,6 +15,7 @@ from amigos.table import (
     VoteResult,
     reseat,
 )
+from amigos.table.gathering import decide, vote_outcome
 
 from .helpers import HUMANS, Table
 from .test_lifecycle import KEYS, play_out, ready
@@ -23,7 +23,6 @@ from .test_lifecycle import KEYS, play_out, ready
 
 def voting(players: tuple[str | None, ...] = HUMANS) -> tuple[Table, float]:
     table = ready(players)
-    table.at(1.0, Start(0))
     now = play_out(table, KEYS)
     assert table.state.phase is Phase.VOTING
     return table, now
@@ -99,3 +98,14 @@ def test_voting_twice_is_refused() -> None:
     with pytest.raises(TableError) as caught:
         table.at(now, Vote(0, VoteChoice.REMATCH))
     assert caught.value.code == "already_voted"
+
+
+def test_the_vote_rule_the_live_server_asks() -> None:
+    """`decide` (while choices come in) and `vote_outcome` (when the vote closes, also by time)."""
+    lobby, rematch, rotate = VoteChoice.LOBBY, VoteChoice.REMATCH, VoteChoice.ROTATE
+    assert decide({0: rematch}, [0, 2]) is None
+    assert decide({0: rematch, 2: rematch}, [0, 2]) is rematch
+    assert decide({0: rematch, 2: rotate}, [0, 2]) is lobby  # two choices: nobody can agree now
+    assert decide({2: lobby}, [0, 2]) is lobby  # the meeting room at once
+    assert vote_outcome({0: rotate}, [0, 2]) is lobby  # time ran out before everyone chose
+    assert vote_outcome({0: rotate, 2: rotate}, [0, 2]) is rotate

@@ -55,14 +55,13 @@ from .events import (
     Reconnected,
     RedCard,
     Refuse,
-    Start,
     Suspend,
     TableEvent,
     TakeOver,
     Tick,
     Vote,
 )
-from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, redeal_id
+from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, must_pass, needs_first_leader, redeal_id
 from .model import (
     Colour,
     Conduct,
@@ -78,6 +77,7 @@ from .model import (
     Timing,
     TurnClock,
     VoteChoice,
+    conduct_of,
 )
 from .seating import reseat
 
@@ -121,7 +121,6 @@ __all__ = [
     "SeatReturned",
     "SeatState",
     "Situation",
-    "Start",
     "Suspend",
     "SystemPlay",
     "SystemReason",
@@ -142,8 +141,11 @@ __all__ = [
     "VoteResult",
     "advance",
     "computer_asks_reshuffle",
+    "conduct_of",
     "hand_id",
     "may_reshuffle",
+    "must_pass",
+    "needs_first_leader",
     "next_deadline",
     "open_table",
     "rebuild",

@@ -14,6 +14,7 @@ from dataclasses import replace
 from amigos.engine import Termination
 
 from . import events as ev
+from .clock import clock_due
 from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
 from .effects import (
     CardReason,
@@ -24,20 +25,19 @@ from .effects import (
     Notice,
     NoticeKind,
     SeatHeldByComputer,
-    TableReady,
 )
 from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
 from .gathering import answer, leave, start, vote, vote_fails
-from .model import Colour, Conduct, Invitation, Phase, SeatState, Situation, TableConfig, TableState
-from .presence import seat_away, seen, suspend
+from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
+from .presence import Lapse, others_held, seat_away, seen, suspend, window, window_lapse
 
 
 def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect]]:
     """A new table: invitations go to every human seat but the organizer's.
 
-    Computer seats and the organizer accept at once; a table with nobody to invite is ready at
-    once (a player alone against computer players starts straight away).
+    Computer seats and the organizer accept at once; a table with nobody to invite starts at once
+    (a player alone against computer players), as a table does when its last invitation is accepted.
     """
     variant = config.variant
     if len(config.players) != variant.players:
@@ -61,8 +61,7 @@ def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect
         state = TableState(config, Phase.INVITING, seats, now, now, invite_until=until)
         effects.extend(InvitationSent(seat, until) for seat in pending)
     else:
-        state = TableState(config, Phase.READY, seats, now, now)
-        effects.append(TableReady())
+        state = start(TableState(config, Phase.INVITING, seats, now, now), now, effects)
     _note_deadline(None, state, effects)
     return state, effects
 
@@ -89,12 +88,9 @@ def next_deadline(state: TableState) -> Deadline | None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
     clock = state.clock
     if phase is Phase.PLAYING and clock is not None and not state.paused:
-        if clock.card_at is not None:
-            candidates.append(Deadline(clock.card_at, DeadlineKind.CARD, clock.seat))
-        if clock.system_at is not None:
-            candidates.append(Deadline(clock.system_at, DeadlineKind.SYSTEM_PLAY, clock.seat))
-        if clock.situation is Situation.CORRESPONDENCE:
-            candidates.append(Deadline(clock.expires, DeadlineKind.TURN, clock.seat))
+        due = clock_due(clock)
+        if due is not None:
+            candidates.append(Deadline(due[0], due[1], clock.seat))
     if phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
         timing = state.config.timing
         for seat, info in enumerate(state.seats):
@@ -103,10 +99,13 @@ def next_deadline(state: TableState) -> Deadline | None:
             if info.away_since is None:
                 at = info.last_seen + timing.heartbeat_timeout
                 candidates.append(Deadline(at, DeadlineKind.HEARTBEAT, seat))
-            elif state.config.conduct is Conduct.AMIGOS:
-                candidates.append(Deadline(info.away_since + timing.reconnect, DeadlineKind.RECONNECT, seat))
             else:
-                candidates.append(Deadline(info.away_since + timing.grace, DeadlineKind.GRACE, seat))
+                kind = (
+                    DeadlineKind.RECONNECT if state.config.conduct is Conduct.AMIGOS else DeadlineKind.GRACE
+                )
+                candidates.append(
+                    Deadline(info.away_since + window(state.config.conduct, timing), kind, seat)
+                )
     if not candidates:
         return None
     # Ties go to the first listed: the clock's card, then its system play, then the seats in order
@@ -153,13 +152,8 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     assert seat is not None
     if kind is DeadlineKind.HEARTBEAT:
         return seat_away(state, seat, at, effects, deliberate=False)
-    if kind is DeadlineKind.RECONNECT:
-        state = give_card(state, seat, Colour.BLUE, CardReason.NO_RETURN, at, effects)
-        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
-    if kind is DeadlineKind.GRACE:
-        state = set_seat(state, seat, held_by_computer=True)
-        effects.append(SeatHeldByComputer(seat))
-        return resume_if_ready(state, at, effects)
+    if kind in (DeadlineKind.RECONNECT, DeadlineKind.GRACE):
+        return _window_lapsed(state, seat, at, effects)
     if kind is DeadlineKind.CARD:
         return clock_card(state, at, effects)
     if kind is DeadlineKind.SYSTEM_PLAY:
@@ -167,6 +161,19 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     if kind is DeadlineKind.TURN:
         return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
     raise AssertionError(f"unknown deadline {deadline}")
+
+
+def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect]) -> TableState:
+    """An absent player's window ran out: what :func:`window_lapse` decides for the table."""
+    lapse = window_lapse(state.config.conduct, others_held(state, seat))
+    if lapse is Lapse.BLUE_CARD:
+        state = give_card(state, seat, Colour.BLUE, CardReason.NO_RETURN, at, effects)
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    if lapse is Lapse.ABANDONED:
+        return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
+    state = set_seat(state, seat, held_by_computer=True)
+    effects.append(SeatHeldByComputer(seat))
+    return resume_if_ready(state, at, effects)
 
 
 def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Effect]) -> TableState:
@@ -182,11 +189,9 @@ def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Ef
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
         raise TableError("not_a_seat", f"no seat {seat!r} at this table")
     if isinstance(event, ev.Accept):
-        return answer(state, seat, True, effects)
+        return answer(state, seat, True, now, effects)
     if isinstance(event, ev.Refuse):
-        return answer(state, seat, False, effects)
-    if isinstance(event, ev.Start):
-        return start(state, seat, now, effects)
+        return answer(state, seat, False, now, effects)
     if isinstance(event, ev.Move):
         return move(state, event, now, effects)
     if isinstance(event, ev.Heartbeat | ev.Reconnected):

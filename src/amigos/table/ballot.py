@@ -2,8 +2,8 @@
 
 The spec: a rematch or a rotation needs every player to press the same button, and one player who
 presses another sends everyone to the meeting room. So a ballot is settled as soon as it is
-unanimous or can no longer become so, and the pure table (`gathering.vote`) and the live table
-server (`amigos.web.tables.actor_votes`) both ask this module, so the two cannot drift apart.
+unanimous or can no longer become so. `gathering.decide` and `gathering.vote_outcome` apply it to
+the vote after a match, for the pure table and the live server's actor alike.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from .model import VoteChoice
 _SEATED: dict[str, type] = {
     "accept": ev.Accept,
     "refuse": ev.Refuse,
-    "start": ev.Start,
     "heartbeat": ev.Heartbeat,
     "disconnected": ev.Disconnected,
     "reconnected": ev.Reconnected,

@@ -37,11 +37,13 @@ class SystemReason(enum.Enum):
 
 
 class CardReason(enum.Enum):
-    """Why a card was given."""
+    """Why a card was given (the values are the words the live table stores and sends)."""
 
-    TIME_EXCEEDED = "time_exceeded"
-    NO_RETURN = "no_return"
-    ADMINISTRATOR = "administrator"
+    TIMEOUT = "timeout"  # the turn's time ran out: its first yellow card
+    EVERY_5S = "every_5s"  # another 5 seconds passed: the next one
+    SLOW_SINGLE = "slow_single"  # a single legal tile not laid within its 5 seconds
+    NO_RETURN = "no_reconnection"  # not back within the reconnection window: the blue card
+    ADMINISTRATOR = "staff"  # an administrator's red card
 
 
 class NoticeKind(enum.Enum):
@@ -77,7 +79,7 @@ class InvitationSent:
 
 @dataclass(frozen=True, slots=True)
 class TableReady:
-    """Every seat accepted: the organizer may start."""
+    """Every seat accepted: the match starts now (a :class:`DealNeeded` follows)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,13 +28,6 @@ class Refuse:
 
 
 @dataclass(frozen=True, slots=True)
-class Start:
-    """The organizer (``seat``) starts the match once every seat has accepted."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class Deal:
     """The server deals the next hand with ``key`` (a fresh UUID4 from the CSPRNG).
 
@@ -130,7 +123,6 @@ class Tick:
 TableEvent = (
     Accept
     | Refuse
-    | Start
     | Deal
     | Move
     | Heartbeat

@@ -14,6 +14,7 @@ from amigos.engine import (
     Pass,
     Termination,
     Tile,
+    Variant,
     commitment,
     deal_from_key,
 )
@@ -22,10 +23,9 @@ from amigos.engine.variants import Family
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
 from . import events as ev
-from .clock import start_clock
+from .clock import after_card, card_reason, start_clock, system_reason, warns_no_block
 from .common import give_card
 from .effects import (
-    CardReason,
     ComputerTurn,
     DealNeeded,
     Effect,
@@ -42,7 +42,10 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
-from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, Situation, TableConfig, TableState
+from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
+
+#: The legal actions of a seat that can only pass (made once: asked at every turn).
+_ONLY_PASS = (Pass(),)
 
 #: The reason kept with a move a computer player made (records list it with the system's moves).
 COMPUTER_MOVE = "computer"
@@ -59,6 +62,18 @@ def redeal_id(base: str, redeal: int) -> str:
     """A hand's identity ``base`` once ``redeal`` deals of it were voided: ``:deal:<k>`` added for
     the k-th deal, so every table (this model and the live one) names redeals the same way."""
     return base if redeal == 0 else f"{base}:deal:{redeal + 1}"
+
+
+def needs_first_leader(variant: Variant) -> bool:
+    """Whether a match of ``variant`` needs its first leader drawn by the server: Amigos and Cuban
+    do; the draw games find theirs in the deal."""
+    return variant.family is not Family.DRAW
+
+
+def must_pass(hand: HandState) -> bool:
+    """Whether the seat to move in ``hand`` (not over) can only pass: it then passes at once, by the
+    system, with no clock (the angry red face)."""
+    return hand.legal_actions() == _ONLY_PASS
 
 
 def may_reshuffle(offered: tuple[int, ...], seat: int, moves: int) -> bool:
@@ -87,7 +102,7 @@ def deal(state: TableState, event: ev.Deal, now: float, effects: list[Effect]) -
     match = state.match
     if match is None:
         leader = event.leader
-        if variant.family is not Family.DRAW:
+        if needs_first_leader(variant):
             if leader is None:
                 raise TableError("leader_required", f"{variant.name} needs the first leader")
             if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < variant.players:
@@ -123,6 +138,10 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
         raise TableError("wrong_phase", "no hand is being played")
     if state.paused:
         raise TableError("table_paused", "the table waits for an absent player")
+    if state.seats[seat].held_by_computer:
+        raise TableError(
+            "computer_seat", f"a computer player holds seat {seat}: an absent player does not ask"
+        )
     if not may_reshuffle(hand.reshuffle, seat, len(hand.moves)):
         raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
     identity = hand_id(state.config, hand.number, hand.redeal)
@@ -166,7 +185,7 @@ def begin_turn(state: TableState, now: float, effects: list[Effect]) -> TableSta
         if state.paused:
             return replace(state, clock=None)
         seat = hand.state.to_move
-        if hand.state.legal_actions() == (Pass(),):
+        if must_pass(hand.state):
             effects.append(SystemPlay(seat, Pass(), SystemReason.AUTO_PASS, now))
             state = record_move(state, seat, Pass(), now, SystemReason.AUTO_PASS.value)
             continue
@@ -227,15 +246,12 @@ def clock_card(state: TableState, at: float, effects: list[Effect]) -> TableStat
     """The clock ran out (or another 5 s passed): a yellow card, and when the next one falls."""
     clock = state.clock
     assert clock is not None and clock.card_at is not None
-    if clock.situation is Situation.OPEN and clock.cards == 0:
+    if warns_no_block(clock):
         effects.append(Notice(NoticeKind.NO_BLOCKING_SITUATION, clock.seat))
-    state = give_card(state, clock.seat, Colour.YELLOW, CardReason.TIME_EXCEEDED, at, effects)
+    state = give_card(state, clock.seat, Colour.YELLOW, card_reason(clock), at, effects)
     if state.phase is not Phase.PLAYING:
         return state
-    # A single legal tile gets one card; the system lays it a second later.
-    every = state.config.timing.card_every
-    card_at = None if clock.situation is Situation.SINGLE else clock.card_at + every
-    return replace(state, clock=replace(clock, card_at=card_at, cards=clock.cards + 1))
+    return replace(state, clock=after_card(clock, state.config.timing))
 
 
 def system_play(state: TableState, at: float, effects: list[Effect]) -> TableState:
@@ -244,11 +260,7 @@ def system_play(state: TableState, at: float, effects: list[Effect]) -> TableSta
     clock = state.clock
     hand = state.hand
     assert clock is not None and hand is not None
-    reason = {
-        Situation.SINGLE: SystemReason.SINGLE_TILE,
-        Situation.TIMED: SystemReason.TIMEOUT,
-        Situation.COMPUTER: SystemReason.COMPUTER_LATE,
-    }[clock.situation]
+    reason = system_reason(clock.situation)
     action = hand.state.default_action()
     effects.append(SystemPlay(clock.seat, action, reason, at))
     state = record_move(state, clock.seat, action, at, reason.value)

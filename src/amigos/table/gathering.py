@@ -1,8 +1,10 @@
-"""Gathering players before a match and parting after it: invitations, the start, leaving, and
+"""Gathering players before a match and parting after it: invitations and the start they make,
+leaving, and
 the rematch and rotate votes."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from amigos.engine import Termination
@@ -16,9 +18,9 @@ from .presence import seat_away
 from .seating import reseat
 
 
-def answer(state: TableState, seat: int, accepted: bool, effects: list[Effect]) -> TableState:
+def answer(state: TableState, seat: int, accepted: bool, now: float, effects: list[Effect]) -> TableState:
     """An answer to an invitation. A refusal closes the table: the organizer is told and those
-    already seated go back to the meeting room (spec §1.2.3)."""
+    already seated go back to the meeting room (spec §1.2.3). The last acceptance starts the match."""
     if state.phase is not Phase.INVITING:
         raise TableError("wrong_phase", "no invitation is pending")
     if state.seats[seat].invitation is not Invitation.PENDING:
@@ -29,23 +31,17 @@ def answer(state: TableState, seat: int, accepted: bool, effects: list[Effect]) 
         return close(state, humans(state, except_seat=seat), effects)
     state = set_seat(state, seat, invitation=Invitation.ACCEPTED)
     if all(info.invitation is Invitation.ACCEPTED for info in state.seats):
-        effects.append(TableReady())
-        return replace(state, phase=Phase.READY, invite_until=None)
+        return start(state, now, effects)
     return state
 
 
-def start(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
-    """The organizer starts the match: the server is asked for the first deal, and heartbeats
-    count from now."""
-    if state.phase is Phase.INVITING:
-        raise TableError("not_all_accepted", "some invitations are still pending")
-    if state.phase is not Phase.READY:
-        raise TableError("wrong_phase", "the match has already started")
-    if seat != state.config.organizer:
-        raise TableError("not_organizer", "only the organizer starts the match")
+def start(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """Every seat has accepted: the match starts by itself (docs/protocol.md; the organizer
+    presses nothing), the server is asked for the first deal, and heartbeats count from now."""
     seats = tuple(replace(info, last_seen=now) for info in state.seats)
+    effects.append(TableReady())
     effects.append(DealNeeded(1))
-    return replace(state, phase=Phase.DEALING, seats=seats)
+    return replace(state, phase=Phase.DEALING, seats=seats, invite_until=None)
 
 
 def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]) -> TableState:
@@ -64,13 +60,30 @@ def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]
     effects.append(VoteCast(seat, choice))
     voters = humans(state)
     choices = {index: vote for index in voters if (vote := state.seats[index].vote) is not None}
-    if not ballot.settled(choices, voters, VoteChoice.LOBBY):
+    decided = decide(choices, voters)
+    if decided is None:
         return state
-    if ballot.outcome(choices, voters, VoteChoice.LOBBY) is VoteChoice.LOBBY:
+    if decided is VoteChoice.LOBBY:
         return vote_fails(state, effects)
     players, organizer = reseat(state.config.players, state.config.organizer, choice)
     effects.append(VoteResult(choice, players, organizer))
     return replace(state, phase=Phase.CLOSED, vote_until=None)
+
+
+def decide(choices: Mapping[int, VoteChoice], voters: Collection[int]) -> VoteChoice | None:
+    """What the vote after a match decides once ``choices`` are in (None: not yet). The same choice
+    from every voter (the people: computer players do not vote) decides it; the meeting room, or
+    two different choices, sends everyone there at once (spec §2.9.3). The live server's actor asks
+    this too."""
+    if not ballot.settled(choices, voters, VoteChoice.LOBBY):
+        return None
+    return vote_outcome(choices, voters)
+
+
+def vote_outcome(choices: Mapping[int, VoteChoice], voters: Collection[int]) -> VoteChoice:
+    """What a closed vote decides, also when its time ran out before everyone chose: the
+    unanimous choice, else the meeting room."""
+    return ballot.outcome(choices, voters, VoteChoice.LOBBY)
 
 
 def vote_fails(state: TableState, effects: list[Effect]) -> TableState:
@@ -84,9 +97,9 @@ def leave(state: TableState, seat: int, now: float, effects: list[Effect]) -> Ta
     vote for the lobby, during a live match it starts the absence window, and in correspondence it
     ends the match by abandonment."""
     phase = state.phase
-    if phase in (Phase.INVITING, Phase.READY):
+    if phase is Phase.INVITING:
         if state.seats[seat].invitation is Invitation.PENDING:
-            return answer(state, seat, False, effects)
+            return answer(state, seat, False, now, effects)
         return close(state, humans(state, except_seat=seat), effects)
     if phase is Phase.VOTING:
         return vote(state, seat, VoteChoice.LOBBY, effects)

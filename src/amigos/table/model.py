@@ -57,8 +57,7 @@ class Timing:
 class Phase(enum.Enum):
     """What the table is doing."""
 
-    INVITING = "inviting"  # invitations out, waiting for answers
-    READY = "ready"  # everyone accepted; the organizer may start
+    INVITING = "inviting"  # invitations out, waiting for answers; the last acceptance starts the match
     DEALING = "dealing"  # a hand is to be dealt: waiting for the server's deal key
     PLAYING = "playing"  # a hand is running
     VOTING = "voting"  # the match reached its target: rematch, rotate or lobby
@@ -100,6 +99,14 @@ class Invitation(enum.Enum):
     REFUSED = "refused"
 
 
+def conduct_of(variant: Variant, mode: Mode) -> Conduct:
+    """Which rules of time a table of ``variant`` played in ``mode`` follows: a day per move, the
+    Amigos platform's, or the timed ones (Cuban, the draw and fives games)."""
+    if mode is Mode.CORRESPONDENCE:
+        return Conduct.CORRESPONDENCE
+    return Conduct.AMIGOS if variant.family is Family.AMIGOS else Conduct.TIMED
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """What the organizer chose when creating the table.
@@ -126,9 +133,7 @@ class TableConfig:
 
     @property
     def conduct(self) -> Conduct:
-        if self.mode is Mode.CORRESPONDENCE:
-            return Conduct.CORRESPONDENCE
-        return Conduct.AMIGOS if self.variant.family is Family.AMIGOS else Conduct.TIMED
+        return conduct_of(self.variant, self.mode)
 
 
 @dataclass(frozen=True, slots=True)

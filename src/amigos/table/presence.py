@@ -3,6 +3,8 @@ suspensions."""
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Iterable
 from dataclasses import replace
 
 from amigos.engine import Termination
@@ -11,7 +13,41 @@ from .common import MATCH_PHASES, close, end_unfinished, humans, set_seat
 from .effects import Effect, Notice, NoticeKind, SeatReturned
 from .errors import TableError
 from .flow import begin_turn, resume_if_ready
-from .model import Phase, TableState
+from .model import Conduct, Phase, TableState, Timing
+
+
+class Lapse(enum.Enum):
+    """What happens when an absent player's window runs out (docs/rules.md, "Connection and
+    absence")."""
+
+    BLUE_CARD = "blue_card"  # an Amigos table: a blue card, and the match ends by abandonment
+    HELD = "held"  # elsewhere: a computer player holds the seat until the player returns
+    ABANDONED = "abandoned"  # elsewhere, with nobody left: the match ends by abandonment, no card
+
+
+def window(conduct: Conduct, timing: Timing) -> float:
+    """How long an absent player has to come back: 5 minutes at an Amigos table, the 2-minute
+    grace elsewhere (a correspondence table has no window: it has no heartbeat)."""
+    return timing.reconnect if conduct is Conduct.AMIGOS else timing.grace
+
+
+def window_lapse(conduct: Conduct, others_held: Iterable[bool]) -> Lapse:
+    """What the lapse of a seat's window does. ``others_held``: for every other person's seat,
+    whether a computer player already holds it. When every other person is gone too (or there is
+    nobody else), the match ends by this last one's abandonment, rather than computer players
+    playing it out for nobody, for ever."""
+    if conduct is Conduct.AMIGOS:
+        return Lapse.BLUE_CARD
+    return Lapse.ABANDONED if all(others_held) else Lapse.HELD
+
+
+def others_held(state: TableState, seat: int) -> list[bool]:
+    """For every person's seat but ``seat``: whether a computer player holds it."""
+    return [
+        info.held_by_computer
+        for index, info in enumerate(state.seats)
+        if not info.is_computer and index != seat
+    ]
 
 
 def seen(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:

@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amigos.table import Conduct
-from amigos.web.tables import timing
 from amigos.web.tables.actor_presence import PresenceMixin
-from amigos.web.tables.actor_types import SeatState
+from amigos.web.tables.actor_types import SILENCE, TIMING, SeatState
 from tests.web.tables.support import FakeClock
 
 START = datetime(2026, 11, 28, 5, 0, tzinfo=UTC)
@@ -64,7 +63,7 @@ def every_presence_deadline(table: Table) -> list[tuple[datetime, str, int]]:
     """Each seat's deadline, earliest first: a present person's silence (30 s after last heard), an
     away person's window; during the vote, each seat whose page left."""
     if table.status == "voting":
-        absence = timedelta(seconds=timing.TIMING.vote_absence)
+        absence = timedelta(seconds=TIMING.vote_absence)
         return sorted((since + absence, "left_vote", seat) for seat, since in table.vote_left.items())
     if table.status != "playing" or table.conduct is Conduct.CORRESPONDENCE:
         return []
@@ -78,7 +77,7 @@ def every_presence_deadline(table: Table) -> list[tuple[datetime, str, int]]:
             found.append((window, "window", number))
         else:
             seen = table.last_seen.get(number, table.clock.now())
-            found.append((seen + timing.SILENCE, "silent", number))
+            found.append((seen + SILENCE, "silent", number))
     return sorted(found)
 
 

@@ -13,16 +13,17 @@ from hypothesis import strategies as st
 
 from amigos.engine import find_variant, new_deal_key, parse_record, replay_record
 from amigos.engine.record import record_hand
+from amigos.table import needs_first_leader
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.tables import handover, rendering
-from amigos.web.tables.game import Game, first_leader_needed
+from amigos.web.tables.game import Game
 
 
 def played_game(variant_name: str, players: int | None, moves: int) -> Game:
     """A game of ``variant_name`` with ``moves`` moves made: every other one by the system."""
     variant = find_variant(variant_name, players)
     game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
-    game.start_match(0 if first_leader_needed(variant) else None)
+    game.start_match(0 if needs_first_leader(variant) else None)
     game.deal(new_deal_key())
     for index in range(moves):
         if not game.in_hand:
@@ -118,7 +119,7 @@ def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.D
     game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
     log: list[tuple[str, dict[str, Any]]] = []
     for _match in range(data.draw(st.integers(1, 2), label="matches")):
-        log += game.start_match(0 if first_leader_needed(variant) else None)
+        log += game.start_match(0 if needs_first_leader(variant) else None)
         for _hand in range(data.draw(st.integers(1, 3), label="hands")):
             if game.match is not None and game.match.is_over:
                 break

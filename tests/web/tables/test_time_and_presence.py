@@ -14,13 +14,11 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from amigos.table import Conduct
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import handover, registry, services, socket_keys, timing
+from amigos.web.tables import handover, registry, services, socket_keys
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table
-from tests.table.helpers import BLOCKING, OPEN, SINGLE
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, among_people, play_of, turn_in, until
 
@@ -66,46 +64,6 @@ async def humans_table(
     await actor.call(lambda: actor.accept(beto.pk))
     assert actor.status == "playing"
     return ana, beto, actor
-
-
-# -- which clock a turn gets -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("hand", "situation", "seconds", "card_after", "system_after"),
-    [
-        (BLOCKING, "blocking", 60, 60.0, None),
-        (SINGLE, "single", 5, 5.0, 6.0),
-        (OPEN, "normal", 20, 20.0, None),
-    ],
-)
-def test_an_amigos_turn_gets_the_clock_its_tiles_call_for(
-    hand: Any, situation: str, seconds: int, card_after: float, system_after: float | None
-) -> None:
-    clock = timing.turn_clock(hand, Conduct.AMIGOS, computer=False)
-    assert (clock.situation, clock.seconds, clock.card_after, clock.system_after) == (
-        situation,
-        seconds,
-        card_after,
-        system_after,
-    )
-    assert clock.abandon_after is None
-
-
-@pytest.mark.parametrize("hand", [BLOCKING, SINGLE, OPEN])
-def test_timed_computer_and_correspondence_turns_never_give_cards(hand: Any) -> None:
-    timed = timing.turn_clock(hand, Conduct.TIMED, computer=False)
-    assert (timed.situation, timed.seconds, timed.card_after, timed.system_after) == ("timed", 30, None, 30.0)
-    computer = timing.turn_clock(hand, Conduct.AMIGOS, computer=True)
-    assert (computer.situation, computer.card_after, computer.system_after) == ("computer", None, 20.0)
-    day = timing.turn_clock(hand, Conduct.CORRESPONDENCE, computer=False)
-    assert (day.situation, day.seconds, day.card_after, day.system_after, day.abandon_after) == (
-        "correspondence",
-        86_400,
-        None,
-        None,
-        86_400.0,
-    )
 
 
 # -- when the clock runs out -------------------------------------------------------------------------

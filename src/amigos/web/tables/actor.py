@@ -32,19 +32,20 @@ from django.conf import settings
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
+from amigos.table import Mode, TurnClock, VoteChoice, conduct_of, needs_first_leader
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
-from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing, timing
+from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_timer import TimerMixin
 from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
-from amigos.web.tables.actor_votes import VotesMixin
-from amigos.web.tables.game import Game, Refused, first_leader_needed, parse_play
+from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
+from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.rendering import iso
 
 # The names other modules import from here (the shared types are defined in `actor_types`).
@@ -105,13 +106,13 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         ]
         self.cards: dict[int, dict[str, int]] = loaded.cards
         self.chat = loaded.chat
-        self.votes: dict[int, str] = {}
+        self.votes: dict[int, VoteChoice] = {}
         self.next_table_id: int | None = None
         self.game = Game(self.id, self.variant, self._names())
         self.game.replay((kind, data) for _, kind, data in loaded.log)
         for _, kind, data in loaded.log:
-            if kind == "vote":
-                self.votes[int(data["seat"])] = str(data["choice"])
+            if kind == "vote" and (choice := VOTE_CHOICES.get(str(data["choice"]))) is not None:
+                self.votes[int(data["seat"])] = choice
             elif kind == "card":
                 pass  # counts come from the Card rows
         self.clock_info: dict[str, Any] | None = None
@@ -121,10 +122,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             elif kind in ("hand_ended", "match_ended", "disconnected"):
                 self.clock_info = None
         # The rules of time this table follows, and the turn under way (docs/rules.md).
-        self.conduct = timing.conduct_of(self.variant, self.kind)
-        self.turn: timing.TurnClock | None = None
+        self.conduct = conduct_of(
+            self.variant, Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
+        )
+        self.turn: TurnClock | None = None
         self.turn_started: datetime | None = None
-        self.turn_cards = 0
         # Who is at the table: the sockets seated at each seat (this process), when each seat was
         # last heard from, and since when an absent seat is away (docs/rules.md, "Connection and
         # absence"). Every seat counts as present from the moment the actor is built.
@@ -515,7 +517,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     def _start_match(self) -> Pending:
         now = self.clock.now()
         self.game.names = self._names()
-        first = random_seat(self.variant.players) if first_leader_needed(self.variant) else None
+        first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
         events = self.game.start_match(first)
         events += self._dealt()
         self.status = "playing"

@@ -1,10 +1,15 @@
-"""The turn clock: the part of the table actor that times each turn and gives its cards.
+"""The turn clock: the part of the table actor that times each turn and carries out its cards.
 
-Each turn of a live match runs on a clock (`timing.turn_clock`, docs/rules.md): a yellow card when
-the time runs out and every few seconds after, the system's move for a single tile or a turn that
-ran out, and no clock at all while the table waits for an absent player. The actor's deadline
-dispatch (`TableActor._table_deadline`) decides when; this part decides what a turn's clock is and
-what its running out does. `TableActor` inherits it, and every method here runs inside the actor.
+What a turn's clock is and what its running out does are the pure table's rules
+(`amigos.table.clock`: the situation, the yellow cards and their reasons, the system's move); this
+part only holds the clock of the turn under way, turns its moments into the stored deadline and
+the protocol's words, and stores and tells what the rules decided. The actor's deadline dispatch
+(`TableActor._table_deadline`) calls it when the stored deadline falls due. No clock runs while
+the table waits for an absent player. `TableActor` inherits it, and every method here runs inside
+the actor.
+
+The pure clock is kept in seconds since the turn began (``turn_started``): its moments are then
+the same small offsets the server adds to the turn's start, exactly, however long the table lives.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.web.tables import store, timing
-from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.table import DeadlineKind, Situation, TurnClock
+from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
+from amigos.web.tables import store
+from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.game import legal_plays
 from amigos.web.tables.rendering import iso
 
@@ -22,6 +29,24 @@ if TYPE_CHECKING:
     from amigos.table import Conduct
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
+
+#: The protocol's name for each situation (docs/protocol.md, "The turn clock").
+WORDS: dict[Situation, str] = {
+    Situation.BLOCKING: "blocking",
+    Situation.SINGLE: "single",
+    Situation.OPEN: "normal",
+    Situation.TIMED: "timed",
+    Situation.COMPUTER: "computer",
+    Situation.CORRESPONDENCE: "correspondence",
+}
+
+#: The stored deadline's kind for each of the clock's deadlines (a correspondence day run out is
+#: stored as "abandon"; logs of older versions may also hold "overdue" and "default_move").
+STORED: dict[DeadlineKind, str] = {
+    DeadlineKind.CARD: "card",
+    DeadlineKind.SYSTEM_PLAY: "system_play",
+    DeadlineKind.TURN: "abandon",
+}
 
 
 class TurnClockMixin:
@@ -33,12 +58,11 @@ class TurnClockMixin:
     conduct: Conduct
     deadline_at: datetime | None
     cards: dict[int, dict[str, int]]
-    # The clock shown for the turn under way (None when no clock runs), the turn's clock, when it
-    # started and how many cards it gave.
+    # The clock shown for the turn under way (None when no clock runs), and the turn's pure clock
+    # (`amigos.table.TurnClock`, in seconds since ``turn_started``).
     clock_info: dict[str, Any] | None
-    turn: timing.TurnClock | None
+    turn: TurnClock | None
     turn_started: datetime | None
-    turn_cards: int
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
@@ -64,56 +88,45 @@ class TurnClockMixin:
             return
         state = self.seats[seat]
         computer = state.is_computer or state.held_by_computer
-        clock = timing.turn_clock(self.game.hand, self.conduct, computer)
-        self.turn, self.turn_started, self.turn_cards = clock, now, 0
+        clock = turn_clock(self.game.hand, self.conduct, TIMING, 0.0, computer)
+        self.turn, self.turn_started = clock, now
+        seconds = int(clock.budget)
         data = {
             "seat": seat,
-            "deadline": iso(now + timedelta(seconds=clock.seconds)),
-            "seconds": clock.seconds,
-            "situation": clock.situation,
+            "deadline": iso(now + timedelta(seconds=seconds)),
+            "seconds": seconds,
+            "situation": WORDS[clock.situation],
             "legal": legal_plays(self.game.hand, seat),
         }
         pending.events.append(("clock", data))
         self.clock_info = data
-        if clock.card_after is not None:
-            write.deadline = (now + timedelta(seconds=clock.card_after), "card")
-        elif clock.system_after is not None:
-            write.deadline = (now + timedelta(seconds=clock.system_after), "system_play")
-        else:
-            assert clock.abandon_after is not None
-            write.deadline = (now + timedelta(seconds=clock.abandon_after), "abandon")
+        write.deadline = _deadline(clock, now)
 
     def _clock_card(self, seat: int, now: datetime) -> Pending:
-        """The turn's time ran out (or 5 s more passed): a yellow card; the player is told there
-        was no blocking situation when a 20-second clock runs out the first time."""
+        """The turn's time ran out (or 5 s more passed): the yellow card the clock's rules give,
+        with the notice that there was no blocking situation when they call for it."""
         pending = Pending(write=store.Write(events=[], at=now))
         assert pending.write is not None
-        clock = self.turn
-        first = self.turn_cards == 0
-        if clock is not None and clock.situation == "normal" and first:
+        clock, started = self.turn, self.turn_started
+        if clock is None or started is None or clock.card_at is None:
+            # No clock of this process's making (none is ever lost, but should one be): the seat
+            # in turn gets fresh time rather than a card from a clock nobody can read.
+            self._set_clock(pending)
+            return pending
+        if warns_no_block(clock):
             pending.events.append(("notice", {"code": "no_blocking", "seat": seat}))
-        single = clock is not None and clock.single
-        reason = "slow_single" if single else "timeout" if first else "every_5s"
-        self._give_card(pending, seat, "yellow", reason)
-        self.turn_cards += 1
-        started = self.turn_started or now
-        if clock is not None and clock.single and clock.system_after is not None:
-            pending.write.deadline = (started + timedelta(seconds=clock.system_after), "system_play")
-        else:
-            every = clock.card_every if clock is not None else timing.TIMING.card_every
-            base = self.deadline_at if self.deadline_at is not None else now
-            pending.write.deadline = (base + timedelta(seconds=every), "card")
+        self._give_card(pending, seat, "yellow", card_reason(clock).value)
+        self.turn = after_card(clock, TIMING)
+        pending.write.deadline = _deadline(self.turn, started)
         return pending
 
     def _system_play(self, seat: int) -> Pending:
-        """The system moves for the seat: its single tile at 6 s, the default move when a timed
-        turn ran out, or for a computer player that did not answer in time."""
+        """The system moves for the seat (the default move) for the reason the clock's rules give:
+        its single tile at 6 s, a timed turn run out, a computer player that did not answer."""
         hand = self.game.hand
         assert hand is not None
-        clock = self.turn
-        situation = clock.situation if clock is not None else "timed"
-        reason = {"single": "single_tile", "computer": "computer_late"}.get(situation, "timeout")
-        return self._act(seat, hand.default_action(), system=True, reason=reason)
+        reason = system_reason(None if self.turn is None else self.turn.situation)
+        return self._act(seat, hand.default_action(), system=True, reason=reason.value)
 
     def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None:
         state = self.seats[seat]
@@ -147,3 +160,10 @@ class TurnClockMixin:
                 "reason": reason,
             }
         )
+
+
+def _deadline(clock: TurnClock, started: datetime) -> tuple[datetime, str]:
+    """The stored deadline of ``clock`` (its moments counted from ``started``)."""
+    due = clock_due(clock)
+    assert due is not None  # every clock the rules start acts at some moment
+    return started + timedelta(seconds=due[0]), STORED[due[1]]

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
-from amigos.table import Conduct
-from amigos.web.tables import store, suspensions, timing
-from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.table import CardReason, Conduct, TurnClock, VoteChoice
+from amigos.table.presence import Lapse, window, window_lapse
+from amigos.web.tables import store, suspensions
+from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ class PresenceMixin:
     game: Game
     clock: Clock
     clock_info: dict[str, Any] | None
-    turn: timing.TurnClock | None
+    turn: TurnClock | None
     turn_started: datetime | None
     deadline_at: datetime | None
     deadline_kind: str
@@ -58,7 +59,7 @@ class PresenceMixin:
         def _end_unfinished(
             self, termination: str, seat: int | None, pending: Pending | None = None
         ) -> Pending: ...
-        async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None: ...
+        async def _cast(self, seat: int, choice: VoteChoice, *, left: bool = False) -> None: ...
 
     @property
     def tracking(self) -> bool:
@@ -73,9 +74,8 @@ class PresenceMixin:
         )
 
     def _window(self) -> float:
-        """How long an absent player has: 5 minutes at an Amigos table; 2 minutes elsewhere,
-        after which a computer player holds the seat."""
-        return timing.TIMING.reconnect if self.conduct is Conduct.AMIGOS else timing.TIMING.grace
+        """How long an absent player has (`amigos.table.presence.window`)."""
+        return window(self.conduct, TIMING)
 
     def _window_end(self, seat: int) -> datetime | None:
         since = self.away_since.get(seat)
@@ -98,7 +98,7 @@ class PresenceMixin:
             if not self.vote_left:
                 return None
             left, number = min((since, number) for number, since in self.vote_left.items())
-            return left + timedelta(seconds=timing.TIMING.vote_absence), "left_vote", number
+            return left + timedelta(seconds=TIMING.vote_absence), "left_vote", number
         if not self.tracking:
             return None
         heard: tuple[datetime, int] | None = None  # the earliest a present human seat was heard from
@@ -121,7 +121,7 @@ class PresenceMixin:
                 seen = self.clock.now()
             if heard is None or (seen, number) < heard:
                 heard = (seen, number)
-        silent = None if heard is None else (heard[0] + timing.SILENCE, "silent", heard[1])
+        silent = None if heard is None else (heard[0] + SILENCE, "silent", heard[1])
         lapsing = None if window is None else (window[0], "window", window[1])
         if silent is None or (lapsing is not None and lapsing < silent):
             return lapsing
@@ -136,7 +136,7 @@ class PresenceMixin:
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""
         seen = self.last_seen.get(seat)
-        return seen is None or seen + timing.SILENCE <= at
+        return seen is None or seen + SILENCE <= at
 
     async def _gone(self, seat: int, at: datetime) -> Pending:
         """The seat is absent from ``at``: away, with its window, unless the player's account was
@@ -152,7 +152,7 @@ class PresenceMixin:
             # for the meeting room (as leaving is in `amigos.table`), and the vote closes at once.
             self.vote_left.pop(seat, None)
             if self.status == "voting":
-                await self._cast(seat, "communicate", left=True)
+                await self._cast(seat, VoteChoice.LOBBY, left=True)
             return
         if await self._suspended(seat):
             await self._commit(self._end_for_suspension(seat))
@@ -161,15 +161,23 @@ class PresenceMixin:
                 # Still unheard: a heartbeat taken while the suspension was looked up (taken at
                 # once, `heard_at_once`) means the player is there after all.
                 await self._commit(self._away(seat, at))
-        elif self.conduct is Conduct.AMIGOS:
-            # Not back within 5 minutes: a blue card, and the match ends by abandonment.
+        else:
+            await self._window_lapsed(seat)
+
+    async def _window_lapsed(self, seat: int) -> None:
+        """The seat's window ran out: what the pure table's rule (`window_lapse`) decides, stored
+        and told."""
+        others = [
+            state.held_by_computer
+            for state in self.seats
+            if state.user_id is not None and state.number != seat
+        ]
+        lapse = window_lapse(self.conduct, others)
+        if lapse is Lapse.BLUE_CARD:
             pending = Pending(write=store.Write(events=[], at=self.clock.now()))
-            self._give_card(pending, seat, "blue", "no_reconnection")
+            self._give_card(pending, seat, "blue", CardReason.NO_RETURN.value)
             await self._commit(self._end_unfinished("abandonment", seat, pending))
-        elif self._nobody_left(seat):
-            # Every person has left (the others' windows lapsed before): the table ends unfinished
-            # by this last one's abandonment, rather than computer players playing it out for
-            # nobody, for ever (docs/rules.md, "Connection and absence"). No card, no winner.
+        elif lapse is Lapse.ABANDONED:
             await self._commit(self._end_unfinished("abandonment", seat))
         else:
             # Two minutes away at a timed table: a computer player holds the seat until the return.
@@ -190,13 +198,6 @@ class PresenceMixin:
             for state in self.seats
             if state.user_id is not None and (state.held_by_computer or state.number in self.away_since)
         )
-
-    def _nobody_left(self, seat: int) -> bool:
-        """Whether ``seat``'s window lapsing leaves no person at the table: every other human seat
-        is already held by a computer player (its own window lapsed; one still within its window
-        may come back)."""
-        others = [state for state in self.seats if state.user_id is not None and state.number != seat]
-        return all(state.held_by_computer for state in others)
 
     def _away(self, seat: int, at: datetime) -> Pending:
         """The seat is found absent from ``at``. A player who goes while the table already waits

@@ -1,5 +1,5 @@
 """The small types a table actor and its parts share: a seat's state, the job's pending write, the
-clock, and the next-table links the vote needs.
+clock, the next-table links the vote needs, and the table's durations.
 
 They live apart from `actor` because the actor's parts (the `actor_*` modules) name them too,
 and the actor imports those parts: were the types in `actor`, each part would have to import the
@@ -10,11 +10,18 @@ typing. `actor` re-exports them, so `from amigos.web.tables.actor import Clock` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from amigos.table import Timing
 from amigos.web.tables import store
 from amigos.web.tables.seat_names import computer_name
+
+#: Every duration of the live tables: the pure table's (`amigos.table.Timing`, the specs' numbers).
+TIMING = Timing()
+#: How long a seat may be unheard before it is away, made once: every play asks when each seat's
+#: silence next matters, and making this `timedelta` from a float each time was a hundredth of it.
+SILENCE = timedelta(seconds=TIMING.heartbeat_timeout)
 
 
 class Clock(Protocol):

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from amigos.web.tables import rendering
 from amigos.web.tables.actor_types import SeatState
+from amigos.web.tables.actor_votes import VOTE_WORDS
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
     from amigos.engine import Variant
+    from amigos.table import VoteChoice
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
 
@@ -48,7 +50,7 @@ class SeatViewMixin:
     deadline_at: datetime | None
     cards: dict[int, dict[str, int]]
     chat: list[dict[str, Any]]
-    votes: dict[int, str]
+    votes: dict[int, VoteChoice]
     away_since: dict[int, datetime]
 
     if TYPE_CHECKING:
@@ -87,7 +89,7 @@ class SeatViewMixin:
         if self.status == "voting":
             votes = {
                 "deadline": iso(self.deadline_at),
-                "choices": {str(seat.number): self.votes.get(seat.number) for seat in self.seats},
+                "choices": {str(seat.number): _vote_word(self.votes.get(seat.number)) for seat in self.seats},
             }
         return {
             "table_id": self.id,
@@ -121,3 +123,8 @@ class SeatViewMixin:
             "votes": votes,
             "chat": list(self.chat[-30:]),
         }
+
+
+def _vote_word(choice: VoteChoice | None) -> str | None:
+    """A seat's choice as the protocol words it (None: not chosen yet)."""
+    return None if choice is None else VOTE_WORDS[choice]

@@ -1,8 +1,8 @@
 """The vote after a match: the part of the table actor that opens, counts and closes it.
 
 When a match ends the seated people choose a rematch, a rotation or the meeting room
-(`amigos.table.ballot` decides, as it does for the pure table). The vote has its own state
-(`votes`, `next_table_id`) and its own way out (creating the next table and waking it), so it is
+(`amigos.table.gathering.decide` and `vote_outcome` decide, for the pure table too). The vote has
+its own state (`votes`, `next_table_id`) and its own way out (creating the next table and waking it), so it is
 kept apart from the actor's queue and commands; `TableActor` inherits it, and every method here
 runs inside the actor, like the rest of its jobs.
 """
@@ -13,10 +13,11 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.table import ballot
+from amigos.table import VoteChoice
+from amigos.table.gathering import decide, vote_outcome
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import store, timing
-from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.web.tables import store
+from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -25,7 +26,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("amigos.tables")
 
-CHOICES = ("rematch", "rotate", "communicate")
+#: The protocol's word for each choice (docs/protocol.md, `table.vote`: the meeting room is
+#: "communicate"), and back.
+VOTE_WORDS: dict[VoteChoice, str] = {
+    VoteChoice.REMATCH: "rematch",
+    VoteChoice.ROTATE: "rotate",
+    VoteChoice.LOBBY: "communicate",
+}
+VOTE_CHOICES: dict[str, VoteChoice] = {word: choice for choice, word in VOTE_WORDS.items()}
 
 
 class VotesMixin:
@@ -40,7 +48,7 @@ class VotesMixin:
     links: NextTables
     clock_info: dict[str, Any] | None
     # Each seat's choice in the vote under way, and the table it created (rematch or rotation).
-    votes: dict[int, str]
+    votes: dict[int, VoteChoice]
     next_table_id: int | None
 
     if TYPE_CHECKING:
@@ -54,19 +62,21 @@ class VotesMixin:
         seat = self._acting_seat(user_id, version)
         if self.status != "voting":
             raise CommandError("not_voting", "no vote is open at this table")
-        if choice not in CHOICES:
+        chosen = VOTE_CHOICES.get(choice) if isinstance(choice, str) else None
+        if chosen is None:
             raise CommandError("bad_choice", "choose rematch, rotate or communicate")
-        await self._cast(seat, choice)
+        await self._cast(seat, chosen)
         return {"version": self.version}
 
-    async def _cast(self, seat: int, choice: str, *, left: bool = False) -> None:
-        """Store a seat's choice, and close the vote when it is decided (`_vote_decided`)."""
+    async def _cast(self, seat: int, choice: VoteChoice, *, left: bool = False) -> None:
+        """Store a seat's choice, and close the vote when the pure table's rule
+        (`amigos.table.gathering.decide`) says it is decided."""
         self.votes[seat] = choice
-        data: dict[str, Any] = {"seat": seat, "choice": choice}
+        data: dict[str, Any] = {"seat": seat, "choice": VOTE_WORDS[choice]}
         if left:
             data["left"] = True
         pending = Pending(events=[("vote", data)])
-        if self._vote_decided():
+        if decide(self.votes, self._voters()) is not None:
             pending.events += await self._close_votes()
         now = self.clock.now()
         pending.write = store.Write(events=[], at=now)
@@ -77,12 +87,6 @@ class VotesMixin:
             pending.write.next_table_id = self.next_table_id
         await self._commit(pending)
         await self._wake_next_table()
-
-    def _vote_decided(self) -> bool:
-        """Whether the vote is over: every human seat chose the same, or it can no longer be
-        unanimous, because someone chose "communicate" or two seats chose differently (the spec:
-        one player who presses another button sends everyone to the meeting room, at once)."""
-        return ballot.settled(self.votes, self._voters(), "communicate")
 
     def _voters(self) -> list[int]:
         """The seats that vote after a match: the people's (computer players do not vote)."""
@@ -99,7 +103,7 @@ class VotesMixin:
         write.record = self.game.record(absent=self._absent_seats())
         write.record_ended = True
         write.termination = self.game.termination
-        deadline = now + timedelta(seconds=timing.VOTE_SECONDS)
+        deadline = now + timedelta(seconds=TIMING.vote)
         write.deadline = (deadline, "votes")
         for kind, data in pending.events:
             if kind == "match_ended":
@@ -107,16 +111,17 @@ class VotesMixin:
 
     async def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
         """Close the vote: the same rematch or rotate from every human seat creates the next table
-        (stored before anyone is told, so `votes_closed` names it); anything else is "communicate"."""
-        result = ballot.outcome(self.votes, self._voters(), "communicate")
-        if result in ("rematch", "rotate"):
+        (stored before anyone is told, so `votes_closed` names it); anything else is the meeting
+        room ("communicate"). Also when the vote's time ran out (`vote_outcome`)."""
+        result = vote_outcome(self.votes, self._voters())
+        if result is not VoteChoice.LOBBY:
             try:
-                self.next_table_id = await self.links.make_next_table(self.id, result, self.clock.now())
+                self.next_table_id = await self.links.make_next_table(self.id, result.value, self.clock.now())
             except Exception:
                 log.exception("table %s: could not create the next table; back to the lobby", self.id)
-                result, self.next_table_id = "communicate", None
+                result, self.next_table_id = VoteChoice.LOBBY, None
         self.status = "finished"
-        return [("votes_closed", {"result": result, "next_table_id": self.next_table_id})]
+        return [("votes_closed", {"result": VOTE_WORDS[result], "next_table_id": self.next_table_id})]
 
     async def _wake_next_table(self) -> None:
         """Start the table the vote created (its seats all accepted: the match starts at once)."""

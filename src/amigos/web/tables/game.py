@@ -36,8 +36,7 @@ from amigos.engine.actions import Arm
 from amigos.engine.outcome import Termination
 from amigos.engine.record import Record, RecordHand, hand_with_moves
 from amigos.engine.trail import HandTrail, MatchTrail, VoidedDeal, hand_trail_json, match_trail_json
-from amigos.engine.variants import Family
-from amigos.table import computer_asks_reshuffle, may_reshuffle, redeal_id
+from amigos.table import computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
 
 Event = tuple[str, dict[str, Any]]
 
@@ -337,18 +336,9 @@ class Game:
         return events
 
     def forced_pass(self) -> bool:
-        """Whether the seat in turn can only pass (the server then passes for it)."""
-        if self.hand is None or self.hand.is_over:
-            return False
-        return all(isinstance(action, Pass) for action in self.hand.legal_actions())
-
-    def single_play(self) -> Play | None:
-        """The only legal play of the seat in turn, if it has exactly one."""
-        if self.hand is None or self.hand.is_over:
-            return None
-        plays = [action for action in self.hand.legal_actions() if isinstance(action, Play)]
-        tiles = {play.tile for play in plays}
-        return plays[0] if len(tiles) == 1 and len(plays) >= 1 else None
+        """Whether the seat in turn can only pass (`amigos.table.must_pass`: the server then passes
+        for it)."""
+        return self.hand is not None and not self.hand.is_over and must_pass(self.hand)
 
     def end_match(self, termination: str, offender: int | None = None) -> list[Event]:
         """End the match early (abandonment, suspension) by ``offender``'s doing: no winner by
@@ -513,8 +503,3 @@ class Game:
         ).to_obj()
         self._recorded[log.id] = (len(log.actions), built)
         return built
-
-
-def first_leader_needed(variant: Variant) -> bool:
-    """Amigos and Cuban matches need a first leader drawn by the server; the draw games' deal decides."""
-    return variant.family is not Family.DRAW

@@ -15,12 +15,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
-from amigos.table import VoteChoice, reseat
+from amigos.table import Timing, VoteChoice, reseat
 from amigos.web.accounts.identity import clean_display_name, display_name_problem
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
-from amigos.web.tables import forwarding, limits, store, timing
+from amigos.web.tables import forwarding, limits, store
 from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
+
+#: How long an invitation stays open (a live table's, or a correspondence table's day): the
+#: pure table's durations.
+_TIMING = Timing()
 
 MAX_NAME = 60
 #: How long an invitation to a correspondence game waits for its answer: a day unless the
@@ -196,9 +200,9 @@ def _invitation_time(kind: str, answer_within: timedelta | None) -> timedelta:
     if kind == Kind.LIVE:
         if answer_within is not None:
             raise TableRefused("bad_answer_time", "a live table's invitations wait the live clock only")
-        return timedelta(seconds=timing.INVITATION_SECONDS)
+        return timedelta(seconds=_TIMING.invitation)
     if answer_within is None:
-        return timedelta(seconds=timing.CORRESPONDENCE_SECONDS)
+        return timedelta(seconds=_TIMING.correspondence)
     if not ANSWER_WITHIN_MIN <= answer_within <= ANSWER_WITHIN_MAX:
         raise TableRefused("bad_answer_time", "an invitation waits between a day and a week")
     return answer_within

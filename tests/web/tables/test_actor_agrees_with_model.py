@@ -1,0 +1,319 @@
+"""The live table actor and the pure table (`amigos.table.advance`) agree, move by move.
+
+While the actor still keeps its own hand flow beside the pure model, this is what keeps the two from
+drifting: one Amigos match among four people is played at the actor, with a fake clock, waits drawn
+so that every kind of turn clock runs out now and then (cards, the notice of no blocking situation,
+the system laying a single tile), and the very same events, at the very same moments, are given to
+the pure table. After every step both must say the same: whose turn it is and on which clock,
+which cards fell and why, and which moves the system made and why. A second set of matches also
+closes and reopens the players' pages: who is away, "Abandono", the table waiting without a clock,
+the return with fresh time, and the blue card and abandonment when a window runs out.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from amigos.table import (
+    Accept,
+    CardGiven,
+    Deal,
+    Disconnected,
+    Effect,
+    Move,
+    Notice,
+    NoticeKind,
+    Phase,
+    Reconnected,
+    Suspend,
+    SystemPlay,
+    TableState,
+    TakeOver,
+    Termination,
+    Tick,
+    Timing,
+    advance,
+    next_deadline,
+    open_table,
+)
+from amigos.web.accounts.models import User
+from amigos.web.tables import actor as actor_module
+from amigos.web.tables import registry, store
+from amigos.web.tables.actor import TableActor
+from amigos.web.tables.actor_clock import WORDS
+from tests.table.helpers import config
+from tests.web.tables.support import FakeClock
+from tests.web.tables.test_actor import among_people, until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: Seconds waited before a move: mostly in time, now and then past a single tile's 5 s or 6 s, an
+#: open turn's 20 s (and a card or two after it) or a blocking turn's 60 s.
+WAITS = (0.0, 1.0, 2.0, 3.0, 5.0, 5.5, 6.0, 21.0, 26.0, 61.0)
+
+
+@pytest.fixture(autouse=True)
+async def fake_clock() -> Any:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    yield clock
+    await registry.stop_all()
+    registry.use_clock(None)
+
+
+class Mirror:
+    """The pure table beside the actor: the same events at the same moments (seconds since the
+    actor's start), and every effect kept. Heartbeats never lapse here: the test keeps every seat
+    heard at the actor too, so presence plays no part."""
+
+    def __init__(self, start: datetime) -> None:
+        self.start = start
+        players = ("ana", "beto", "caro", "dani")
+        self.state: TableState
+        self.state, _ = open_table(config("amigos-100", players, timing=Timing(heartbeat_timeout=1e9)), 0.0)
+        self.effects: list[Effect] = []
+        for seat in (1, 2, 3):
+            self.at(start, Accept(seat))
+
+    def at(self, moment: datetime, event: Any) -> None:
+        self.state, effects = advance(self.state, event, (moment - self.start).total_seconds())
+        self.effects.extend(effects)
+
+    def cards(self) -> list[tuple[int, str, str]]:
+        return [
+            (effect.seat, effect.colour.value, effect.reason.value)
+            for effect in self.effects
+            if isinstance(effect, CardGiven)
+        ]
+
+    def warnings(self, kind: NoticeKind = NoticeKind.NO_BLOCKING_SITUATION) -> list[int | None]:
+        return [effect.seat for effect in self.effects if isinstance(effect, Notice) and effect.kind is kind]
+
+    def presence(self) -> list[tuple[str, int | None, bool]]:
+        said = {
+            NoticeKind.PLAYER_AWAY: ("disconnected", False),
+            NoticeKind.ABANDON: ("disconnected", True),
+            NoticeKind.PLAYER_BACK: ("reconnected", False),
+        }
+        return [
+            (*said[effect.kind][:1], effect.seat, said[effect.kind][1])
+            for effect in self.effects
+            if isinstance(effect, Notice) and effect.kind in said
+        ]
+
+    def system_moves(self) -> list[tuple[int, str]]:
+        return [
+            (effect.seat, effect.reason.value) for effect in self.effects if isinstance(effect, SystemPlay)
+        ]
+
+
+async def actor_log(actor: TableActor) -> list[tuple[str, dict[str, Any]]]:
+    rows = await sync_to_async(store.events_between)(actor.id, 0, actor.version)
+    return [(kind, data) for _, kind, data in rows]
+
+
+def actor_cards(log: list[tuple[str, dict[str, Any]]]) -> list[tuple[int, str, str]]:
+    return [(data["seat"], data["colour"], data["reason"]) for kind, data in log if kind == "card"]
+
+
+def actor_system_moves(log: list[tuple[str, dict[str, Any]]]) -> list[tuple[int, str]]:
+    return [
+        (data["seat"], data["reason"])
+        for kind, data in log
+        if (kind == "played" and data["system"]) or (kind == "passed" and data["automatic"])
+    ]
+
+
+async def agree(actor: TableActor, mirror: Mirror) -> None:
+    log = await actor_log(actor)
+    assert actor_cards(log) == mirror.cards()
+    assert actor_system_moves(log) == mirror.system_moves()
+    warned = [data["seat"] for kind, data in log if kind == "notice" and data["code"] == "no_blocking"]
+    assert warned == mirror.warnings()
+    fresh = [data["seat"] for kind, data in log if kind == "notice" and data["code"] == "fresh_time"]
+    assert fresh == mirror.warnings(NoticeKind.FRESH_TIME)
+    presence = [
+        (kind, data["seat"], bool(data.get("abandon")))
+        for kind, data in log
+        if kind in ("disconnected", "reconnected")
+    ]
+    assert presence == mirror.presence()
+    state = mirror.state
+    if actor.status == "voting":
+        assert state.phase is Phase.VOTING
+        return
+    if actor.status == "finished":
+        # By abandonment (an absent player's window ran out) or for suspension (28 yellow cards:
+        # the ladder is the server's, which tells the pure table with `Suspend`).
+        ended = [data for kind, data in log if kind == "match_ended"]
+        assert state.phase is Phase.CLOSED and state.termination is not None
+        assert [(data["termination"], data["seat"]) for data in ended] == [
+            (state.termination.value, state.offender)
+        ]
+        return
+    assert actor.paused == state.paused
+    if actor.game.in_hand and state.paused:
+        # The table waits for an absent player: no clock runs.
+        assert state.phase is Phase.PLAYING and state.hand is not None and state.clock is None
+        assert actor.game.to_move == state.hand.state.to_move and actor.clock_info is None
+    elif actor.game.in_hand:
+        assert state.phase is Phase.PLAYING and state.hand is not None and state.clock is not None
+        assert actor.game.to_move == state.hand.state.to_move == state.clock.seat
+        assert actor.clock_info is not None
+        assert actor.clock_info["situation"] == WORDS[state.clock.situation]
+        assert actor.clock_info["seconds"] == int(state.clock.budget)
+    else:
+        assert state.phase is Phase.DEALING
+
+
+async def deal_as_the_actor_did(actor: TableActor, mirror: Mirror, moment: datetime) -> None:
+    """The actor deals the next hand by itself (its pause between hands is 0 s in tests): the
+    pure table is dealt the same key, with the same first leader. And a seat the card ladder just
+    suspended (the server's part) is suspended at the pure table too."""
+    if actor.status == "finished" and mirror.state.phase is not Phase.CLOSED:
+        log = await actor_log(actor)
+        suspended = [
+            data["seat"]
+            for kind, data in log
+            if kind == "match_ended" and data["termination"] == "suspension"
+        ]
+        if suspended:
+            mirror.at(moment, Suspend(suspended[0]))
+        return
+    # Nobody deals while the table waits for an absent player: the deal follows the return.
+    await until(lambda: actor.game.in_hand or actor.status != "playing" or actor.paused)
+    if mirror.state.phase is Phase.DEALING and actor.game.in_hand:
+        hand = actor.game.hands[-1]
+        mirror.at(moment, Deal(hand.key, hand.start.leader))
+
+
+async def both_wake_at(
+    actor: TableActor, mirror: Mirror, fake_clock: FakeClock, moment: datetime, away: set[int]
+) -> None:
+    """Time passes to ``moment`` at both tables (every seat but the ``away`` ones still heard
+    from), and they agree."""
+    fake_clock.moment = moment
+    for seat in range(4):
+        if seat not in away:
+            assert actor.heard_at_once(seat)
+    await actor.fire_deadline()
+    mirror.at(moment, Tick())
+    await deal_as_the_actor_did(actor, mirror, moment)
+    await agree(actor, mirror)
+
+
+async def play_side_by_side(
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_clock: FakeClock,
+    seed: int,
+    absences: bool,
+) -> Mirror:
+    """A seeded match at the actor and at the pure table, checked after every step; with
+    ``absences``, players also lose their page (their one socket closes) and come back."""
+    draw = random.Random(seed)
+    # The deals and the first leader come from the seed too, so the match is the same every run.
+    monkeypatch.setattr(
+        actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
+    )
+    monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
+    people, actor = await among_people(make_player, monkeypatch)
+    sockets = {seat: object() for seat in range(4)}
+    for seat, key in sockets.items():
+        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    mirror = Mirror(fake_clock.now())
+    await deal_as_the_actor_did(actor, mirror, fake_clock.now())
+    await agree(actor, mirror)
+    away: set[int] = set()
+    for _ in range(70):
+        if actor.status != "playing":
+            break
+        # Long waits while someone is away, so that windows run out now and then.
+        waits = (*WAITS, 130.0, 301.0) if away else WAITS
+        target = fake_clock.now() + timedelta(seconds=draw.choice(waits))
+        # The actor's timer fires at each deadline on time: so does this test, the pure table's
+        # next deadline telling when (a late timer would give the next seat its clock late).
+        while (due := next_deadline(mirror.state)) is not None and due.at is not None:
+            moment = mirror.start + timedelta(seconds=due.at)
+            if moment > target:
+                break
+            await both_wake_at(actor, mirror, fake_clock, moment, away)
+        await both_wake_at(actor, mirror, fake_clock, target, away)
+        if actor.status != "playing":
+            break
+        now = target
+        roll = draw.random()
+        if absences and roll < 0.15 and len(away) < 2:
+            seat = draw.choice(sorted(set(range(4)) - away))
+            away.add(seat)
+            await actor.call(lambda seat=seat, actor=actor: actor.detach(sockets[seat], seat))
+            mirror.at(now, Disconnected(seat))
+        elif absences and roll < 0.3 and away:
+            seat = draw.choice(sorted(away))
+            away.discard(seat)
+            await actor.call(lambda seat=seat, actor=actor: actor.attach(sockets[seat], seat))
+            mirror.at(now, Reconnected(seat))
+        elif absences and roll < 0.36:
+            # The process stops; the table is rebuilt from its stored log and taken over (the
+            # seat in turn gets fresh time), and the present players' pages join it again.
+            await registry.stop_all()
+            rebuilt = await registry.get_actor(actor.id)
+            assert rebuilt is not None
+            actor = rebuilt
+            mirror.at(now, TakeOver())
+            for seat in sorted(set(range(4)) - away):
+                await actor.call(lambda seat=seat, actor=actor: actor.attach(sockets[seat], seat))
+        else:
+            seat = actor.game.to_move
+            hand = actor.game.hand
+            if seat is None or hand is None or actor.paused:
+                continue
+            action = draw.choice(hand.legal_actions())
+            user_id = people[seat].pk
+            await actor.call(
+                lambda user_id=user_id, action=action, actor=actor: actor.play(user_id, actor.version, action)
+            )
+            mirror.at(now, Move(seat, action))
+        await deal_as_the_actor_did(actor, mirror, now)
+        await agree(actor, mirror)
+    return mirror
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_the_actor_and_the_pure_table_agree_move_by_move(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock, seed: int
+) -> None:
+    mirror = await play_side_by_side(make_player, monkeypatch, fake_clock, seed, absences=False)
+    # The draws made the clocks run out in every way the rules know (the seeds are fixed).
+    reasons = {reason for _, _, reason in mirror.cards()} | {reason for _, reason in mirror.system_moves()}
+    assert reasons >= {"timeout", "every_5s", "slow_single", "single_tile", "auto_pass"}
+    assert mirror.warnings()
+
+
+@pytest.mark.parametrize(("seed", "fresh_time"), [(3, False), (4, True), (5, True)])
+async def test_the_actor_and_the_pure_table_agree_on_absences(
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_clock: FakeClock,
+    seed: int,
+    fresh_time: bool,
+) -> None:
+    """Pages lost and found: the table waits (no clock), "Abandono" for a second absence, fresh
+    time on the return, the blue card and abandonment when the 5 minutes run out; and the server
+    restarting now and then, the table rebuilt from its log and taken over."""
+    mirror = await play_side_by_side(make_player, monkeypatch, fake_clock, seed, absences=True)
+    # The draws (fixed seeds) went through all of it: away, back, "Abandono", and a window run out.
+    presence = mirror.presence()
+    assert ("reconnected", presence[0][1], False) in presence
+    assert any(abandon for _, _, abandon in presence)
+    assert mirror.state.termination is Termination.ABANDONMENT
+    assert [colour for _, colour, _ in mirror.cards()].count("blue") == 1
+    # Seeds 4 and 5 restart the server while a clock runs (seed 3 never does).
+    assert bool(mirror.warnings(NoticeKind.FRESH_TIME)) is fresh_time
