@@ -31,15 +31,9 @@ VARIANT_CLASSES = frozenset(
     and name != "Variant"
 )
 
-#: Branches still standing in modules another change is rewriting (the live table's actor and
-#: the pure table model), with how many each may hold; each should ask the variant instead
-#: (``deal_decides_first_leader``, ``amigos_conduct``). The count may only go down.
-PENDING: dict[str, int] = {
-    "web/tables/game.py": 1,
-    "web/tables/timing.py": 1,
-    "table/model.py": 1,
-    "table/flow.py": 1,
-}
+#: Branches allowed to stand outside the variant classes, per module (none: every question about
+#: a family is asked of its variant).
+PENDING: dict[str, int] = {}
 
 
 def _names_label(node: ast.AST) -> bool:

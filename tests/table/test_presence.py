@@ -145,7 +145,7 @@ def test_cuban_absence_pauses_2_minutes_then_a_computer_holds_the_seat_until_the
     assert table.state.paused
     assert table.at(129.9, Tick()) == []
     effects = table.at(130.0, Tick())
-    assert effects[:2] == [SeatHeldByComputer(1), TurnStarted(1, Situation.COMPUTER, 20.0, 130.0)]
+    assert effects[:2] == [SeatHeldByComputer(1), TurnStarted(1, Situation.TIMED, 30.0, 130.0)]
     assert ComputerTurn(1) in effects
     assert not table.state.paused
     # The player comes back during the computer's turn and takes it over with fresh time.

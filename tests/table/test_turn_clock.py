@@ -210,6 +210,13 @@ def test_timed_computer_and_correspondence_turns_never_give_cards(hand: HandStat
     assert clock_due(timed) == (30.0, DeadlineKind.SYSTEM_PLAY)
     computer = turn_clock(hand, Conduct.AMIGOS, Timing(), 0.0, computer=True)
     assert (computer.situation, computer.card_at, computer.system_at) == (Situation.COMPUTER, None, 20.0)
+    # At a Cuban or draw table a computer player runs on the table's own 30 s, like everyone.
+    timed_computer = turn_clock(hand, Conduct.TIMED, Timing(), 0.0, computer=True)
+    assert (timed_computer.situation, timed_computer.budget, timed_computer.card_at) == (
+        Situation.TIMED,
+        30,
+        None,
+    )
     assert system_reason(computer.situation) is SystemReason.COMPUTER_LATE
     day = turn_clock(hand, Conduct.CORRESPONDENCE, Timing(), 10.0, computer=False)
     assert (day.situation, day.budget, day.card_at, day.system_at) == (

@@ -28,12 +28,14 @@ def situation_of(hand: HandState, config: TableConfig, computer: bool) -> Situat
 def situation_for(hand: HandState, conduct: Conduct, computer: bool) -> Situation:
     """:func:`situation_of` for a caller that knows the table's conduct but keeps no
     :class:`TableConfig` (the web server's table actor)."""
+    if conduct is Conduct.TIMED:
+        # Cuban and the draw games give every seat the same 30 s, a computer player's too: the
+        # players see one clock for everyone (a computer's turn once showed 20 s there).
+        return Situation.TIMED
     if computer:
         return Situation.COMPUTER
     if conduct is Conduct.CORRESPONDENCE:
         return Situation.CORRESPONDENCE
-    if conduct is Conduct.TIMED:
-        return Situation.TIMED
     if is_single(hand):
         return Situation.SINGLE
     if hand.closing_actions():

@@ -19,7 +19,6 @@ from amigos.engine import (
     deal_from_key,
 )
 from amigos.engine.deal import normalise_key
-from amigos.engine.variants import Family
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
 from . import events as ev
@@ -67,7 +66,7 @@ def redeal_id(base: str, redeal: int) -> str:
 def needs_first_leader(variant: Variant) -> bool:
     """Whether a match of ``variant`` needs its first leader drawn by the server: Amigos and Cuban
     do; the draw games find theirs in the deal."""
-    return variant.family is not Family.DRAW
+    return not variant.deal_decides_first_leader
 
 
 def must_pass(hand: HandState) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from amigos.engine import Action, Family, HandState, Match, Termination, Variant
+from amigos.engine import Action, HandState, Match, Termination, Variant
 
 
 class Mode(enum.Enum):
@@ -104,7 +104,7 @@ def conduct_of(variant: Variant, mode: Mode) -> Conduct:
     Amigos platform's, or the timed ones (Cuban, the draw and fives games)."""
     if mode is Mode.CORRESPONDENCE:
         return Conduct.CORRESPONDENCE
-    return Conduct.AMIGOS if variant.family is Family.AMIGOS else Conduct.TIMED
+    return Conduct.AMIGOS if variant.amigos_conduct else Conduct.TIMED
 
 
 @dataclass(frozen=True, slots=True)

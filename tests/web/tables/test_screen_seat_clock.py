@@ -88,11 +88,6 @@ def seen_mine(page: Any, seats: list[dict[str, Any]]) -> None:
     assert seat["me"] and all(each["thinking"] is None for each in seats)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server: a computer player's turn at a Cuban table runs on 20 s, not the table's 30 s "
-    "(amigos.table.clock.situation_for puts `computer` before the timed conduct)",
-)
 def test_a_computer_turn_at_a_cuban_table_runs_on_the_tables_30_seconds(
     open_page: Callable[..., Any], settings: Any
 ) -> None:
