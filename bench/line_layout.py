@@ -27,6 +27,7 @@ try:
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from amigos.engine.codec import line_json
 from amigos.engine.line import Line
 from amigos.engine.line_layout import layout
 from amigos.engine.tiles import tile_set
@@ -59,7 +60,7 @@ def whole_hands(quick: bool) -> list[dict[str, Any]]:
                 tile, arm = options[0]
                 line = line.place(tile, arm)
                 left.remove(tile)
-            lines.append(line.to_dict())
+            lines.append(line_json(line))
     return lines
 
 

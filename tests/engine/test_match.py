@@ -3,6 +3,7 @@
 import unittest
 
 from amigos.engine import HandEnd, HandOutcome, Match, find_variant
+from amigos.engine.codec import sheet_json
 from amigos.engine.deal import Deal
 from amigos.engine.variants.cuban import cuban_next_leader
 
@@ -70,7 +71,7 @@ class AmigosMatchTests(unittest.TestCase):
         self.assertEqual(sheet.totals, (0, 105))
         self.assertEqual(sheet.shown_totals, ("0", "100"))
         self.assertEqual(sheet.winner, 1)
-        self.assertEqual(sheet.to_dict()["shown_totals"], ["0", "100"])
+        self.assertEqual(sheet_json(sheet)["shown_totals"], ["0", "100"])
 
 
 class HandsWonTests(unittest.TestCase):

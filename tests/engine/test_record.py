@@ -8,6 +8,7 @@ from typing import Any
 
 from amigos.cli.replay import replay_main
 from amigos.engine import find_variant
+from amigos.engine.codec import replay_json
 from amigos.engine.record import RecordError, parse_record, write_record
 from amigos.engine.replay import replay_record
 from amigos.engine.simulate import simulate_match
@@ -42,7 +43,7 @@ def run_cli(text: str) -> tuple[int, str, str]:
 
 class ReplayTests(unittest.TestCase):
     def test_unfinished_hand(self) -> None:
-        report = replay_record(parse_record(record([*OPENING, "5-4@5", "4-3"]))).to_dict()
+        report = replay_json(replay_record(parse_record(record([*OPENING, "5-4@5", "4-3"]))))
         self.assertEqual(
             report,
             {

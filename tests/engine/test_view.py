@@ -14,6 +14,7 @@ from amigos.engine import (
     seat_view,
     spectator_view,
 )
+from amigos.engine.codec import view_json
 from amigos.engine.simulate import seeded_key
 
 
@@ -37,7 +38,7 @@ class SeatViewTests(unittest.TestCase):
         self.assertEqual(view.hand_sizes, tuple(len(hand) for hand in state.hands))
         hidden = state.hands[0] | state.hands[2] | state.hands[3]
         self.assertEqual(view.unseen_tiles(), hidden)
-        text = json.dumps(view.to_dict())
+        text = json.dumps(view_json(view))
         for tile in hidden:
             self.assertNotIn(f'"{tile}"', text)
 
@@ -63,7 +64,7 @@ class SeatViewTests(unittest.TestCase):
         view = seat_view(state, state.to_move)
         self.assertEqual(view.legal_actions(), state.legal_actions())
         self.assertEqual(seat_view(state, (state.to_move + 1) % 4).legal_actions(), ())
-        self.assertTrue(view.to_dict()["legal_actions"])
+        self.assertTrue(view_json(view)["legal_actions"])
 
     def test_spectator_holds_nothing(self) -> None:
         state = played("amigos-200", None, 4, 3)
@@ -79,7 +80,7 @@ class SeatViewTests(unittest.TestCase):
         state = played("amigos-200", None, 5, 200)
         view = replay_view(state)
         self.assertEqual(view.revealed, state.hands)
-        self.assertIsNotNone(view.to_dict()["outcome"])
+        self.assertIsNotNone(view_json(view)["outcome"])
 
     def test_void_suits_from_passes(self) -> None:
         for seed in range(60):

@@ -11,6 +11,7 @@ seat 2 4-1 4-0 (9), seat 3 2-0 1-0 0-0 (3). Team 0 (seats 0 and 2) wins the hand
 import unittest
 
 from amigos.engine import HandEnd, parse_record, replay_record
+from amigos.engine.codec import replay_json
 
 from .test_record import record
 
@@ -34,7 +35,7 @@ class WorkedExampleTests(unittest.TestCase):
             with self.subTest(variant=variant):
                 report = replay_record(parse_record(record(MOVES, variant=variant)), keep_states=True)
                 self.assertEqual(
-                    report.to_dict()["hands"],
+                    replay_json(report)["hands"],
                     [{"end": "domino", "winner": 0, "points": points, "score": [points, 0]}],
                 )
                 final = report.hands[0].states[-1]

@@ -17,6 +17,7 @@ Open-end count after each of the 18 plays (seat 0 plays the odd ones):
 import unittest
 
 from amigos.engine import Arm, DrawEvent, RecordError, parse_record, replay_record, tile_set
+from amigos.engine.codec import replay_json
 
 DEAL = [
     ["5-5", "5-0", "6-4", "3-2", "1-1", "2-1", "6-6"],
@@ -53,7 +54,7 @@ class WorkedSpinnerHandTests(unittest.TestCase):
         }
         for variant, (points, score) in expected.items():
             with self.subTest(variant=variant):
-                report = replay_record(parse_record(record(variant))).to_dict()
+                report = replay_json(replay_record(parse_record(record(variant))))
                 self.assertEqual(
                     report["hands"], [{"end": "domino", "winner": 1, "points": points, "score": score}]
                 )

@@ -22,6 +22,7 @@ from amigos.engine import (
     spectator_view,
     tile_set,
 )
+from amigos.engine.codec import view_json
 from amigos.engine.state import Action, PlayEvent, legal_actions_for
 
 from .strategies import playout, variants
@@ -127,11 +128,11 @@ def test_a_seat_never_sees_hidden_tiles(variant: Variant, rng: random.Random) ->
             for event in view.history:
                 if isinstance(event, DrawEvent) and event.seat != seat:
                     assert event.tile is None
-            text = json.dumps(view.to_dict())
+            text = json.dumps(view_json(view))
             for tile in hidden:
                 assert f'"{tile}"' not in text
                 assert f'"{tile.low}-{tile.high}"' not in text
-        spectator = json.dumps(spectator_view(state).to_dict())
+        spectator = json.dumps(view_json(spectator_view(state)))
         for hand in state.hands:
             for tile in hand:
                 assert f'"{tile}"' not in spectator

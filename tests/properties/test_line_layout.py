@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from amigos.engine.codec import line_json
 from amigos.engine.line import Line
 from amigos.engine.line_layout import MIN_GAP, LayoutError, layout
 from amigos.engine.tiles import tile_set
@@ -115,7 +116,7 @@ def lines(draw: st.DrawFn) -> dict[str, Any]:
         tile, arm = draw(st.sampled_from(options))
         line = line.place(tile, arm)
         left.remove(tile)
-    return line.to_dict()
+    return line_json(line)
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -134,7 +135,7 @@ def test_long_lines_fold_instead_of_running_off() -> None:
         tile, arm = options[0]
         line = line.place(tile, arm)
         left.remove(tile)
-    laid = check(line.to_dict(), 2.0)
+    laid = check(line_json(line), 2.0)
     xs = {tile["x"] for tile in laid["tiles"] if not tile["horizontal"]}
     assert len(xs) > 2  # more than one column
     # the tiles are bigger than a single straight column would allow

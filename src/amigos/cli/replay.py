@@ -12,6 +12,8 @@ import json
 import sys
 from typing import Any, TextIO
 
+from amigos.engine.codec import replay_json
+
 #: Records larger than this are refused unread (a match of any length is far smaller).
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 
@@ -42,7 +44,7 @@ def replay_main(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int
     except Exception as exc:  # a bug of ours, not a bad record: say so, in one line
         print(f"amigos replay: internal error: {type(exc).__name__}: {exc}", file=stderr)
         return 1
-    stdout.write(json.dumps(report.to_dict()) + "\n")
+    stdout.write(json.dumps(replay_json(report)) + "\n")
     return 0
 
 

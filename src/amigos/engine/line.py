@@ -19,7 +19,6 @@ UP/DOWN arm of the spinner counts only once a tile lies on it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .actions import Arm, IllegalAction, Play
 from .tiles import Tile
@@ -42,14 +41,6 @@ class Placement:
     arm: Arm | None
     inner: int
     outer: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tile": str(self.tile),
-            "arm": None if self.arm is None else self.arm.value,
-            "inner": self.inner,
-            "outer": self.outer,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,13 +252,3 @@ class Line:
 
     def _arm(self, arm: Arm) -> list[Placement]:
         return [placement for placement in self.placements if placement.arm is arm]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description of the line (tiles as ``"a-b"`` text)."""
-        return {
-            "kind": "spinner" if self.with_spinner else "two-ended",
-            "placements": [placement.to_dict() for placement in self.placements],
-            "ends": {arm.value: value for arm, value in self.ends},
-            "spinner": None if self.spinner is None else str(self.spinner),
-            "count": self.count(),
-        }

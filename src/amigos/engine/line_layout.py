@@ -314,7 +314,8 @@ def _check(line: Mapping[str, Any]) -> None:
 
 
 def layout(line: Mapping[str, Any], aspect: float = 1.6) -> dict[str, Any]:
-    """The tiles of ``line`` (``Line.to_dict()``) and a view box ``aspect`` times as wide as tall.
+    """The tiles of ``line`` (as ``amigos.engine.codec.line_json`` writes it) and a view box ``aspect``
+    times as wide as tall.
 
     Returns ``{"box": [x, y, width, height], "tiles": [...]}``; each tile has ``tile``, ``arm``,
     ``index``, ``last`` (the latest tile laid), ``x``, ``y``, ``w``, ``h``, ``horizontal`` and the

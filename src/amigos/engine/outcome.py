@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .tiles import Tile, pips
 
@@ -68,18 +68,6 @@ class HandOutcome:
     def viajera(self) -> bool:
         """One hand worth 100 points or more."""
         return self.points >= VIAJERA_POINTS
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "end": self.end.value,
-            "winner": self.winner,
-            "points": self.points,
-            "closer": self.closer,
-            "remaining": list(self.remaining),
-            "side_remaining": list(self.side_remaining),
-            "capicua": self.capicua,
-            "viajera": self.viajera,
-        }
 
 
 def score_hand(

@@ -1,14 +1,13 @@
 """Replaying a match record: every rule checked, the result of every hand, the match's end.
 
-:func:`replay_record` returns a :class:`ReplayReport` whose ``to_dict()`` is exactly the JSON
-``amigos replay`` prints; a record that breaks a rule raises :class:`RecordError` naming the hand
-and the move (both from 1).
+:func:`replay_record` returns a :class:`ReplayReport`; ``amigos.engine.codec.replay_json`` writes
+it as exactly the JSON ``amigos replay`` prints. A record that breaks a rule raises
+:class:`RecordError` naming the hand and the move (both from 1).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .actions import IllegalAction
 from .deal import Deal
@@ -30,9 +29,6 @@ class HandReport:
     score: tuple[int, ...]
     states: tuple[HandState, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"end": self.end, "winner": self.winner, "points": self.points, "score": list(self.score)}
-
 
 @dataclass(frozen=True, slots=True)
 class ReplayReport:
@@ -50,31 +46,8 @@ class ReplayReport:
     deals_verified: int = 0
     #: The deals voided before a hand was played (Cuban reshuffles), with that hand's number.
     voided: tuple[tuple[int, VoidedDeal], ...] = ()
-    # The seats away when the match ended (the record's ``absent``; not in `to_dict`'s output).
+    # The seats away when the match ended (the record's ``absent``; not in its JSON).
     absent: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of the record format's ``amigos replay`` output.
-
-        A record of a live table (with any extension field) adds ``termination``,
-        ``deals_verified`` and ``voided`` (each voided deal, checked: its hand, the seat that asked
-        for a new deal, its key and identity); a plain record's output is exactly the format's.
-        """
-        obj: dict[str, Any] = {
-            "variant": self.variant_name,
-            "hands": [hand.to_dict() for hand in self.hands],
-            "complete": self.complete,
-            "winner": self.winner,
-            "score": list(self.score),
-        }
-        if self.extended:
-            obj["termination"] = None if self.termination is None else self.termination.value
-            obj["deals_verified"] = self.deals_verified
-            obj["voided"] = [
-                {"hand": number, "seat": deal.seat, "key": deal.key, "hand_id": deal.hand_id}
-                for number, deal in self.voided
-            ]
-        return obj
 
 
 def record_variant(record: Record) -> Variant:

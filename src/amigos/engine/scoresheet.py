@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .outcome import HandResult
 from .variants import Variant
@@ -38,17 +37,6 @@ class ScoreSheet:
     shown_totals: tuple[str, ...]
     no_score: tuple[str, ...]
     winner: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant.name,
-            "sides": [list(names) for names in self.sides],
-            "rows": [{"hand": row.hand, "cells": list(row.cells), "mark": row.mark} for row in self.rows],
-            "totals": list(self.totals),
-            "shown_totals": list(self.shown_totals),
-            "no_score": list(self.no_score),
-            "winner": self.winner,
-        }
 
 
 def build_sheet(

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .actions import Action
 from .line import Line
-from .notation import move_notation
 from .outcome import HandOutcome
-from .state import DrawEvent, Event, HandState, PassEvent, PlayEvent, legal_actions_for
-from .tiles import Tile, sort_tiles, tile_set
+from .state import DrawEvent, Event, HandState, PassEvent, legal_actions_for
+from .tiles import Tile, tile_set
 from .variants import Variant
 
 
@@ -111,48 +109,6 @@ class SeatView:
             tie_winner=self.tie_winner,
             outcome=self.outcome,
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for messages to clients (tiles as ``"a-b"`` text)."""
-        legal: list[str] = []
-        if self.legal_actions():
-            legal = [move_notation(self.line, action) for action in self.legal_actions()]
-        return {
-            "variant": self.variant.name,
-            "players": self.variant.players,
-            "seat": self.seat,
-            "hand": [str(tile) for tile in sort_tiles(self.hand)],
-            "hand_sizes": list(self.hand_sizes),
-            "line": self.line.to_dict(),
-            "to_move": self.to_move,
-            "leader": self.leader,
-            "history": [event_to_dict(event) for event in self.history],
-            "boneyard_size": self.boneyard_size,
-            "play_points": list(self.play_points),
-            "legal_actions": legal,
-            "outcome": None if self.outcome is None else self.outcome.to_dict(),
-            "revealed": None
-            if self.revealed is None
-            else [[str(tile) for tile in sort_tiles(hand)] for hand in self.revealed],
-        }
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    """JSON-ready form of one event."""
-    if isinstance(event, PlayEvent):
-        play = event.play
-        return {
-            "type": "play",
-            "seat": event.seat,
-            "tile": str(play.tile),
-            "arm": None if play.arm is None else play.arm.value,
-            "lead_left": play.lead_left,
-            "points": event.points,
-            "ends": list(event.ends),
-        }
-    if isinstance(event, PassEvent):
-        return {"type": "pass", "seat": event.seat, "ends": list(event.ends)}
-    return {"type": "draw", "seat": event.seat, "tile": None if event.tile is None else str(event.tile)}
 
 
 def _public_history(history: Iterable[Event], seat: int | None) -> tuple[Event, ...]:

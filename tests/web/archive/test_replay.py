@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amigos.engine import find_variant
+from amigos.engine.codec import line_json
 from amigos.engine.deal import commitment, deal_from_key
 from amigos.engine.line_layout import layout
 from amigos.engine.match import Match
@@ -117,7 +118,7 @@ def test_the_drawn_line_reads_as_the_engines_line(data: st.DataObject) -> None:
     if cells.row:
         # The replay draws the shared layout (the live table's): each tile where it says, the
         # view box its box, the last tile outlined.
-        laid = layout(line.to_dict(), LAYOUT_ASPECT)
+        laid = layout(line_json(line), LAYOUT_ASPECT)
         for tile in laid["tiles"]:
             assert f'x="{tile["x"] * UNIT:.1f}" y="{tile["y"] * UNIT:.1f}"' in svg
         assert svg.count('class="last-mark"') == 1

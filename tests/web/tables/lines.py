@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from amigos.engine.actions import Arm
+from amigos.engine.codec import line_json
 from amigos.engine.line import Line
 from amigos.engine.tiles import Tile, tile_set
 
@@ -30,14 +31,14 @@ def grow(with_spinner: bool, max_pip: int, lead: Tile, prefer: Preference) -> It
     """Every prefix of a line grown from ``lead`` until no tile of the set fits."""
     line = Line.empty(with_spinner).place_lead(lead)
     left = [tile for tile in tile_set(max_pip) if tile != lead]
-    yield line.to_dict()
+    yield line_json(line)
     step = 0
     while options := [(tile, arm) for tile in left for arm in line.legal_arms(tile)]:
         tile, arm = prefer(options, step)
         step += 1
         line = line.place(tile, arm)
         left.remove(tile)
-        yield line.to_dict()
+        yield line_json(line)
 
 
 def all_lines() -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from amigos.engine.codec import view_json
 from amigos.engine.deal import commitment, deal_from_key, shuffled_set
 from amigos.engine.state import HandState
 from amigos.engine.variants import find_variant
@@ -31,7 +32,7 @@ def played_hand(key: str, variant_name: str, players: int | None = None) -> dict
     while not state.is_over:
         # the engine checks whose move it is (branch rules): the seat in turn makes it
         state = state.apply(state.legal_actions()[0], state.to_move)
-    view = replay_view(state).to_dict()
+    view = view_json(replay_view(state))
     return {
         "key": key,
         "max_pip": variant.max_pip,

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from amigos.engine.codec import line_json
 from amigos.engine.line import Line
 from amigos.engine.line_layout import layout
 from amigos.engine.tiles import tile_set
@@ -38,7 +39,7 @@ def random_lines(count: int) -> list[dict[str, Any]]:
             tile, arm = chooser.choice(options)
             line = line.place(tile, arm)
             left.remove(tile)
-        lines.append(line.to_dict())
+        lines.append(line_json(line))
     return lines
 
 

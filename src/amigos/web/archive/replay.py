@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from amigos.engine.actions import Arm
+from amigos.engine.codec import line_json
 from amigos.engine.deal import deal_from_key, verify_commitment
 from amigos.engine.line import Line
 from amigos.engine.line_layout import layout
@@ -103,7 +104,7 @@ def line_cells(line: Line) -> LineCells:
     row = [Cell(c.second, c.first) for c in reversed(arm(first))]
     row.append(Cell(lead.inner, lead.outer))
     row += arm(second)
-    laid = layout(line.to_dict(), LAYOUT_ASPECT)
+    laid = layout(line_json(line), LAYOUT_ASPECT)
     if not line.with_spinner:
         return LineCells(tuple(row), laid=laid)
     return LineCells(tuple(row), tuple(arm(Arm.UP)), tuple(arm(Arm.DOWN)), laid=laid)

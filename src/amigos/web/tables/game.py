@@ -33,6 +33,7 @@ from amigos.engine import (
     spectator_view,
 )
 from amigos.engine.actions import Arm
+from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_json
 from amigos.engine.outcome import Termination
 from amigos.engine.record import Record, RecordHand, hand_with_moves
 from amigos.engine.trail import HandTrail, MatchTrail, VoidedDeal, hand_trail_json, match_trail_json
@@ -172,10 +173,10 @@ class Game:
         if self.hand is None:
             return None
         view = spectator_view(self.hand) if seat is None else seat_view(self.hand, seat)
-        return view.to_dict()
+        return view_json(view)
 
     def sheet(self) -> dict[str, Any] | None:
-        return None if self.match is None else self.match.sheet().to_dict()
+        return None if self.match is None else sheet_json(self.match.sheet())
 
     def previous_hands(self) -> list[dict[str, Any]]:
         finished = self.hands if self.hand is None or self.hand.is_over else self.hands[:-1]
@@ -299,7 +300,7 @@ class Game:
                         "arm": None if action.arm is None else action.arm.value,
                         "lead_left": action.lead_left,
                         "ends": {arm.value: value for arm, value in after.line.ends},
-                        "placement": placement.to_dict(),
+                        "placement": placement_json(placement),
                         "points": played.points,
                         "system": system,
                         "reason": mark,
@@ -360,11 +361,11 @@ class Game:
                 {
                     "number": log.number,
                     "id": log.id,
-                    "outcome": self.hand.outcome.to_dict(),
+                    "outcome": outcome_json(self.hand.outcome),
                     "revealed": revealed,
                     "key": log.key,
                     "commitment": log.commitment,
-                    "sheet": self.match.sheet().to_dict(),
+                    "sheet": sheet_json(self.match.sheet()),
                 },
             )
         ]
@@ -378,7 +379,7 @@ class Game:
         return {
             "termination": termination,
             "winner": self.match.winner if termination == "target" else None,
-            "sheet": self.match.sheet().to_dict(),
+            "sheet": sheet_json(self.match.sheet()),
             "completed": termination == "target",
         }
 
