@@ -78,6 +78,7 @@ class Watch:
     dealt: dict[tuple[int, int], dict[int, frozenset[str]]] = field(default_factory=dict)
     leaks: list[str] = field(default_factory=list)
     reconnects: int = 0
+    where: dict[int, int] = field(default_factory=dict)  # chain -> the table it plays at now
 
 
 class SeatClient:
@@ -91,6 +92,9 @@ class SeatClient:
         self.ident = 0
         self.sent: dict[int, tuple[str, int, str]] = {}  # id -> (kind, table, tile)
         self.heartbeat = 20.0
+        # the last turn seen and the version it was seen at: after a rejoin that brought nothing
+        # new (the turn's own `clock` came before the socket broke), the seat plays it again
+        self.turn: tuple[dict[str, Any], int] | None = None
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -98,6 +102,9 @@ class SeatClient:
                 await self._session(stop)
             except (OSError, TimeoutError, websockets.WebSocketException):
                 self.watch.reconnects += 1
+            except Exception as error:  # a bug of this client: counted, and the seat goes on
+                name = f"client {type(error).__name__}: {error}"
+                self.watch.errors[name] = self.watch.errors.get(name, 0) + 1
             if not stop.is_set():
                 await asyncio.sleep(random.uniform(0.3, 1.0))
 
@@ -162,6 +169,7 @@ class SeatClient:
             self.spawn(self._rejoin(0.0))
         elif kind == "table.snapshot" and payload.get("table_id", self.table) == self.table:
             self.version = payload["version"]
+            self.seat = payload["seat"]  # a rematch may seat the player elsewhere
             turn = payload["turn"]
         elif kind == "table.events" and payload["table_id"] == self.table:
             for event in payload["events"]:
@@ -171,6 +179,7 @@ class SeatClient:
                 data = event["data"]
                 if event["kind"] == "played":
                     watch.last_play[self.chain] = time.monotonic()
+                    watch.where[self.chain] = self.table
                 elif event["kind"] == "hand_started":
                     dealt = watch.dealt.setdefault((self.table, data["number"]), {})
                     dealt[self.seat] = frozenset(data["hand"])
@@ -188,6 +197,9 @@ class SeatClient:
             sent = self.sent.pop(payload["reply_to"], None)
             if sent is not None and sent[0] == "table.play":
                 watch.acked.append((sent[1], int(payload["version"]), sent[2]))
+            elif sent is not None and sent[0] == "table.join" and self.turn is not None:
+                if self.turn[1] == self.version and sent[1] == self.table:
+                    turn = self.turn[0]
         elif kind == "error":
             sent = self.sent.pop(payload["reply_to"], None)
             code = payload["code"]
@@ -199,6 +211,8 @@ class SeatClient:
                 self.spawn(self.send("table.vote", self._vote(self.version or 0)))
             elif code in ("stale_version", "not_your_turn"):
                 self.spawn(self._rejoin(0.2))
+        if turn is not None:
+            self.turn = (turn, self.version or 0)
         if turn is not None and turn.get("seat") == self.seat and turn.get("legal"):
             self.spawn(self._play(turn, self.version or 0))
 
@@ -334,7 +348,11 @@ def check(watch: Watch, tables: int) -> dict[str, Any]:
         status = replay_main("-", io.StringIO(json.dumps(record)), out, err)
         replayed += 1
         failed += status != 0
+    stuck = [chain for chain in range(tables) if chain not in watch.last_play]
     return {
+        "stuck_tables": [
+            {"table": watch.where.get(chain), **_last_event(watch.where.get(chain))} for chain in stuck
+        ],
         "acked": len(watch.acked),
         "lost": lost,
         "duplicated": duplicated,
@@ -346,6 +364,17 @@ def check(watch: Watch, tables: int) -> dict[str, Any]:
         "errors": dict(sorted(watch.errors.items())),
         "reconnects": watch.reconnects,
     }
+
+
+def _last_event(table_id: int | None) -> dict[str, Any]:
+    """A stuck table's state, for the report: its status and its log's last event."""
+    from amigos.web.tables.models import Table, TableEvent
+
+    if table_id is None:
+        return {}
+    table = Table.objects.filter(pk=table_id).values("status", "owner", "next_table_id").first() or {}
+    last = TableEvent.objects.filter(table_id=table_id).order_by("-version").values("version", "kind", "data").first()
+    return {**table, "last_event": last}
 
 
 def host_env(data_dir: str) -> dict[str, str]:
@@ -379,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--loopback", action="store_true", help="no network namespaces (no `cut` faults)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the hosts' logs (their path is printed)")
     parser.add_argument("--quick", action="store_true", help="2 hosts, 4 tables, 75 s, a kill and a Redis restart")
     args = parser.parse_args(argv)
     kinds = tuple(kind for kind in args.kinds.split(",") if kind)
@@ -407,7 +437,9 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
-        cluster = Cluster(args.hosts, args.database, args.redis, env, namespaces=namespaces)
+        cluster = Cluster(
+            args.hosts, args.database, args.redis, env, namespaces=namespaces, keep_logs=args.keep_logs
+        )
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
         with cluster:
             watch, outcomes = asyncio.run(play(cluster, tables, dict(players), faults, seconds, args.settle))

@@ -53,7 +53,7 @@ def hold_for(kind: str, lease_s: float, rng: random.Random) -> float:
 
 
 def schedule(
-    seed: int,
+    seed: int | random.Random,
     seconds: float,
     hosts: int,
     *,
@@ -70,7 +70,7 @@ def schedule(
         raise ValueError("a schedule needs at least one host")
     if not kinds:
         return []
-    rng = random.Random(seed)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     faults: list[Fault] = []
     order = list(kinds)
     rng.shuffle(order)

@@ -186,6 +186,7 @@ class Cluster:
     gateway: str = "127.0.0.1"
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="amigos-hosts-")))
     workers_namespace: str | None = None
+    keep_logs: bool = False
 
     def __enter__(self) -> Cluster:
         try:
@@ -411,7 +412,10 @@ class Cluster:
             _quiet_ip("netns", "del", f"{self.tag}-w")
             if self.bridge:
                 _quiet_ip("link", "del", self.bridge)
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.keep_logs:
+            print(f"the hosts' logs are in {self.workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
     # reading
 
