@@ -185,7 +185,9 @@ class SeatClient:
                     dealt[self.seat] = frozenset(data["hand"])
                 elif event["kind"] == "clock":
                     if data.get("legal") and data["seat"] != self.seat:
-                        watch.leaks.append(f"table {self.table}: seat {self.seat} got seat {data['seat']}'s legal")
+                        watch.leaks.append(
+                            f"table {self.table}: seat {self.seat} got seat {data['seat']}'s legal"
+                        )
                     turn = data
                 elif event["kind"] == "match_ended":
                     self.spawn(self.send("table.vote", self._vote(event["version"])))
@@ -197,9 +199,14 @@ class SeatClient:
             sent = self.sent.pop(payload["reply_to"], None)
             if sent is not None and sent[0] == "table.play":
                 watch.acked.append((sent[1], int(payload["version"]), sent[2]))
-            elif sent is not None and sent[0] == "table.join" and self.turn is not None:
-                if self.turn[1] == self.version and sent[1] == self.table:
-                    turn = self.turn[0]
+            elif (
+                sent is not None
+                and sent[0] == "table.join"
+                and self.turn is not None
+                and self.turn[1] == self.version
+                and sent[1] == self.table
+            ):
+                turn = self.turn[0]
         elif kind == "error":
             sent = self.sent.pop(payload["reply_to"], None)
             code = payload["code"]
@@ -262,7 +269,9 @@ async def play(
     watch = Watch()
     stop = asyncio.Event()
     clients = [
-        SeatClient(chain, table, seat, cluster.hosts[(chain + seat) % len(cluster.hosts)], sessions[user], watch)
+        SeatClient(
+            chain, table, seat, cluster.hosts[(chain + seat) % len(cluster.hosts)], sessions[user], watch
+        )
         for chain, (table, users) in enumerate(tables)
         for seat, user in enumerate(users)
     ]
@@ -287,7 +296,9 @@ async def play(
         )
     await asyncio.sleep(max(0.0, start + seconds - time.monotonic()))
     # the last `settle` seconds must see every table play (none stuck)
-    watch.last_play = {chain: moment for chain, moment in watch.last_play.items() if moment >= time.monotonic() - settle}
+    watch.last_play = {
+        chain: moment for chain, moment in watch.last_play.items() if moment >= time.monotonic() - settle
+    }
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return watch, outcomes
@@ -373,7 +384,12 @@ def _last_event(table_id: int | None) -> dict[str, Any]:
     if table_id is None:
         return {}
     table = Table.objects.filter(pk=table_id).values("status", "owner", "next_table_id").first() or {}
-    last = TableEvent.objects.filter(table_id=table_id).order_by("-version").values("version", "kind", "data").first()
+    last = (
+        TableEvent.objects.filter(table_id=table_id)
+        .order_by("-version")
+        .values("version", "kind", "data")
+        .first()
+    )
     return {**table, "last_event": last}
 
 
@@ -403,13 +419,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hosts", type=int, default=3)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--kinds", default="", help="comma-separated fault kinds (default: all)")
-    parser.add_argument("--settle", type=float, default=20.0, help="seconds at the end every table must play in")
+    parser.add_argument(
+        "--settle", type=float, default=20.0, help="seconds at the end every table must play in"
+    )
     parser.add_argument("--database", default=DEFAULT_DATABASE, help="a database of its own: it is reset")
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--loopback", action="store_true", help="no network namespaces (no `cut` faults)")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--keep-logs", action="store_true", help="keep the hosts' logs (their path is printed)")
-    parser.add_argument("--quick", action="store_true", help="2 hosts, 4 tables, 75 s, a kill and a Redis restart")
+    parser.add_argument(
+        "--keep-logs", action="store_true", help="keep the hosts' logs (their path is printed)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="2 hosts, 4 tables, 75 s, a kill and a Redis restart"
+    )
     args = parser.parse_args(argv)
     kinds = tuple(kind for kind in args.kinds.split(",") if kind)
     if args.quick:

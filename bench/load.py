@@ -751,10 +751,16 @@ def main(argv: list[str] | None = None) -> int:
         "--client-processes", type=int, default=2, help="processes that run the clients' sockets (default 2)"
     )
     parser.add_argument(
-        "--hosts", type=int, default=0, help="N server hosts (amigos.bench.hosts), each seat on another than its table's owner"
+        "--hosts",
+        type=int,
+        default=0,
+        help="N server hosts (amigos.bench.hosts), each seat on another than its table's owner",
     )
     parser.add_argument(
-        "--bot-workers", type=int, default=0, help="with --hosts: computer players on a worker service of N processes"
+        "--bot-workers",
+        type=int,
+        default=0,
+        help="with --hosts: computer players on a worker service of N processes",
     )
     parser.add_argument("--redis", default=HOSTS_REDIS, help="with --hosts: the Redis they share")
     args = parser.parse_args(argv)
@@ -910,7 +916,9 @@ def _owners(tables: list[int], cluster: Any, seconds: float = 120.0) -> dict[int
     found: dict[int, int] = {}
     while time.monotonic() < deadline:
         rows = Table.objects.filter(pk__in=tables).values_list("pk", "owner")
-        found = {pk: by_pid[owner.split(":")[1]] for pk, owner in rows if owner and owner.split(":")[1] in by_pid}
+        found = {
+            pk: by_pid[owner.split(":")[1]] for pk, owner in rows if owner and owner.split(":")[1] in by_pid
+        }
         if len(found) == len(tables):
             break
         time.sleep(0.5)

@@ -49,15 +49,20 @@ HOST_PORT = 8000
 READY_SECONDS = 90.0
 
 
+def _tool(name: str) -> str:
+    """A system tool's full path (``ip``, ``haproxy``), or its bare name when it is missing."""
+    return shutil.which(name) or name
+
+
 def namespaces_allowed() -> bool:
     """Whether this process may make network namespaces (root, and the kernel lets it)."""
     if os.geteuid() != 0 or shutil.which("ip") is None:
         return False
     probe = f"amigos-probe-{os.getpid()}"
-    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, check=False)
+    made = subprocess.run([_tool("ip"), "netns", "add", probe], capture_output=True, check=False)
     if made.returncode != 0:
         return False
-    subprocess.run(["ip", "netns", "del", probe], capture_output=True, check=False)
+    subprocess.run([_tool("ip"), "netns", "del", probe], capture_output=True, check=False)
     return True
 
 
@@ -68,11 +73,11 @@ def free_port(address: str = "127.0.0.1") -> int:
 
 
 def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True)
+    subprocess.run([_tool("ip"), *args], check=True, capture_output=True)
 
 
 def _quiet_ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=False, capture_output=True)
+    subprocess.run([_tool("ip"), *args], check=False, capture_output=True)
 
 
 @dataclass
@@ -122,7 +127,9 @@ class ServiceProxy:
             f"  server {self.name} {self.target[0]}:{self.target[1]}\n"
         )
         with self.config.with_suffix(".log").open("ab") as log:
-            self.process = subprocess.Popen(["haproxy", "-db", "-f", str(self.config)], stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                [_tool("haproxy"), "-db", "-f", str(self.config)], stdout=log, stderr=log
+            )
         _wait_listening(self.listen, 10.0)
 
     def kill(self) -> None:
@@ -275,7 +282,7 @@ class Cluster:
 
     def _in_namespace(self, namespace: str | None, command: list[str]) -> list[str]:
         # `ip netns exec` enters the namespace and executes the command: the process keeps its pid
-        return ["ip", "netns", "exec", namespace, *command] if namespace else command
+        return [_tool("ip"), "netns", "exec", namespace, *command] if namespace else command
 
     def start_host(self, host: Host) -> None:
         command = [
@@ -335,7 +342,7 @@ class Cluster:
             f"backend hosts\n  balance leastconn\n  option httpchk GET /readyz\n{servers}"
         )
         self.front_proxy = subprocess.Popen(
-            ["haproxy", "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [_tool("haproxy"), "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         _wait_listening(("127.0.0.1", self.front_port), 10.0)
 
@@ -450,5 +457,5 @@ def reset_database(url: str) -> None:
         raise ValueError(f"refusing to reset the database {name!r}")
     admin = urlunsplit((parts.scheme, parts.netloc, "/postgres", parts.query, ""))
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
-        connection.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')

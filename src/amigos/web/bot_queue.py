@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 import redis
 
@@ -94,7 +94,7 @@ class QueueExecutor(Executor):
                 found = None
                 time.sleep(0.5)
             if found is not None:
-                job, ok, value = pickle.loads(found[1])  # noqa: S301 - the site's own Redis (module doc)
+                job, ok, value = pickle.loads(cast(bytes, found[1]))  # noqa: S301 - the site's own Redis (module doc)
                 with self._lock:
                     entry = self._waiting.pop(job, None)
                 if entry is not None and not entry[0].done():
@@ -138,7 +138,7 @@ def serve_jobs(url: str, namespace: str, stop: threading.Event | None = None) ->
             continue
         if found is None:
             continue
-        job, answers, deadline, fn, args, kwargs = pickle.loads(found[1])  # noqa: S301 - module doc
+        job, answers, deadline, fn, args, kwargs = pickle.loads(cast(bytes, found[1]))  # noqa: S301 - module doc
         if time.time() > deadline:
             continue  # its server has stopped waiting and played the easy bot's move
         try:
