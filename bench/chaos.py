@@ -196,7 +196,7 @@ class SeatClient:
                     self.spawn(self._rejoin(0.0))
                     break
         elif kind == "ack":
-            sent = self.sent.pop(payload["reply_to"], None)
+            sent = self.sent.pop(payload.get("reply_to"), None)
             if sent is not None and sent[0] == "table.play":
                 watch.acked.append((sent[1], int(payload["version"]), sent[2]))
             elif (
@@ -208,8 +208,10 @@ class SeatClient:
             ):
                 turn = self.turn[0]
         elif kind == "error":
-            sent = self.sent.pop(payload["reply_to"], None)
-            code = payload["code"]
+            # `reply_to` is null or absent for a refusal of the socket itself (its opening refused,
+            # its frames rate-limited): the server then closes it, and this seat opens another
+            sent = self.sent.pop(payload.get("reply_to"), None)
+            code = payload["code"] if "reply_to" in payload else f"{payload['code']} (the socket)"
             watch.errors[code] = watch.errors.get(code, 0) + 1
             if code == "busy":
                 watch.busy.append(time.monotonic())
@@ -278,12 +280,15 @@ async def play(
     tasks = [asyncio.create_task(client.run(stop)) for client in clients]
     start = time.monotonic()
     outcomes = []
-    for fault in faults:
+    for number, fault in enumerate(faults):
         await asyncio.sleep(max(0.0, start + fault.at_s - time.monotonic()))
         began = time.monotonic()
         await inject(cluster, fault)
         undone = time.monotonic()
-        recovered = await _all_played_after(watch, len(tables), undone, start + seconds)
+        # until the next fault is due (or the run ends): a fault the tables did not recover from
+        # in that time shows as `recovery_s` null, and the schedule goes on as seeded
+        until = start + (faults[number + 1].at_s if number + 1 < len(faults) else seconds)
+        recovered = await _all_played_after(watch, len(tables), undone, until)
         outcomes.append(
             {
                 "kind": fault.kind,
@@ -359,15 +364,21 @@ def check(watch: Watch, tables: int) -> dict[str, Any]:
         status = replay_main("-", io.StringIO(json.dumps(record)), out, err)
         replayed += 1
         failed += status != 0
-    stuck = [chain for chain in range(tables) if chain not in watch.last_play]
+    quiet = [
+        {"chain": chain, "table": watch.where.get(chain), **_last_event(watch.where.get(chain))}
+        for chain in range(tables)
+        if chain not in watch.last_play
+    ]
+    # a table whose match ended without a rematch (a seat away when the votes closed) is done,
+    # not stuck; one still in play that nobody has played at for `settle` seconds is stuck
+    stuck = [entry for entry in quiet if entry.get("status") not in ("finished", "cancelled")]
     return {
-        "stuck_tables": [
-            {"table": watch.where.get(chain), **_last_event(watch.where.get(chain))} for chain in stuck
-        ],
+        "stuck_tables": stuck,
+        "ended_without_rematch": len(quiet) - len(stuck),
         "acked": len(watch.acked),
         "lost": lost,
         "duplicated": duplicated,
-        "stuck": tables - len(watch.last_play),
+        "stuck": len(stuck),
         "leaked": len(leaks),
         "leaks": leaks[:5],
         "records_replayed": replayed,
@@ -384,12 +395,7 @@ def _last_event(table_id: int | None) -> dict[str, Any]:
     if table_id is None:
         return {}
     table = Table.objects.filter(pk=table_id).values("status", "owner", "next_table_id").first() or {}
-    last = (
-        TableEvent.objects.filter(table_id=table_id)
-        .order_by("-version")
-        .values("version", "kind", "data")
-        .first()
-    )
+    last = TableEvent.objects.filter(table_id=table_id).order_by("-version").values("version", "kind").first()
     return {**table, "last_event": last}
 
 
@@ -410,6 +416,11 @@ def host_env(data_dir: str) -> dict[str, str]:
         }
     )
     return env
+
+
+def interrupted(*_: object) -> None:
+    """SIGTERM stops the run as Ctrl+C does: the cluster's `with` block undoes everything."""
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -462,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
         cluster = Cluster(
             args.hosts, args.database, args.redis, env, namespaces=namespaces, keep_logs=args.keep_logs
         )
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        signal.signal(signal.SIGTERM, interrupted)
         with cluster:
             watch, outcomes = asyncio.run(play(cluster, tables, dict(players), faults, seconds, args.settle))
         result = {

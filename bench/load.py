@@ -763,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         help="with --hosts: computer players on a worker service of N processes",
     )
     parser.add_argument("--redis", default=HOSTS_REDIS, help="with --hosts: the Redis they share")
+    parser.add_argument("--keep-logs", action="store_true", help="with --hosts: keep the hosts' logs")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
@@ -860,7 +861,9 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
         from django.db import connections
 
         connections.close_all()
-        with Cluster(args.hosts, database, args.redis, env, bot_workers=args.bot_workers) as cluster:
+        with Cluster(
+            args.hosts, database, args.redis, env, bot_workers=args.bot_workers, keep_logs=args.keep_logs
+        ) as cluster:
             owners = _owners([table for table, _ in made], cluster)
             connections.close_all()  # forked clients must not share it
             seat_hosts: dict[tuple[int, int], tuple[str, int]] = {}
