@@ -50,6 +50,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -458,9 +459,14 @@ class SeatSocket(asyncio.Protocol):
                 stats.host_plays[where] = stats.host_plays.get(where, 0) + 1
             stats.acks.append(time.perf_counter())
         elif kind == "error":
-            self.plays_sent.discard(payload["reply_to"])
-            if payload["reply_to"] in self.votes_sent:
-                self.votes_sent.discard(payload["reply_to"])
+            # `reply_to` is null or absent when the socket itself was refused (the server closes it)
+            reply = payload.get("reply_to")
+            self.plays_sent.discard(reply)
+            if reply is None:
+                stats.errors.append(f"{payload['code']} (the socket)")
+                return
+            if reply in self.votes_sent:
+                self.votes_sent.discard(reply)
                 if payload["code"] == "stale_version":
                     # another seat's vote came first (each vote is an event): vote again
                     self.spawn(self.send_paced("table.vote", self._vote(self.version)))
@@ -771,6 +777,8 @@ def main(argv: list[str] | None = None) -> int:
 
     loop_ns = machine_loop_ns()
     if args.hosts:
+        # SIGTERM (a `timeout`, a CI runner) stops as Ctrl+C does: the hosts and namespaces go too
+        signal.signal(signal.SIGTERM, _interrupted)
         result = run_hosts(args)
         result.update({"bench": "load", "quick": args.quick, "closed": args.closed, "rate": args.rate})
         result["machine_loop_ns"] = loop_ns
@@ -832,6 +840,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/load.py --quick: {problem}", file=sys.stderr)
         return 1
     return 0
+
+
+def _interrupted(*_: object) -> None:
+    raise KeyboardInterrupt
 
 
 #: With --hosts and no --database: a database of the bench's own (dropped and created again).
