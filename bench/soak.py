@@ -31,6 +31,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -231,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
+        signal.signal(signal.SIGTERM, chaos.interrupted)  # the hosts and namespaces go too
         with Cluster(args.hosts, args.database, args.redis, env) as cluster:
             samples, watch, counts = asyncio.run(soak(cluster, args, made, dict(players), extra, period))
             namespaces = cluster.namespaces
