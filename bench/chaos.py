@@ -92,9 +92,12 @@ class SeatClient:
         self.ident = 0
         self.sent: dict[int, tuple[str, int, str]] = {}  # id -> (kind, table, tile)
         self.heartbeat = 20.0
-        # the last turn seen and the version it was seen at: after a rejoin that brought nothing
-        # new (the turn's own `clock` came before the socket broke), the seat plays it again
-        self.turn: tuple[dict[str, Any], int] | None = None
+        # the turn in progress (its `clock`), until a play, a new hand or the match's end closes
+        # it: after a rejoin (the turn's `clock` may have come before the socket broke) or after
+        # a play refused because the table was paused, the seat in turn plays it again, as a
+        # person at the table does once the page shows the table going on
+        self.turn: dict[str, Any] | None = None
+        self.refused_paused = False
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -177,6 +180,8 @@ class SeatClient:
                     continue
                 self.version = event["version"]
                 data = event["data"]
+                if event["kind"] in ("played", "hand_started", "match_ended"):
+                    self.turn = None
                 if event["kind"] == "played":
                     watch.last_play[self.chain] = time.monotonic()
                     watch.where[self.chain] = self.table
@@ -192,21 +197,18 @@ class SeatClient:
                 elif event["kind"] == "match_ended":
                     self.spawn(self.send("table.vote", self._vote(event["version"])))
                 elif event["kind"] == "votes_closed" and data.get("next_table_id") is not None:
-                    self.table, self.version, turn = data["next_table_id"], None, None
+                    self.table, self.version, turn, self.turn = data["next_table_id"], None, None, None
                     self.spawn(self._rejoin(0.0))
                     break
+            if turn is None and self.refused_paused and self.turn is not None:
+                self.refused_paused = False  # the table moved on (a seat came back): play again
+                turn = self.turn
         elif kind == "ack":
             sent = self.sent.pop(payload.get("reply_to"), None)
             if sent is not None and sent[0] == "table.play":
                 watch.acked.append((sent[1], int(payload["version"]), sent[2]))
-            elif (
-                sent is not None
-                and sent[0] == "table.join"
-                and self.turn is not None
-                and self.turn[1] == self.version
-                and sent[1] == self.table
-            ):
-                turn = self.turn[0]
+            elif sent is not None and sent[0] == "table.join" and sent[1] == self.table:
+                turn = self.turn
         elif kind == "error":
             # `reply_to` is null or absent for a refusal of the socket itself (its opening refused,
             # its frames rate-limited): the server then closes it, and this seat opens another
@@ -220,8 +222,10 @@ class SeatClient:
                 self.spawn(self.send("table.vote", self._vote(self.version or 0)))
             elif code in ("stale_version", "not_your_turn"):
                 self.spawn(self._rejoin(0.2))
+            elif code == "table_paused":
+                self.refused_paused = True
         if turn is not None:
-            self.turn = (turn, self.version or 0)
+            self.turn = turn
         if turn is not None and turn.get("seat") == self.seat and turn.get("legal"):
             self.spawn(self._play(turn, self.version or 0))
 
