@@ -817,6 +817,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.timeline,
             )
             result = drive(plan, server.pid, made, args.tables, args.client_processes)
+            result.pop("host_plays")  # one server: nothing to break down
         finally:
             server.terminate()
             try:
