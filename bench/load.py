@@ -50,6 +50,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -180,6 +181,8 @@ class Stats:
         self.failures: dict[str, int] = {}
         # matches that ended and were followed by a rematch table (counted by each seat's client)
         self.rematches = 0
+        # acknowledged plays by the address of the host each seat's socket is on (--hosts)
+        self.host_plays: dict[str, int] = {}
 
 
 @dataclass
@@ -188,6 +191,7 @@ class Place:
 
     table: int
     seat: int
+    host: tuple[str, int] | None = None  # (address, port) with --hosts; else the one server
 
 
 class Pace:
@@ -218,7 +222,7 @@ async def seat_client(
     from websockets.exceptions import WebSocketException
 
     joined = [False]
-    place = Place(table, seat)
+    place = Place(table, seat, plan.seat_hosts.get((table, seat)) if plan.seat_hosts else None)
     pace = Pace(plan.command_rate, plan.command_burst)
     pause = 1.0
     while not stop.is_set():
@@ -450,11 +454,19 @@ class SeatSocket(asyncio.Protocol):
         elif kind == "ack" and payload["reply_to"] in self.plays_sent:
             self.plays_sent.discard(payload["reply_to"])
             stats.plays += 1
+            if self.place.host is not None:
+                where = self.place.host[0]
+                stats.host_plays[where] = stats.host_plays.get(where, 0) + 1
             stats.acks.append(time.perf_counter())
         elif kind == "error":
-            self.plays_sent.discard(payload["reply_to"])
-            if payload["reply_to"] in self.votes_sent:
-                self.votes_sent.discard(payload["reply_to"])
+            # `reply_to` is null or absent when the socket itself was refused (the server closes it)
+            reply = payload.get("reply_to")
+            self.plays_sent.discard(reply)
+            if reply is None:
+                stats.errors.append(f"{payload['code']} (the socket)")
+                return
+            if reply in self.votes_sent:
+                self.votes_sent.discard(reply)
                 if payload["code"] == "stale_version":
                     # another seat's vote came first (each vote is an event): vote again
                     self.spawn(self.send_paced("table.vote", self._vote(self.version)))
@@ -483,11 +495,11 @@ async def _seat_session(
     from websockets.client import ClientProtocol
     from websockets.uri import parse_uri
 
-    port = plan.port
+    address, port = place.host or ("127.0.0.1", plan.port)
     # A browser takes messages of any size the server sends.
-    protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/ws/?lobby=0"), max_size=None)
+    protocol = ClientProtocol(parse_uri(f"ws://{address}:{port}/ws/?lobby=0"), max_size=None)
     request = protocol.connect()
-    request.headers["Origin"] = f"http://127.0.0.1:{port}"
+    request.headers["Origin"] = f"http://{address}:{port}"
     request.headers["Cookie"] = f"sessionid={session}"
     loop = asyncio.get_running_loop()
 
@@ -495,7 +507,7 @@ async def _seat_session(
         return SeatSocket(plan, place, pace, stats, joined, protocol, request)
 
     async def open_socket() -> SeatSocket:
-        _, socket = await loop.create_connection(made, "127.0.0.1", port)
+        _, socket = await loop.create_connection(made, address, port)
         try:
             await socket.opened
         except BaseException:
@@ -542,6 +554,8 @@ class Plan:
     command_rate: float
     command_burst: float
     timeline: bool = False
+    # with --hosts: the host (address, port) each seat's socket opens on, by (table, seat)
+    seat_hosts: dict[tuple[int, int], tuple[str, int]] | None = None
 
 
 async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) -> dict[str, Any]:
@@ -604,6 +618,7 @@ async def _clients(plan: Plan, made: list[tuple[int, list[int]]], ready: Any) ->
         "reconnects": stats.reconnects,
         "failures": stats.failures,
         "rematches": stats.rematches,
+        "host_plays": stats.host_plays,
     }
 
 
@@ -647,7 +662,7 @@ def _summed(counts: list[dict[str, int]]) -> dict[str, int]:
 
 
 def drive(
-    plan: Plan, pid: int, made: list[tuple[int, list[int]]], tables: int, processes: int
+    plan: Plan, pid: int | list[int], made: list[tuple[int, list[int]]], tables: int, processes: int
 ) -> dict[str, Any]:
     """Drive the tables from ``processes`` client processes (each a share of the tables, all four
     seats of a table in the same one): one process of Python sockets cannot keep up with thousands
@@ -656,7 +671,15 @@ def drive(
     processes = max(1, min(processes, len(made)))
     ready = context.Barrier(processes + 1)
     results: Any = context.Queue()
-    before = resident_kb(pid)
+    pids = pid if isinstance(pid, list) else [pid]  # --hosts: every host's server process
+
+    def memory_now() -> int:
+        return sum(resident_kb(one) for one in pids)
+
+    def cpu_now() -> float:
+        return sum(lobby_bench.cpu_seconds(one) for one in pids)
+
+    before = memory_now()
     workers = [
         context.Process(
             target=_client_process,
@@ -669,14 +692,14 @@ def drive(
         worker.start()
     ready.wait(timeout=JOIN_GUARD_SECONDS + 60)
     time.sleep(1.0)
-    memory = resident_kb(pid) - before
-    cpu = lobby_bench.cpu_seconds(pid)
+    memory = memory_now() - before
+    cpu = cpu_now()
     time.sleep(plan.seconds / 2)
-    half_cpu = lobby_bench.cpu_seconds(pid)
+    half_cpu = cpu_now()
     time.sleep(plan.seconds / 2)
-    half_cpu = lobby_bench.cpu_seconds(pid) - half_cpu
-    cpu = lobby_bench.cpu_seconds(pid) - cpu
-    memory_end = resident_kb(pid) - before
+    half_cpu = cpu_now() - half_cpu
+    cpu = cpu_now() - cpu
+    memory_end = memory_now() - before
     parts = [results.get(timeout=JOIN_GUARD_SECONDS) for _ in workers]
     for worker in workers:
         worker.join(timeout=30)
@@ -713,6 +736,7 @@ def drive(
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
         "timeline": timeline(parts) if plan.timeline else None,
+        "host_plays": _summed([part["host_plays"] for part in parts]),
     }
 
 
@@ -732,12 +756,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--client-processes", type=int, default=2, help="processes that run the clients' sockets (default 2)"
     )
+    parser.add_argument(
+        "--hosts",
+        type=int,
+        default=0,
+        help="N server hosts (amigos.bench.hosts), each seat on another than its table's owner",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=0,
+        help="with --hosts: computer players on a worker service of N processes",
+    )
+    parser.add_argument("--redis", default=HOSTS_REDIS, help="with --hosts: the Redis they share")
+    parser.add_argument("--keep-logs", action="store_true", help="with --hosts: keep the hosts' logs")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
     from amigos.bench.machine import machine_loop_ns
 
     loop_ns = machine_loop_ns()
+    if args.hosts:
+        # SIGTERM (a `timeout`, a CI runner) stops as Ctrl+C does: the hosts and namespaces go too
+        signal.signal(signal.SIGTERM, _interrupted)
+        result = run_hosts(args)
+        result.update({"bench": "load", "quick": args.quick, "closed": args.closed, "rate": args.rate})
+        result["machine_loop_ns"] = loop_ns
+        print(json.dumps(result, indent=2))
+        problem = broken(result) if args.quick else None
+        if problem is not None:
+            print(f"bench/load.py --quick --hosts: {problem}", file=sys.stderr)
+            return 1
+        return 0
     with tempfile.TemporaryDirectory(prefix="amigos-bench-load-") as data_dir:
         env = lobby_bench.server_env(data_dir, args.database)
         env["AMIGOS_TABLE_HAND_PAUSE_SECONDS"] = "0"
@@ -767,6 +817,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.timeline,
             )
             result = drive(plan, server.pid, made, args.tables, args.client_processes)
+            result.pop("host_plays")  # one server: nothing to break down
         finally:
             server.terminate()
             try:
@@ -790,6 +841,104 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/load.py --quick: {problem}", file=sys.stderr)
         return 1
     return 0
+
+
+def _interrupted(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+#: With --hosts and no --database: a database of the bench's own (dropped and created again).
+HOSTS_DATABASE = "postgresql://postgres@127.0.0.1:5432/amigos_hosts"
+HOSTS_REDIS = "redis://127.0.0.1:6379/14"
+
+
+def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
+    """The load over ``args.hosts`` hosts: each table's seats open their sockets on the hosts
+    that do not own the table, so every command is forwarded and every event crosses the bus."""
+    from amigos.bench.hosts import Cluster, reset_database
+
+    database = args.database or HOSTS_DATABASE
+    reset_database(database)
+    with tempfile.TemporaryDirectory(prefix="amigos-bench-load-") as data_dir:
+        env = lobby_bench.server_env(data_dir, database)
+        env.update(
+            {
+                "AMIGOS_TABLE_HAND_PAUSE_SECONDS": "0",
+                "AMIGOS_TABLE_BOT_DELAY_MS": "0",
+                "PYTHONPATH": str(lobby_bench.ROOT / "src"),
+            }
+        )
+        os.environ.update(env)
+        players = make_players(args.tables * 4 + args.bot_tables)
+        made = make_tables(players, args.tables, args.bot_tables)
+        from django.db import connections
+
+        connections.close_all()
+        with Cluster(
+            args.hosts, database, args.redis, env, bot_workers=args.bot_workers, keep_logs=args.keep_logs
+        ) as cluster:
+            owners = _owners([table for table, _ in made], cluster)
+            connections.close_all()  # forked clients must not share it
+            seat_hosts: dict[tuple[int, int], tuple[str, int]] = {}
+            sockets = [0] * len(cluster.hosts)
+            for table, users in made:
+                others = [host for host in cluster.hosts if host.index != owners.get(table)] or cluster.hosts
+                for seat in range(len(users)):
+                    host = others[(table + seat) % len(others)]
+                    seat_hosts[(table, seat)] = (host.address, host.port)
+                    sockets[host.index] += 1
+            from django.conf import settings
+
+            plan = Plan(
+                0,
+                dict(players),
+                0.0 if args.closed else 1.0 / args.rate,
+                args.seconds,
+                settings.AMIGOS_SOCKET_COMMANDS_PER_SECOND,
+                settings.AMIGOS_SOCKET_COMMAND_BURST,
+                args.timeline,
+                seat_hosts,
+            )
+            pids = [host.pid for host in cluster.hosts if host.pid is not None]
+            result = drive(plan, pids, made, args.tables, args.client_processes)
+            host_plays = result.pop("host_plays")
+            result["hosts"] = [
+                {
+                    "host": host.name,
+                    "address": host.address,
+                    "tables_owned": sum(1 for owner in owners.values() if owner == host.index),
+                    "sockets": sockets[host.index],
+                    "plays": host_plays.get(host.address, 0),
+                    "resident_mb": round(cluster.resident_kb(host) / 1024, 1),
+                }
+                for host in cluster.hosts
+            ]
+            result["namespaces"] = cluster.namespaces
+            result["bot_workers"] = args.bot_workers
+            result["seats_on_owner"] = sum(
+                1 for (table, _), where in seat_hosts.items()
+                if owners.get(table) is not None and cluster.hosts[owners[table]].address == where[0]
+            )  # fmt: skip
+    return result
+
+
+def _owners(tables: list[int], cluster: Any, seconds: float = 120.0) -> dict[int, int]:
+    """Which host owns each table once every table has an owner (the lease's holder names the
+    process: ``host:pid:boot:random``), by the host's index."""
+    from amigos.web.tables.models import Table
+
+    by_pid = {str(host.pid): host.index for host in cluster.hosts}
+    deadline = time.monotonic() + seconds
+    found: dict[int, int] = {}
+    while time.monotonic() < deadline:
+        rows = Table.objects.filter(pk__in=tables).values_list("pk", "owner")
+        found = {
+            pk: by_pid[owner.split(":")[1]] for pk, owner in rows if owner and owner.split(":")[1] in by_pid
+        }
+        if len(found) == len(tables):
+            break
+        time.sleep(0.5)
+    return found
 
 
 def broken(result: dict[str, Any]) -> str | None:

@@ -269,6 +269,11 @@ AMIGOS_BOT_PROCESSES = env_int("AMIGOS_BOT_PROCESSES", 2)
 # ...at this much lower a scheduling priority than the server (nice, 0 to 19): a computer player may
 # take a moment longer, a person's play may not.
 AMIGOS_BOT_NICENESS = env_int("AMIGOS_BOT_NICENESS", 10)
+# With 1 (and a Redis bus) the searches go instead to a worker service of their own through Redis
+# (`python -m amigos.web.bot_queue`, amigos/web/bot_queue.py), so the table servers' cores serve
+# only tables; a search not answered within the timeout is played as the easy bot would, at once.
+AMIGOS_BOT_SERVICE = env_int("AMIGOS_BOT_SERVICE", 0)
+AMIGOS_BOT_SERVICE_TIMEOUT_SECONDS = env_int("AMIGOS_BOT_SERVICE_TIMEOUT_SECONDS", 20)
 # Every search worker (computer players, the Academy, the hand reviews) may use at most this much
 # address space, in MB (0: no limit); the searches' node budgets keep them far below it.
 AMIGOS_SEARCH_MEMORY_MB = env_int("AMIGOS_SEARCH_MEMORY_MB", 1024)

@@ -25,6 +25,7 @@ from django.conf import settings
 from amigos.bots.registry import find_bot
 from amigos.engine import Action
 from amigos.engine.view import SeatView
+from amigos.web.bot_queue import QueueExecutor
 from amigos.web.operations import metrics
 from amigos.web.workers import pool as worker_pool
 from amigos.web.workers import start_worker
@@ -48,7 +49,14 @@ def executor() -> Executor:
     global _executor
     if _executor is None:
         workers = settings.AMIGOS_BOT_PROCESSES
-        if workers <= 0:
+        if settings.AMIGOS_BOT_SERVICE and settings.REDIS_URL:
+            # the searches run on the worker service (amigos.web.bot_queue), not on this host
+            _executor = QueueExecutor(
+                settings.REDIS_URL,
+                settings.AMIGOS_BUS_NAMESPACE,
+                settings.AMIGOS_BOT_SERVICE_TIMEOUT_SECONDS,
+            )
+        elif workers <= 0:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amigos-bots")
         else:
             # Lower priority, a memory limit, and they end with the server: see amigos.web.workers.
