@@ -13,8 +13,6 @@ const announcer = document.getElementById("tables-announcer");
 const tableUrl = (id) => labels.table_url.replace(/0\/$/, `${id}/`);
 
 let current = null; // the invitation on screen
-// Above this, an invitation shows its deadline instead of a countdown.
-const LONG_INVITATION_MS = 10 * 60 * 1000;
 let countdown = null;
 let subscribed = false;
 
@@ -97,7 +95,7 @@ function showInvitation(invitation) {
   clearInterval(countdown);
   // A live table's invitation counts its seconds; a correspondence game's (days) says until when,
   // in the player's own time zone (counting 86,399 seconds down helps nobody).
-  const long = end - performance.now() > LONG_INVITATION_MS;
+  const long = invitation.kind === "correspondence";
   const tick = () => {
     const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
     inviteClock.textContent = long

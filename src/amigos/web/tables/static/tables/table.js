@@ -29,8 +29,6 @@ let joining = false;
 let replaying = false;
 let clockTimer = null;
 let clockEnd = 0; // performance.now() value at which the turn's time runs out
-// A turn longer than this (a correspondence game's) shows its deadline instead of a countdown.
-const LONG_TURN_SECONDS = 600;
 let angrySeat = null; // the seat shown with the angry face (an automatic pass) until someone plays
 let handEndShownAt = 0;
 let endedLine = null; // the line of the hand whose result is shown
@@ -354,7 +352,7 @@ function renderClock() {
   const deadline = state.turn.deadline;
   const tick = () => {
     const left = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
-    const shown = left > LONG_TURN_SECONDS
+    const shown = state.table.kind === "correspondence"
       ? format(labels.clock_until, { when: dateTime(deadline) })
       : format(labels.seconds, { seconds: left });
     $("clock-time").textContent = shown;
