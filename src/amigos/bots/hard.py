@@ -16,14 +16,16 @@ so that a decision takes well under the goal times on one core (see
 docs/bots.md for the measured figures).
 
 * Two-ended games (Amigos, Cuban): each world is solved exactly by the compact
-  solver, sharing one transposition table across the worlds of a decision.
-  The lead (first tile of the hand) is the normal level's choice: no world of
-  27 unknown tiles can be solved exactly inside the budget.  When the budget
-  runs out before ``min_worlds`` worlds were solved the decision also falls
-  back to the normal level.
+  solver (its compiled kernel), sharing one transposition table across the
+  worlds of a decision, from the hand's first tile on: a world of an Amigos
+  lead takes about half a million nodes, a tenth of a second.  When the budget
+  runs out before ``min_worlds`` worlds were solved (Cuban's opening, with 40
+  tiles in the hands, is far beyond it) the worlds are searched a few actions
+  deep instead (the determinized search below), never by rules of thumb.
 * Draw and fives games: each world (hidden hands and boneyard order) is built
-  with ``SeatView.determinize`` and searched by the depth-limited
-  ``SpinnerSearch``.
+  with ``SeatView.determinize`` and searched by ``SpinnerSearch``: to the end
+  of the hand when that fits a small budget (late in a hand it does, and the
+  value is then exact for that world), otherwise to a fixed depth.
 """
 
 from __future__ import annotations
@@ -46,16 +48,52 @@ from amigos.engine.view import SeatView
 
 @dataclass(frozen=True)
 class HardSettings:
-    """Budgets of the hard level (nodes of search per decision, number of sampled worlds)."""
+    """Budgets of the hard level (nodes of search per decision, number of sampled worlds).
 
-    early_nodes: int = 110_000  # decisions before the 8th tile (fewer than 7 tiles on the table)
-    late_nodes: int = 8_000  # from the 8th tile on (12,000 gave p95 54 ms on one quiet core: over 50)
+    The two-ended budgets count nodes of the compiled kernel (about 5 M nodes a second on one core
+    of the development machine); the spinner budgets count nodes of the Python ``SpinnerSearch``
+    (about 40 k a second).
+    """
+
+    lead_nodes: int = 1_100_000  # the hand's first tile: an Amigos world takes about 0.46 M nodes
+    early_nodes: int = 500_000  # other decisions before the 8th tile (fewer than 7 tiles laid)
+    late_nodes: int = 150_000  # from the 8th tile on
     max_worlds: int = 40
-    min_worlds: int = 3
+    min_worlds: int = 2  # fewer exact worlds than this: the shallow search below decides
+    # Exact worlds are tried only with at most this many tiles in the hands (an Amigos lead has 28;
+    # a Cuban world with more than 34 takes millions of nodes, so the budget would be wasted).
+    exact_tiles: int = 34
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
+    # When no exact world fits (Cuban's opening: 40 tiles in the hands), a determinized search
+    # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all.
+    shallow_depth: int = 4
+    shallow_worlds: int = 8
+    shallow_nodes: int = 12_000
+    # Draw and fives games: each world is first searched to the end of the hand within
+    # ``exact_nodes``; when that does not finish, ``spinner_depth`` actions deep within ``spinner_nodes``.
+    exact_nodes: int = 3_000
     spinner_depth: int = 4
     spinner_worlds: int = 12
     spinner_nodes: int = 12_000
+
+
+#: The expert level: the same search with about four times the budgets, for players who can wait
+#: (a second or two per decision: see docs/bots.md for the measured times).
+EXPERT_SETTINGS = HardSettings(
+    lead_nodes=4_000_000,
+    early_nodes=2_000_000,
+    late_nodes=600_000,
+    max_worlds=80,
+    min_worlds=3,
+    exact_tiles=36,
+    shallow_depth=6,
+    shallow_worlds=12,
+    shallow_nodes=40_000,
+    exact_nodes=12_000,
+    spinner_depth=5,
+    spinner_worlds=24,
+    spinner_nodes=20_000,
+)
 
 
 class HardBot:
@@ -63,29 +101,55 @@ class HardBot:
 
     name = "hard"
 
-    def __init__(self, settings: HardSettings | None = None) -> None:
+    def __init__(self, settings: HardSettings | None = None, name: str = "hard") -> None:
         self.settings = settings or HardSettings()
-        self._fallback = NormalBot()
+        self.name = name
+        self._heuristic = NormalBot()
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         actions = options(view)
         if len(actions) == 1:
             return actions[0]
-        if view.line.is_empty:
-            return self._fallback.choose(view, rng)
         knowledge = infer(view)
+        totals: dict[Action, float] | None = None
         if is_two_ended(view.variant):
-            totals = self._two_ended_totals(view, knowledge, actions, rng)
+            hidden = sum(size for slot, size in knowledge.sizes.items() if slot != BONEYARD)
+            in_hands = len(view.hand) + hidden
+            if in_hands <= self.settings.exact_tiles:
+                totals = self._two_ended_totals(view, knowledge, actions, rng)
+            if totals is None:  # no world could be solved to the end within the budget
+                totals = self._determinized_totals(
+                    view,
+                    knowledge,
+                    rng,
+                    worlds=self.settings.shallow_worlds,
+                    exact_nodes=0,
+                    depth=self.settings.shallow_depth,
+                    nodes=self.settings.shallow_nodes,
+                    shared=True,
+                )
         else:
-            totals = self._spinner_totals(view, knowledge, rng)
+            settings = self.settings
+            totals = self._determinized_totals(
+                view,
+                knowledge,
+                rng,
+                worlds=settings.spinner_worlds,
+                exact_nodes=settings.exact_nodes,
+                depth=settings.spinner_depth,
+                nodes=settings.spinner_nodes,
+                shared=False,
+            )
         if totals is None:
-            return self._fallback.choose(view, rng)
+            # Not even one determinized world fitted its budget (never seen in the arena runs):
+            # the rules of thumb answer rather than nothing.
+            return self._heuristic.choose(view, rng)
         best = max(totals.values())
         top = [action for action in actions if totals.get(action, -float("inf")) >= best - 1e-9]
         if len(top) == 1:
             return top[0]
         # Equal values: let the normal level's rules of thumb break the tie.
-        heuristic = self._fallback.scores(view)
+        heuristic = self._heuristic.scores(view)
         return max(top, key=lambda action: heuristic.get(action, 0.0))
 
     def _two_ended_totals(
@@ -96,7 +160,10 @@ class HardBot:
         seat = view.seat
         assert seat is not None
         laid = len(view.line.placements)
-        budget = settings.early_nodes if laid < 7 else settings.late_nodes
+        if laid == 0:
+            budget = settings.lead_nodes
+        else:
+            budget = settings.early_nodes if laid < 7 else settings.late_nodes
         solver = TwoEndedSolver(rules_for(variant, view.tie_winner), node_budget=budget)
         moves: dict[Action, Move] = {
             action: compact_move(view.line, action, variant.max_pip)
@@ -105,7 +172,10 @@ class HardBot:
         }
         tiles = tile_set_for(variant.max_pip)
         own = tiles.mask_of(view.hand)
-        a, b = view.line.open_ends()
+        ends: tuple[int, int] | None = None
+        if not view.line.is_empty:
+            a, b = view.line.open_ends()
+            ends = (a, b)
         choices = past_choices(view) if settings.play_inference else []
         solved: list[tuple[float, dict[Move, int]]] = []
         for _ in range(settings.max_worlds):
@@ -114,7 +184,7 @@ class HardBot:
                 own if other == seat else tiles.mask_of(world[other]) for other in range(variant.players)
             )
             try:
-                values = solver.action_values(Position(hands, (a, b), seat))
+                values = solver.action_values(Position(hands, ends, seat))
             except BudgetExceeded:
                 break
             solved.append((log_likelihood(choices, world), values))
@@ -129,21 +199,51 @@ class HardBot:
             for action, move in moves.items()
         }
 
-    def _spinner_totals(
-        self, view: SeatView, knowledge: Knowledge, rng: random.Random
+    def _determinized_totals(
+        self,
+        view: SeatView,
+        knowledge: Knowledge,
+        rng: random.Random,
+        *,
+        worlds: int,
+        exact_nodes: int,
+        depth: int,
+        nodes: int,
+        shared: bool,
     ) -> dict[Action, float] | None:
-        settings = self.settings
+        """Average, over sampled worlds, of each action's value by ``SpinnerSearch``.
+
+        Each world (hidden hands and the boneyard's order, from ``SeatView.determinize``) is first
+        searched to the end of the hand within ``exact_nodes`` (0: not tried); when that does not
+        finish, ``depth`` actions deep within ``nodes``. ``shared``: ``nodes`` is the budget of the
+        whole decision (a world that does not fit ends the sampling), else of each world (a world
+        that does not fit is skipped).
+        """
         totals: dict[Action, float] = {}
         solved = 0
-        for _ in range(settings.spinner_worlds):
+        spent = 0
+        for _ in range(worlds):
             world = sample_world(knowledge, rng)
             others = {slot: tiles for slot, tiles in world.items() if slot != BONEYARD}
             state = view.determinize(others, world.get(BONEYARD, []))
-            search = SpinnerSearch(depth=settings.spinner_depth, node_budget=settings.spinner_nodes)
-            try:
-                values = search.action_values(state)
-            except BudgetExceeded:
-                continue
+            values: dict[Action, float] | None = None
+            if exact_nodes:
+                to_the_end = SpinnerSearch(depth=None, node_budget=exact_nodes)
+                try:
+                    values = to_the_end.action_values(state)
+                except BudgetExceeded:
+                    values = None
+            if values is None:
+                limit = nodes - spent if shared else nodes
+                search = SpinnerSearch(depth=depth, node_budget=limit)
+                try:
+                    values = search.action_values(state)
+                except BudgetExceeded:
+                    if shared:
+                        break
+                    continue
+                finally:
+                    spent += search.nodes
             for action, value in values.items():
                 totals[action] = totals.get(action, 0.0) + value
             solved += 1

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from amigos.engine.variants import VARIANT_NAMES, UnknownVariant, Variant, find_variant
+from amigos.engine.variants import VARIANT_NAMES, Family, UnknownVariant, Variant, find_variant
 from amigos.table import VoteChoice, reseat
 from amigos.web.accounts.identity import clean_display_name, display_name_problem
 from amigos.web.accounts.models import User
@@ -24,6 +24,10 @@ from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
 
 MAX_NAME = 60
 LEVELS = tuple(level.value for level in Level)
+#: The games the expert level is offered for (issue 41: Amigos and the draw and fives games). In
+#: Cuban its worlds are too big to search to the end before the middle of a hand, so it would
+#: think longer than hard for no measured gain.
+EXPERT_REFUSED = frozenset({Family.CUBAN})
 
 
 class TableRefused(ValueError):
@@ -72,6 +76,14 @@ def _variant(name: str, players: int | None) -> Variant:
         return find_variant(name, players)
     except UnknownVariant as error:
         raise TableRefused("bad_players", str(error)) from None
+
+
+def _check_level(level: str, variant: Variant) -> None:
+    """Refuse a computer level the site does not know, or the expert level where it is not offered."""
+    if level not in LEVELS:
+        raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+    if level == Level.EXPERT and variant.family in EXPERT_REFUSED:
+        raise TableRefused("expert_not_offered", f"the expert level does not play {variant.name}")
 
 
 def _online_ids(now: datetime) -> set[int]:
@@ -128,8 +140,8 @@ def _create_table(
     for choice in seats.values():
         if (choice.user_id is None) == (choice.level is None):
             raise TableRefused("bad_seats", "each seat holds a player or a computer level")
-        if choice.level is not None and choice.level not in LEVELS:
-            raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+        if choice.level is not None:
+            _check_level(choice.level, chosen)
     if users:
         found = set(User.objects.filter(pk__in=users, is_active=True).values_list("pk", flat=True))
         if found != set(users):
@@ -191,8 +203,7 @@ def play_against_computer(
 ) -> Table:
     """A live table against computer players that starts at once (its name is the player's)."""
     chosen = _variant(variant, players)
-    if level not in LEVELS:
-        raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+    _check_level(level, chosen)
     seats = {number: SeatChoice(level=level) for number in range(1, chosen.players)}
     # The name is the site's own (a display name may be in Cyrillic, say, beside the Latin words),
     # in the language of the player who opens the table: that player is the one who reads it.
