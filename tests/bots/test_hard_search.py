@@ -112,7 +112,7 @@ def test_hard_searches_cubans_opening_where_no_world_can_be_solved(data: st.Data
 def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Action, float] | None:
     """The values the bot compares, by the path its ``choose`` takes for this view."""
     knowledge = infer(view)
-    actions = view.legal_actions()
+    actions = list(view.legal_actions())
     settings_ = bot.settings
     if view.variant.draws or view.variant.spinner:
         return bot._determinized_totals(

@@ -77,22 +77,20 @@ class HardSettings:
     spinner_nodes: int = 12_000
 
 
-#: The expert level: the same search with about four times the budgets, for players who can wait
-#: (a second or two per decision: see docs/bots.md for the measured times).
+#: The expert level: the same search with two to four times the budgets, for players who can wait
+#: a little longer per decision (see docs/bots.md for the measured times).
 EXPERT_SETTINGS = HardSettings(
-    lead_nodes=4_000_000,
-    early_nodes=2_000_000,
-    late_nodes=600_000,
+    lead_nodes=3_000_000,
+    early_nodes=1_200_000,
+    late_nodes=400_000,
     max_worlds=80,
     min_worlds=3,
     exact_tiles=36,
-    shallow_depth=6,
-    shallow_worlds=12,
-    shallow_nodes=40_000,
+    shallow_worlds=16,
+    shallow_nodes=30_000,
     exact_nodes=12_000,
-    spinner_depth=5,
     spinner_worlds=24,
-    spinner_nodes=20_000,
+    spinner_nodes=12_000,
 )
 
 
@@ -215,24 +213,26 @@ class HardBot:
 
         Each world (hidden hands and the boneyard's order, from ``SeatView.determinize``) is first
         searched to the end of the hand within ``exact_nodes`` (0: not tried); when that does not
-        finish, ``depth`` actions deep within ``nodes``. ``shared``: ``nodes`` is the budget of the
-        whole decision (a world that does not fit ends the sampling), else of each world (a world
-        that does not fit is skipped).
+        finish, ``depth`` actions deep within ``nodes`` (and so are the decision's later worlds).
+        ``shared``: ``nodes`` is the budget of the whole decision (a world that does not fit ends
+        the sampling), else of each world (a world that does not fit is skipped).
         """
         totals: dict[Action, float] = {}
         solved = 0
         spent = 0
+        to_the_end = exact_nodes > 0
         for _ in range(worlds):
             world = sample_world(knowledge, rng)
             others = {slot: tiles for slot, tiles in world.items() if slot != BONEYARD}
             state = view.determinize(others, world.get(BONEYARD, []))
             values: dict[Action, float] | None = None
-            if exact_nodes:
-                to_the_end = SpinnerSearch(depth=None, node_budget=exact_nodes)
+            if to_the_end:
                 try:
-                    values = to_the_end.action_values(state)
+                    values = SpinnerSearch(depth=None, node_budget=exact_nodes).action_values(state)
                 except BudgetExceeded:
-                    values = None
+                    # The worlds of one decision are alike in size: if this one does not finish,
+                    # the others would not either, so the rest go straight to the depth-limited search.
+                    to_the_end = False
             if values is None:
                 limit = nodes - spent if shared else nodes
                 search = SpinnerSearch(depth=depth, node_budget=limit)

@@ -5,9 +5,10 @@ offered."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from django.forms import ChoiceField
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -42,9 +43,13 @@ def test_the_lobby_offers_the_expert_level_in_both_languages(make_player: Callab
     assert '<option value="expert">experto</option>' in spanish
     for language, word in (("en", "expert"), ("es", "experto")):
         with translation.override(language):
-            assert str(dict(ComputerGameForm().fields["level"].choices)["expert"]) == word
+            level = ComputerGameForm().fields["level"]
+            assert isinstance(level, ChoiceField)
+            assert str(dict(cast(Any, level.choices))["expert"]) == word
     with translation.override("en"):
-        groups = dict(CreateTableForm().fields["seat_1"].choices)
+        seat = CreateTableForm().fields["seat_1"]
+        assert isinstance(seat, ChoiceField)
+        groups = dict(cast(Any, seat.choices))
         computers = dict(groups["Computer players"])
     assert "computer:expert" in computers
 
