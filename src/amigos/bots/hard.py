@@ -139,8 +139,8 @@ class HardBot:
                 shared=False,
             )
         if totals is None:
-            # Not even one determinized world fitted its budget (never seen in the arena runs):
-            # the rules of thumb answer rather than nothing.
+            # Not even one determinized world fitted its budget (tiny test budgets): the rules of
+            # thumb answer rather than nothing.
             return self._heuristic.choose(view, rng)
         best = max(totals.values())
         top = [action for action in actions if totals.get(action, -float("inf")) >= best - 1e-9]
