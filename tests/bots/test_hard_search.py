@@ -98,9 +98,10 @@ def test_hard_solves_worlds_at_the_first_lead_of_an_amigos_hand(data: st.DataObj
 
 @settings(max_examples=4, deadline=None)
 @given(st.data())
-def test_hard_searches_cubans_opening_where_no_world_can_be_solved(data: st.DataObject) -> None:
-    name = data.draw(st.sampled_from(["cuban-2v2", "cuban-1v1"]))
-    state = random_position(name, None, data.draw(st.randoms()), steps=data.draw(st.integers(0, 3)))
+def test_the_shallow_search_decides_cubans_opening_when_it_is_on(data: st.DataObject) -> None:
+    """Cuban 2v2's first tiles (40 tiles in the hands) are beyond any exact world; with
+    ``shallow_worlds`` set a determinized search decides there, not the rules of thumb."""
+    state = random_position("cuban-2v2", None, data.draw(st.randoms()), steps=data.draw(st.integers(0, 3)))
     assume(len(state.legal_actions()) >= 2)
     view = seat_view(state, state.to_move)
     with recording(SpinnerSearch, "action_values") as calls:
@@ -202,8 +203,28 @@ def test_expert_searches_more_than_hard() -> None:
         "lead_nodes",
         "early_nodes",
         "late_nodes",
-        "shallow_nodes",
         "exact_nodes",
         "spinner_worlds",
     ):
         assert getattr(EXPERT_SETTINGS, field) > getattr(hard, field), field
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.data())
+def test_only_three_or_four_players_search_the_draw_and_fives_games_to_the_end(data: st.DataObject) -> None:
+    players = data.draw(st.sampled_from([2, 3, 4]))
+    name = data.draw(st.sampled_from(["draw-100", "all-fives-100"]))
+    state = random_position(name, players, data.draw(st.randoms()), steps=data.draw(st.integers(0, 12)))
+    assume(len(state.legal_actions()) >= 2)
+    depths: list[int | None] = []
+    original = SpinnerSearch.action_values
+
+    def spy(self: SpinnerSearch, position: HandState) -> dict[Action, float]:
+        depths.append(self.depth)
+        return original(self, position)
+
+    bot = HardBot(HardSettings(exact_nodes=300, spinner_worlds=2, spinner_nodes=1_500))
+    with mock.patch.object(SpinnerSearch, "action_values", spy):
+        bot.choose(seat_view(state, state.to_move), data.draw(st.randoms(use_true_random=True)))
+    assert depths
+    assert (depths[0] is None) == (players >= 3)

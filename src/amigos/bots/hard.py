@@ -20,12 +20,14 @@ docs/bots.md for the measured figures).
   worlds of a decision, from the hand's first tile on: a world of an Amigos
   lead takes about half a million nodes, a tenth of a second.  When the budget
   runs out before ``min_worlds`` worlds were solved (Cuban's opening, with 40
-  tiles in the hands, is far beyond it) the worlds are searched a few actions
-  deep instead (the determinized search below), never by rules of thumb.
+  tiles in the hands, is far beyond it) the normal level decides: a search a
+  few actions deep over determinized worlds is available (``shallow_worlds``)
+  but measured weaker than those rules there.
 * Draw and fives games: each world (hidden hands and boneyard order) is built
-  with ``SeatView.determinize`` and searched by ``SpinnerSearch``: to the end
-  of the hand when that fits a small budget (late in a hand it does, and the
-  value is then exact for that world), otherwise to a fixed depth.
+  with ``SeatView.determinize`` and searched by ``SpinnerSearch``: with three
+  or four players to the end of the hand when that fits a small budget (late
+  in a hand it does, and the value is then exact for that world), otherwise to
+  a fixed depth.
 """
 
 from __future__ import annotations
@@ -59,19 +61,26 @@ class HardSettings:
     early_nodes: int = 500_000  # other decisions before the 8th tile (fewer than 7 tiles laid)
     late_nodes: int = 150_000  # from the 8th tile on
     max_worlds: int = 40
-    min_worlds: int = 2  # fewer exact worlds than this: the shallow search below decides
+    min_worlds: int = 2  # fewer exact worlds than this: the shallow search below (or normal) decides
     # Exact worlds are tried only with at most this many tiles in the hands (an Amigos lead has 28;
     # a Cuban world with more than 34 takes millions of nodes, so the budget would be wasted).
     exact_tiles: int = 34
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     # When no exact world fits (Cuban's opening: 40 tiles in the hands), a determinized search
-    # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all.
+    # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all; 0
+    # worlds: the normal level's rules decide there. Off by default: in Cuban 2v2 it lost to the
+    # normal level by 8.4 points a hand (30 deals, 95% interval -16.3 to -0.5; docs/bots.md).
     shallow_depth: int = 4
-    shallow_worlds: int = 8
+    shallow_worlds: int = 0
     shallow_nodes: int = 12_000
-    # Draw and fives games: each world is first searched to the end of the hand within
-    # ``exact_nodes``; when that does not finish, ``spinner_depth`` actions deep within ``spinner_nodes``.
+    # Draw and fives games: with at least ``exact_min_players`` players, each world is first searched
+    # to the end of the hand within ``exact_nodes``; when that does not finish (or with fewer
+    # players), ``spinner_depth`` actions deep within ``spinner_nodes``. Between two players the
+    # search to the end lost 2.25 points a hand to the depth-limited one (60 deals of All Fives,
+    # interval -4.8 to +0.3): a world's boneyard order is known to it, and the further it looks the
+    # more it plays for draws it cannot foresee (docs/bots.md).
     exact_nodes: int = 3_000
+    exact_min_players: int = 3
     spinner_depth: int = 4
     spinner_worlds: int = 12
     spinner_nodes: int = 12_000
@@ -86,8 +95,6 @@ EXPERT_SETTINGS = HardSettings(
     max_worlds=80,
     min_worlds=3,
     exact_tiles=36,
-    shallow_worlds=16,
-    shallow_nodes=30_000,
     exact_nodes=12_000,
     spinner_worlds=24,
     spinner_nodes=12_000,
@@ -115,7 +122,7 @@ class HardBot:
             in_hands = len(view.hand) + hidden
             if in_hands <= self.settings.exact_tiles:
                 totals = self._two_ended_totals(view, knowledge, actions, rng)
-            if totals is None:  # no world could be solved to the end within the budget
+            if totals is None and self.settings.shallow_worlds > 0:  # no exact world fitted
                 totals = self._determinized_totals(
                     view,
                     knowledge,
@@ -133,14 +140,14 @@ class HardBot:
                 knowledge,
                 rng,
                 worlds=settings.spinner_worlds,
-                exact_nodes=settings.exact_nodes,
+                exact_nodes=settings.exact_nodes if view.variant.players >= settings.exact_min_players else 0,
                 depth=settings.spinner_depth,
                 nodes=settings.spinner_nodes,
                 shared=False,
             )
         if totals is None:
-            # Not even one determinized world fitted its budget (tiny test budgets): the rules of
-            # thumb answer rather than nothing.
+            # No world fitted (Cuban's opening, unless ``shallow_worlds`` is set; tiny test budgets):
+            # the normal level's rules of thumb answer.
             return self._heuristic.choose(view, rng)
         best = max(totals.values())
         top = [action for action in actions if totals.get(action, -float("inf")) >= best - 1e-9]
