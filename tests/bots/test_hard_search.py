@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import Position, TwoEndedSolver
-from amigos.bots.hard import EXPERT_SETTINGS, HardBot, HardSettings
+from amigos.bots.hard import CUBAN_SETTINGS, EXPERT_SETTINGS, HardBot, HardSettings
 from amigos.bots.knowledge import infer
 from amigos.engine import Action, HandState, Play
 from amigos.engine.view import SeatView, seat_view
@@ -126,7 +126,7 @@ def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Acti
             nodes=settings_.spinner_nodes,
             shared=False,
         )
-    return bot._two_ended_totals(view, knowledge, actions, rng) or bot._determinized_totals(
+    return bot._two_ended_totals(view, knowledge, actions, rng, settings_) or bot._determinized_totals(
         view,
         knowledge,
         rng,
@@ -228,3 +228,25 @@ def test_only_three_or_four_players_search_the_draw_and_fives_games_to_the_end(d
         bot.choose(seat_view(state, state.to_move), data.draw(st.randoms(use_true_random=True)))
     assert depths
     assert (depths[0] is None) == (players >= 3)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.data())
+def test_the_default_hard_bot_keeps_cubans_own_budgets(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(["cuban-2v2", "cuban-1v1", "amigos-100"]))
+    state = random_position(name, None, data.draw(st.randoms()), steps=data.draw(st.integers(1, 24)))
+    assume(len(state.legal_actions()) >= 2)
+    budgets: list[int | None] = []
+    original = TwoEndedSolver.__post_init__
+
+    def spy(self: TwoEndedSolver) -> None:
+        budgets.append(self.node_budget)
+        original(self)
+
+    with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
+        HardBot().choose(seat_view(state, state.to_move), data.draw(st.randoms(use_true_random=True)))
+    expected = CUBAN_SETTINGS if name.startswith("cuban") else HardSettings()
+    laid = len(state.line.placements)
+    # A decision with too many tiles in the hands for an exact world builds no solver at all.
+    for budget in budgets:
+        assert budget == (expected.early_nodes if laid < 7 else expected.late_nodes)

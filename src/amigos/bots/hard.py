@@ -44,7 +44,7 @@ from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
 from amigos.bots.likelihood import log_likelihood, past_choices
 from amigos.bots.normal import NormalBot
-from amigos.engine import Action, Play
+from amigos.engine import Action, Family, Play
 from amigos.engine.view import SeatView
 
 
@@ -101,13 +101,30 @@ EXPERT_SETTINGS = HardSettings(
 )
 
 
+#: Cuban's budgets: those the hard level had before the compiled kernel (it searches only near
+#: the end of a hand, where three worlds fit). Searching more (the budgets above, with or without
+#: the shallow search) lost to the normal level on 30 deals of Cuban 2v2 (from -8.4 to -1.4 a hand,
+#: against +5.8 with these); docs/bots.md has the runs.
+CUBAN_SETTINGS = HardSettings(
+    lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
+)
+
+
 class HardBot:
     """Perfect-information Monte Carlo over the Academy's solvers (see the module docstring)."""
 
     name = "hard"
 
-    def __init__(self, settings: HardSettings | None = None, name: str = "hard") -> None:
+    def __init__(
+        self,
+        settings: HardSettings | None = None,
+        name: str = "hard",
+        cuban: HardSettings | None = None,
+    ) -> None:
         self.settings = settings or HardSettings()
+        # Cuban's budgets: CUBAN_SETTINGS for the default bot; a bot given settings uses them in
+        # every game unless it is given Cuban's too (tests give small budgets everywhere).
+        self.cuban = cuban or (CUBAN_SETTINGS if settings is None else self.settings)
         self.name = name
         self._heuristic = NormalBot()
 
@@ -117,24 +134,24 @@ class HardBot:
             return actions[0]
         knowledge = infer(view)
         totals: dict[Action, float] | None = None
+        settings = self.cuban if view.variant.family is Family.CUBAN else self.settings
         if is_two_ended(view.variant):
             hidden = sum(size for slot, size in knowledge.sizes.items() if slot != BONEYARD)
             in_hands = len(view.hand) + hidden
-            if in_hands <= self.settings.exact_tiles:
-                totals = self._two_ended_totals(view, knowledge, actions, rng)
-            if totals is None and self.settings.shallow_worlds > 0:  # no exact world fitted
+            if in_hands <= settings.exact_tiles:
+                totals = self._two_ended_totals(view, knowledge, actions, rng, settings)
+            if totals is None and settings.shallow_worlds > 0:  # no exact world fitted
                 totals = self._determinized_totals(
                     view,
                     knowledge,
                     rng,
-                    worlds=self.settings.shallow_worlds,
+                    worlds=settings.shallow_worlds,
                     exact_nodes=0,
-                    depth=self.settings.shallow_depth,
-                    nodes=self.settings.shallow_nodes,
+                    depth=settings.shallow_depth,
+                    nodes=settings.shallow_nodes,
                     shared=True,
                 )
         else:
-            settings = self.settings
             totals = self._determinized_totals(
                 view,
                 knowledge,
@@ -158,9 +175,13 @@ class HardBot:
         return max(top, key=lambda action: heuristic.get(action, 0.0))
 
     def _two_ended_totals(
-        self, view: SeatView, knowledge: Knowledge, actions: list[Action], rng: random.Random
+        self,
+        view: SeatView,
+        knowledge: Knowledge,
+        actions: list[Action],
+        rng: random.Random,
+        settings: HardSettings,
     ) -> dict[Action, float] | None:
-        settings = self.settings
         variant = view.variant
         seat = view.seat
         assert seat is not None
