@@ -68,8 +68,9 @@ class HardSettings:
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     # When no exact world fits (Cuban's opening: 40 tiles in the hands), a determinized search
     # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all; 0
-    # worlds: the normal level's rules decide there. Off by default: in Cuban 2v2 it lost to the
-    # normal level by 8.4 points a hand (30 deals, 95% interval -16.3 to -0.5; docs/bots.md).
+    # worlds: the normal level's rules decide there. Off by default: in Cuban 2v2 against normal
+    # it cost 4.1 points a hand with Cuban's budgets (300 deals: -3.43, 95% interval -6.38 to
+    # -0.48, against +0.66 without it; docs/bots.md).
     shallow_depth: int = 4
     shallow_worlds: int = 0
     shallow_nodes: int = 12_000
@@ -102,9 +103,9 @@ EXPERT_SETTINGS = HardSettings(
 
 
 #: Cuban's budgets: those the hard level had before the compiled kernel (it searches only near
-#: the end of a hand, where three worlds fit). Searching more (the budgets above, with or without
-#: the shallow search) lost to the normal level on 30 deals of Cuban 2v2 (from -8.4 to -1.4 a hand,
-#: against +5.8 with these); docs/bots.md has the runs.
+#: the end of a hand, where three worlds fit). On 300 deals of Cuban 2v2 against normal these gave
+#: +0.66 a hand (95% interval -1.80 to +3.11), the budgets above -1.41 (-4.21 to +1.39), and a
+#: shallow search where no world fits -3.43 (-6.38 to -0.48); docs/bots.md has the runs.
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
 )
