@@ -29,7 +29,17 @@ from amigos.engine import Action, HandState, Tile
 from amigos.engine.view import SeatView, seat_view
 from tests.bots.helpers import VARIANTS, random_position
 
-QUICK_HARD = HardSettings(early_nodes=6_000, late_nodes=4_000, max_worlds=5, min_worlds=1, spinner_worlds=3)
+QUICK_HARD = HardSettings(
+    lead_nodes=8_000,
+    early_nodes=6_000,
+    late_nodes=4_000,
+    max_worlds=5,
+    min_worlds=1,
+    shallow_worlds=3,
+    shallow_nodes=2_000,
+    exact_nodes=500,
+    spinner_worlds=3,
+)
 
 
 def exchanged(state: HandState, view: SeatView, swaps: list[tuple[int, int]]) -> HandState:
@@ -93,7 +103,7 @@ def first_choice_through_the_runner(state: HandState, bot: Bot, rng: random.Rand
 worlds = st.tuples(
     st.sampled_from(VARIANTS),
     st.randoms(),
-    st.integers(1, 14),
+    st.integers(0, 14),  # 0: the hand's first lead, searched too
     st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200)), min_size=1, max_size=30),
 )
 

@@ -20,7 +20,17 @@ from amigos.engine.view import SeatView
 from tests.bots.helpers import VARIANTS, deal
 
 # A hard bot with small budgets: the same code paths as the default, a fraction of the time.
-QUICK_HARD = HardSettings(early_nodes=4_000, late_nodes=2_000, max_worlds=4, min_worlds=1, spinner_worlds=2)
+QUICK_HARD = HardSettings(
+    lead_nodes=6_000,
+    early_nodes=4_000,
+    late_nodes=2_000,
+    max_worlds=4,
+    min_worlds=1,
+    shallow_worlds=2,
+    shallow_nodes=1_500,
+    exact_nodes=300,
+    spinner_worlds=2,
+)
 
 
 class Checked:
@@ -129,8 +139,8 @@ def test_bots_get_only_a_seat_view_without_hidden_tiles(case: tuple[str, int | N
 
 
 def test_the_registry_finds_every_level_and_refuses_unknown_names() -> None:
-    assert {"easy", "normal", "hard"} <= set(bot_names())
-    for name in ("easy", "normal", "hard"):
+    assert {"easy", "normal", "hard", "expert"} <= set(bot_names())
+    for name in ("easy", "normal", "hard", "expert"):
         assert find_bot(name).name == name
     with pytest.raises(UnknownBot):
         find_bot("grandmaster")

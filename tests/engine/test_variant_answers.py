@@ -63,17 +63,17 @@ class FlagTests(unittest.TestCase):
     """The yes/no answers, per kind of variant."""
 
     #: kind: (scores_during_play, rounding, deal_decides_first_leader, breaks_tied_blocks,
-    #:        allows_reshuffle, blocks_score, counts_shutouts, amigos_conduct)
-    EXPECTED: ClassVar[dict[str, tuple[bool, int, bool, bool, bool, bool, bool, bool]]] = {
-        "amigos-100": (False, 1, False, False, False, True, True, True),
-        "amigos-200": (False, 1, False, False, False, True, True, True),
-        "amigos-hands": (False, 1, False, False, False, False, False, True),
-        "cuban-2v2": (False, 1, False, True, True, True, True, False),
-        "cuban-1v1": (False, 1, False, True, True, True, True, False),
-        "draw": (False, 1, True, False, False, True, True, False),
-        "all-fives": (True, 5, True, False, False, True, True, False),
-        "all-threes": (True, 3, True, False, False, True, True, False),
-        "fives-and-threes": (True, 5, True, False, False, True, True, False),
+    #:        allows_reshuffle, blocks_score, counts_shutouts, amigos_conduct, offers_expert)
+    EXPECTED: ClassVar[dict[str, tuple[bool, int, bool, bool, bool, bool, bool, bool, bool]]] = {
+        "amigos-100": (False, 1, False, False, False, True, True, True, True),
+        "amigos-200": (False, 1, False, False, False, True, True, True, True),
+        "amigos-hands": (False, 1, False, False, False, False, False, True, True),
+        "cuban-2v2": (False, 1, False, True, True, True, True, False, False),
+        "cuban-1v1": (False, 1, False, True, True, True, True, False, False),
+        "draw": (False, 1, True, False, False, True, True, False, True),
+        "all-fives": (True, 5, True, False, False, True, True, False, True),
+        "all-threes": (True, 3, True, False, False, True, True, False, True),
+        "fives-and-threes": (True, 5, True, False, False, True, True, False, True),
     }
 
     def test_each_kind(self) -> None:
@@ -88,6 +88,7 @@ class FlagTests(unittest.TestCase):
                 variant.blocks_score,
                 variant.counts_shutouts,
                 variant.amigos_conduct,
+                variant.offers_expert,
             )
             with self.subTest(kind=kind):
                 self.assertEqual(answers, self.EXPECTED[kind])

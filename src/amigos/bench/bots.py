@@ -2,8 +2,9 @@
 
 Prints what the goals of the computer players are measured by:
 
-* normal vs easy, and hard vs normal: points per hand with a 95% interval and
-  the share of decided hands won (duplicate deals, ``amigos.bots.arena``);
+* normal vs easy, hard vs normal, and expert vs hard (amigos-100), and hard vs
+  normal in All Fives between two players: points per hand with a 95% interval
+  and the share of decided hands won (duplicate deals, ``amigos.bots.arena``);
 * hard vs the `dominoes` package's sampling player (only when that package,
   from the ``bench`` extra, is installed), on amigos-200, the counting that
   player searches for;
@@ -11,7 +12,8 @@ Prints what the goals of the computer players are measured by:
   p50/p95 processor milliseconds per decision over the whole hand, and from
   the 8th tile on (processor time, so that other work on the machine does not
   inflate it);
-* the solver: processor seconds to value every first lead of fully known Amigos deals.
+* the solver: processor seconds to value every first lead of fully known Amigos deals;
+* ``machine_loop_ns``, this machine's speed at the moment of the run, to compare figures by.
 
 ``--quick`` uses tiny deal counts (well under a minute) to check that it all
 runs; its numbers are too noisy to judge the goals by.
@@ -27,10 +29,27 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from amigos.bench.machine import machine_loop_ns
 from amigos.bots.arena import ArenaConfig, default_workers, run_arena, summarize
 
-FULL = {"normal_easy": 1000, "hard_normal": 300, "pab": 300, "timing": 30, "solver": 21}
-QUICK = {"normal_easy": 20, "hard_normal": 2, "pab": 1, "timing": 1, "solver": 2}
+FULL = {
+    "normal_easy": 1000,
+    "hard_normal": 300,
+    "expert_hard": 100,
+    "fives_hard_normal": 100,
+    "pab": 300,
+    "timing": 30,
+    "solver": 21,
+}
+QUICK = {
+    "normal_easy": 20,
+    "hard_normal": 2,
+    "expert_hard": 1,
+    "fives_hard_normal": 1,
+    "pab": 1,
+    "timing": 1,
+    "solver": 2,
+}
 
 
 def solver_first_lead(deals: int, seed: int = 0) -> dict[str, Any]:
@@ -65,11 +84,17 @@ def _pab_available() -> bool:
 
 def run(quick: bool, workers: int, seed: int = 1) -> dict[str, Any]:
     counts = QUICK if quick else FULL
-    out: dict[str, Any] = {"quick": quick}
+    out: dict[str, Any] = {"quick": quick, "machine_loop_ns": machine_loop_ns()}
     normal_easy = ArenaConfig("normal", "easy", deals=counts["normal_easy"], seed=seed, workers=workers)
     out["normal_vs_easy"] = summarize(normal_easy, run_arena(normal_easy))
     hard_normal = ArenaConfig("hard", "normal", deals=counts["hard_normal"], seed=seed, workers=workers)
     out["hard_vs_normal"] = summarize(hard_normal, run_arena(hard_normal))
+    expert_hard = ArenaConfig("expert", "hard", deals=counts["expert_hard"], seed=seed, workers=workers)
+    out["expert_vs_hard"] = summarize(expert_hard, run_arena(expert_hard))
+    fives = ArenaConfig(
+        "hard", "normal", "all-fives-100", 2, deals=counts["fives_hard_normal"], seed=seed, workers=workers
+    )
+    out["hard_vs_normal_all_fives_2"] = summarize(fives, run_arena(fives))
     if _pab_available():
         pab = ArenaConfig(
             "hard", "dominoes-pab", "amigos-200", deals=counts["pab"], seed=seed, workers=workers
@@ -95,6 +120,8 @@ def _goals(out: dict[str, Any]) -> dict[str, bool | None]:
         "normal_vs_easy_at_least_6": out["normal_vs_easy"]["points_per_hand"] >= 6,
         "hard_vs_normal_at_least_6": out["hard_vs_normal"]["points_per_hand"] >= 6,
         "hard_vs_normal_60pct_decided": out["hard_vs_normal"]["hands_won_pct"] >= 60,
+        "expert_vs_hard_ci_above_0": out["expert_vs_hard"]["ci95"][0] > 0,
+        "hard_vs_normal_all_fives_2_at_least_3": out["hard_vs_normal_all_fives_2"]["points_per_hand"] >= 3,
         "hard_vs_pab_ci_above_0": None if pab is None else pab["ci95"][0] > 0,
         "hard_p95_opening_300ms": timing["from_opening"]["p95"] <= 300,
         "hard_p95_8th_tile_50ms": timing["from_8th_tile"]["p95"] <= 50,
@@ -115,7 +142,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    for key in ("normal_vs_easy", "hard_vs_normal", "hard_vs_dominoes_pab"):
+    print(f"machine_loop_ns: {out['machine_loop_ns']}")
+    keys = (
+        "normal_vs_easy",
+        "hard_vs_normal",
+        "expert_vs_hard",
+        "hard_vs_normal_all_fives_2",
+        "hard_vs_dominoes_pab",
+    )
+    for key in keys:
         result = out[key]
         if result is None:
             print(f"{key}: skipped (the dominoes package is not installed)")

@@ -16,14 +16,18 @@ so that a decision takes well under the goal times on one core (see
 docs/bots.md for the measured figures).
 
 * Two-ended games (Amigos, Cuban): each world is solved exactly by the compact
-  solver, sharing one transposition table across the worlds of a decision.
-  The lead (first tile of the hand) is the normal level's choice: no world of
-  27 unknown tiles can be solved exactly inside the budget.  When the budget
-  runs out before ``min_worlds`` worlds were solved the decision also falls
-  back to the normal level.
+  solver (its compiled kernel), sharing one transposition table across the
+  worlds of a decision, from the hand's first tile on: a world of an Amigos
+  lead takes about half a million nodes, a tenth of a second.  When the budget
+  runs out before ``min_worlds`` worlds were solved (Cuban's opening, with 40
+  tiles in the hands, is far beyond it) the normal level decides: a search a
+  few actions deep over determinized worlds is available (``shallow_worlds``)
+  but measured weaker than those rules there.
 * Draw and fives games: each world (hidden hands and boneyard order) is built
-  with ``SeatView.determinize`` and searched by the depth-limited
-  ``SpinnerSearch``.
+  with ``SeatView.determinize`` and searched by ``SpinnerSearch``: with three
+  or four players to the end of the hand when that fits a small budget (late
+  in a hand it does, and the value is then exact for that world), otherwise to
+  a fixed depth.
 """
 
 from __future__ import annotations
@@ -40,22 +44,71 @@ from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
 from amigos.bots.likelihood import log_likelihood, past_choices
 from amigos.bots.normal import NormalBot
-from amigos.engine import Action, Play
+from amigos.engine import Action, Family, Play
 from amigos.engine.view import SeatView
 
 
 @dataclass(frozen=True)
 class HardSettings:
-    """Budgets of the hard level (nodes of search per decision, number of sampled worlds)."""
+    """Budgets of the hard level (nodes of search per decision, number of sampled worlds).
 
-    early_nodes: int = 110_000  # decisions before the 8th tile (fewer than 7 tiles on the table)
-    late_nodes: int = 8_000  # from the 8th tile on (12,000 gave p95 54 ms on one quiet core: over 50)
+    The two-ended budgets count nodes of the compiled kernel (about 5 M nodes a second on one core
+    of the development machine); the spinner budgets count nodes of the Python ``SpinnerSearch``
+    (about 40 k a second).
+    """
+
+    lead_nodes: int = 1_100_000  # the hand's first tile: an Amigos world takes about 0.46 M nodes
+    early_nodes: int = 500_000  # other decisions before the 8th tile (fewer than 7 tiles laid)
+    late_nodes: int = 150_000  # from the 8th tile on
     max_worlds: int = 40
-    min_worlds: int = 3
+    min_worlds: int = 2  # fewer exact worlds than this: the shallow search below (or normal) decides
+    # Exact worlds are tried only with at most this many tiles in the hands (an Amigos lead has 28;
+    # a Cuban world with more than 34 takes millions of nodes, so the budget would be wasted).
+    exact_tiles: int = 34
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
+    # When no exact world fits (Cuban's opening: 40 tiles in the hands), a determinized search
+    # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all; 0
+    # worlds: the normal level's rules decide there. Off by default: in Cuban 2v2 against normal
+    # it cost 4.1 points a hand with Cuban's budgets (300 deals: -3.43, 95% interval -6.38 to
+    # -0.48, against +0.66 without it; docs/bots.md).
+    shallow_depth: int = 4
+    shallow_worlds: int = 0
+    shallow_nodes: int = 12_000
+    # Draw and fives games: with at least ``exact_min_players`` players, each world is first searched
+    # to the end of the hand within ``exact_nodes``; when that does not finish (or with fewer
+    # players), ``spinner_depth`` actions deep within ``spinner_nodes``. Between two players the
+    # search to the end lost 2.25 points a hand to the depth-limited one (60 deals of All Fives,
+    # interval -4.8 to +0.3): a world's boneyard order is known to it, and the further it looks the
+    # more it plays for draws it cannot foresee (docs/bots.md).
+    exact_nodes: int = 3_000
+    exact_min_players: int = 3
     spinner_depth: int = 4
     spinner_worlds: int = 12
     spinner_nodes: int = 12_000
+
+
+#: The expert level: the same search with two to four times the budgets, for players who can wait
+#: a little longer per decision (see docs/bots.md for the measured times).
+EXPERT_SETTINGS = HardSettings(
+    lead_nodes=3_000_000,
+    early_nodes=1_200_000,
+    late_nodes=400_000,
+    max_worlds=80,
+    min_worlds=3,
+    exact_tiles=36,
+    exact_nodes=12_000,
+    spinner_worlds=24,
+    spinner_nodes=12_000,
+)
+
+
+#: Cuban's budgets: those the hard level had before the compiled kernel (it searches only near
+#: the end of a hand, where three worlds fit). On 300 deals of Cuban 2v2 against normal these gave
+#: +0.66 a hand (95% interval -1.80 to +3.11), the budgets above -1.41 (-4.21 to +1.39), and a
+#: shallow search where no world fits -3.43 (-6.38 to -0.48); docs/bots.md has the runs.
+CUBAN_SETTINGS = HardSettings(
+    lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
+)
 
 
 class HardBot:
@@ -63,40 +116,81 @@ class HardBot:
 
     name = "hard"
 
-    def __init__(self, settings: HardSettings | None = None) -> None:
+    def __init__(
+        self,
+        settings: HardSettings | None = None,
+        name: str = "hard",
+        cuban: HardSettings | None = None,
+    ) -> None:
         self.settings = settings or HardSettings()
-        self._fallback = NormalBot()
+        # Cuban's budgets: CUBAN_SETTINGS for the default bot; a bot given settings uses them in
+        # every game unless it is given Cuban's too (tests give small budgets everywhere).
+        self.cuban = cuban or (CUBAN_SETTINGS if settings is None else self.settings)
+        self.name = name
+        self._heuristic = NormalBot()
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         actions = options(view)
         if len(actions) == 1:
             return actions[0]
-        if view.line.is_empty:
-            return self._fallback.choose(view, rng)
         knowledge = infer(view)
+        totals: dict[Action, float] | None = None
+        settings = self.cuban if view.variant.family is Family.CUBAN else self.settings
         if is_two_ended(view.variant):
-            totals = self._two_ended_totals(view, knowledge, actions, rng)
+            hidden = sum(size for slot, size in knowledge.sizes.items() if slot != BONEYARD)
+            in_hands = len(view.hand) + hidden
+            if in_hands <= settings.exact_tiles:
+                totals = self._two_ended_totals(view, knowledge, actions, rng, settings)
+            if totals is None and settings.shallow_worlds > 0:  # no exact world fitted
+                totals = self._determinized_totals(
+                    view,
+                    knowledge,
+                    rng,
+                    worlds=settings.shallow_worlds,
+                    exact_nodes=0,
+                    depth=settings.shallow_depth,
+                    nodes=settings.shallow_nodes,
+                    shared=True,
+                )
         else:
-            totals = self._spinner_totals(view, knowledge, rng)
+            totals = self._determinized_totals(
+                view,
+                knowledge,
+                rng,
+                worlds=settings.spinner_worlds,
+                exact_nodes=settings.exact_nodes if view.variant.players >= settings.exact_min_players else 0,
+                depth=settings.spinner_depth,
+                nodes=settings.spinner_nodes,
+                shared=False,
+            )
         if totals is None:
-            return self._fallback.choose(view, rng)
+            # No world fitted (Cuban's opening, unless ``shallow_worlds`` is set; tiny test budgets):
+            # the normal level's rules of thumb answer.
+            return self._heuristic.choose(view, rng)
         best = max(totals.values())
         top = [action for action in actions if totals.get(action, -float("inf")) >= best - 1e-9]
         if len(top) == 1:
             return top[0]
         # Equal values: let the normal level's rules of thumb break the tie.
-        heuristic = self._fallback.scores(view)
+        heuristic = self._heuristic.scores(view)
         return max(top, key=lambda action: heuristic.get(action, 0.0))
 
     def _two_ended_totals(
-        self, view: SeatView, knowledge: Knowledge, actions: list[Action], rng: random.Random
+        self,
+        view: SeatView,
+        knowledge: Knowledge,
+        actions: list[Action],
+        rng: random.Random,
+        settings: HardSettings,
     ) -> dict[Action, float] | None:
-        settings = self.settings
         variant = view.variant
         seat = view.seat
         assert seat is not None
         laid = len(view.line.placements)
-        budget = settings.early_nodes if laid < 7 else settings.late_nodes
+        if laid == 0:
+            budget = settings.lead_nodes
+        else:
+            budget = settings.early_nodes if laid < 7 else settings.late_nodes
         solver = TwoEndedSolver(rules_for(variant, view.tie_winner), node_budget=budget)
         moves: dict[Action, Move] = {
             action: compact_move(view.line, action, variant.max_pip)
@@ -105,7 +199,10 @@ class HardBot:
         }
         tiles = tile_set_for(variant.max_pip)
         own = tiles.mask_of(view.hand)
-        a, b = view.line.open_ends()
+        ends: tuple[int, int] | None = None
+        if not view.line.is_empty:
+            a, b = view.line.open_ends()
+            ends = (a, b)
         choices = past_choices(view) if settings.play_inference else []
         solved: list[tuple[float, dict[Move, int]]] = []
         for _ in range(settings.max_worlds):
@@ -114,7 +211,7 @@ class HardBot:
                 own if other == seat else tiles.mask_of(world[other]) for other in range(variant.players)
             )
             try:
-                values = solver.action_values(Position(hands, (a, b), seat))
+                values = solver.action_values(Position(hands, ends, seat))
             except BudgetExceeded:
                 break
             solved.append((log_likelihood(choices, world), values))
@@ -129,21 +226,53 @@ class HardBot:
             for action, move in moves.items()
         }
 
-    def _spinner_totals(
-        self, view: SeatView, knowledge: Knowledge, rng: random.Random
+    def _determinized_totals(
+        self,
+        view: SeatView,
+        knowledge: Knowledge,
+        rng: random.Random,
+        *,
+        worlds: int,
+        exact_nodes: int,
+        depth: int,
+        nodes: int,
+        shared: bool,
     ) -> dict[Action, float] | None:
-        settings = self.settings
+        """Average, over sampled worlds, of each action's value by ``SpinnerSearch``.
+
+        Each world (hidden hands and the boneyard's order, from ``SeatView.determinize``) is first
+        searched to the end of the hand within ``exact_nodes`` (0: not tried); when that does not
+        finish, ``depth`` actions deep within ``nodes`` (and so are the decision's later worlds).
+        ``shared``: ``nodes`` is the budget of the whole decision (a world that does not fit ends
+        the sampling), else of each world (a world that does not fit is skipped).
+        """
         totals: dict[Action, float] = {}
         solved = 0
-        for _ in range(settings.spinner_worlds):
+        spent = 0
+        to_the_end = exact_nodes > 0
+        for _ in range(worlds):
             world = sample_world(knowledge, rng)
             others = {slot: tiles for slot, tiles in world.items() if slot != BONEYARD}
             state = view.determinize(others, world.get(BONEYARD, []))
-            search = SpinnerSearch(depth=settings.spinner_depth, node_budget=settings.spinner_nodes)
-            try:
-                values = search.action_values(state)
-            except BudgetExceeded:
-                continue
+            values: dict[Action, float] | None = None
+            if to_the_end:
+                try:
+                    values = SpinnerSearch(depth=None, node_budget=exact_nodes).action_values(state)
+                except BudgetExceeded:
+                    # The worlds of one decision are alike in size: if this one does not finish,
+                    # the others would not either, so the rest go straight to the depth-limited search.
+                    to_the_end = False
+            if values is None:
+                limit = nodes - spent if shared else nodes
+                search = SpinnerSearch(depth=depth, node_budget=limit)
+                try:
+                    values = search.action_values(state)
+                except BudgetExceeded:
+                    if shared:
+                        break
+                    continue
+                finally:
+                    spent += search.nodes
             for action, value in values.items():
                 totals[action] = totals.get(action, 0.0) + value
             solved += 1

@@ -1,6 +1,6 @@
 """The registry of computer players: a level's name -> a fresh bot.
 
-It lives apart from ``amigos.bots.base`` because it must import every level (easy, normal, hard)
+It lives apart from ``amigos.bots.base`` because it must import every level (easy, normal, hard, expert)
 while every level imports ``base`` for ``options``; keeping the two in one module made a cycle
 (base -> hard -> base) that only worked because the imports sat inside a function.  Now the
 arrows point one way: registry -> levels -> base.
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from amigos.bots.base import Bot
 from amigos.bots.easy import EasyBot
-from amigos.bots.hard import HardBot
+from amigos.bots.hard import EXPERT_SETTINGS, HardBot
 from amigos.bots.normal import NormalBot
 
 
@@ -24,6 +24,7 @@ _FACTORIES: dict[str, Callable[[], Bot]] = {
     "easy": EasyBot,
     "normal": NormalBot,
     "hard": HardBot,
+    "expert": lambda: HardBot(EXPERT_SETTINGS, name="expert"),
 }
 
 
@@ -38,7 +39,7 @@ def bot_names() -> tuple[str, ...]:
 
 
 def find_bot(name: str) -> Bot:
-    """A fresh bot of the level ``name`` ("easy", "normal", "hard", or a registered reference bot)."""
+    """A fresh bot of the level ``name`` ("easy" to "expert", or a registered reference bot)."""
     if name not in _FACTORIES:
         _load_reference(name)
     try:

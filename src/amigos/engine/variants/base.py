@@ -99,6 +99,9 @@ class Variant:
     #: Whether a live table follows the Amigos platform's conduct (its turn clock, yellow and blue
     #: cards, the reconnection window) rather than the plain timed rules of the other games.
     amigos_conduct: ClassVar[bool] = False
+    #: Whether the computer's expert level is offered (issue 41): where its deeper search can see
+    #: to the end of a hand in time. Cuban's ten-tile hands cannot, so it would only think longer.
+    offers_expert: ClassVar[bool] = True
 
     # -- seating and the set ---------------------------------------------------------------------
 

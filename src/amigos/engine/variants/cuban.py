@@ -34,6 +34,7 @@ class CubanVariant(Variant):
 
     breaks_tied_blocks = True
     allows_reshuffle = True
+    offers_expert = False
 
     def pick_first_leader(self, deal: Deal, rng: random.Random) -> int | None:
         """Each seat draws one of the set-aside tiles; the heaviest leads (see

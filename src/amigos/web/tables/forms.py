@@ -31,7 +31,7 @@ GAMES: tuple[tuple[str, Any], ...] = (
 )
 #: Seats per game; the draw and fives games take 2 to 4 players (the form's "players" field).
 FIXED_PLAYERS = {"amigos-100": 4, "amigos-200": 4, "amigos-hands": 4, "cuban-2v2": 4, "cuban-1v1": 2}
-LEVEL_CHOICES = (("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard")))
+LEVEL_CHOICES = (("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard")), ("expert", _("expert")))
 COMPUTER_SEATS = tuple(
     (f"computer:{value}", _("Computer (%(level)s)") % {"level": label}) for value, label in LEVEL_CHOICES
 )

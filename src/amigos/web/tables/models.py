@@ -38,6 +38,7 @@ class Level(models.TextChoices):
     EASY = "easy", _("easy")
     NORMAL = "normal", _("normal")
     HARD = "hard", _("hard")
+    EXPERT = "expert", _("expert")
 
 
 class Invitation(models.TextChoices):

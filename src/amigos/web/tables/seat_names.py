@@ -15,7 +15,7 @@ POINTS = {
     3: ("Sur", "Este", "Oeste"),
     4: ("Sur", "Este", "Norte", "Oeste"),
 }
-LEVELS = {"easy": "fácil", "normal": "normal", "hard": "difícil"}
+LEVELS = {"easy": "fácil", "normal": "normal", "hard": "difícil", "expert": "experto"}
 
 
 def _point(seat: int, players: int) -> str:
@@ -44,6 +44,7 @@ def computer_label(seat: int, players: int, level: str) -> str:
         "fácil": _("easy"),
         "normal": _("normal"),
         "difícil": _("hard"),
+        "experto": _("expert"),
     }
     named = LEVELS.get(level, level)
     return _("Computer %(point)s (%(level)s)") % {

@@ -82,6 +82,14 @@ def _variant(name: str, players: int | None) -> Variant:
         raise TableRefused("bad_players", str(error)) from None
 
 
+def _check_level(level: str, variant: Variant) -> None:
+    """Refuse a computer level the site does not know, or the expert level where it is not offered."""
+    if level not in LEVELS:
+        raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+    if level == Level.EXPERT and not variant.offers_expert:
+        raise TableRefused("expert_not_offered", f"the expert level does not play {variant.name}")
+
+
 def _online_ids(now: datetime) -> set[int]:
     return {player.user_id for player in presence.online_players(now)}
 
@@ -142,8 +150,8 @@ def _create_table(
     for choice in seats.values():
         if (choice.user_id is None) == (choice.level is None):
             raise TableRefused("bad_seats", "each seat holds a player or a computer level")
-        if choice.level is not None and choice.level not in LEVELS:
-            raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+        if choice.level is not None:
+            _check_level(choice.level, chosen)
     if users:
         found = set(User.objects.filter(pk__in=users, is_active=True).values_list("pk", flat=True))
         if found != set(users):
@@ -218,8 +226,7 @@ def play_against_computer(
 ) -> Table:
     """A live table against computer players that starts at once (its name is the player's)."""
     chosen = _variant(variant, players)
-    if level not in LEVELS:
-        raise TableRefused("bad_level", f"computer levels are {', '.join(LEVELS)}")
+    _check_level(level, chosen)
     seats = {number: SeatChoice(level=level) for number in range(1, chosen.players)}
     # The name is the site's own (a display name may be in Cyrillic, say, beside the Latin words),
     # in the language of the player who opens the table: that player is the one who reads it.

@@ -51,7 +51,11 @@ def refusal_text(code: str) -> str:
         "bad_players": _("That game is not played by that many players."),
         "bad_kind": _("A table is live or by correspondence."),
         "bad_seats": _("Each seat needs one player or one computer player, and nobody sits twice."),
-        "bad_level": _("Choose easy, normal or hard for the computer players."),
+        "bad_level": _("Choose easy, normal, hard or expert for the computer players."),
+        "expert_not_offered": _(
+            "The expert level plays Amigos and the draw and fives games; for Cuban choose easy, normal"
+            " or hard."
+        ),
         "unknown_player": _("One of the chosen players does not exist any more."),
         "not_online": _("Only players who are online can be invited to a live table."),
         "name_invisible": _(
