@@ -4,7 +4,7 @@ import unittest
 
 from amigos.engine import HandEnd, HandOutcome, Match, find_variant
 from amigos.engine.deal import Deal
-from amigos.engine.match import cuban_next_leader
+from amigos.engine.variants.cuban import cuban_next_leader
 
 from .helpers import finished, full_deal, tiles
 

@@ -21,6 +21,7 @@ KEYS = {
     "matches_via",
     "readable_hands_per_second",
     "readable_matches_per_second",
+    "machine_loop_ns",
 }
 
 
@@ -35,6 +36,7 @@ def test_json_shape_through_the_cli(tiny_counts: None, capsys: pytest.CaptureFix
     assert set(figures) >= KEYS
     for key in ("hands_per_second", "matches_per_second", "readable_hands_per_second"):
         assert isinstance(figures[key], float) and figures[key] > 0
+    assert isinstance(figures["machine_loop_ns"], float) and figures["machine_loop_ns"] > 0
     assert figures["quick"] is True
     assert figures["counts"]["hands"] == 30
 

@@ -269,7 +269,7 @@ def test_the_desktop_menu_shows_every_link_in_the_header_row(open_page: Callable
         "Juegos recreativos",
         "Estadísticas",
         "Mensajes 1\nsin leer",  # the count is read out as "1 sin leer"
-        "Cambiar contraseña",
+        "Ajustes",
         "Administración",
     ]
     assert all(link.is_visible() for link in links.all())

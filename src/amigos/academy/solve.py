@@ -13,7 +13,7 @@ from __future__ import annotations
 from amigos.academy.compact import tile_set_for
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import HandScoring, Move, Position, TwoEndedRules, TwoEndedSolver
-from amigos.engine import Action, Family, HandState, Line, Pass, Play, Scoring, Variant
+from amigos.engine import Action, HandState, Line, Pass, Play, Scoring, Variant
 
 _SCORING = {
     Scoring.AMIGOS_100: HandScoring.LOSERS,
@@ -32,7 +32,7 @@ def rules_for(variant: Variant, tie_winner: int | None) -> TwoEndedRules:
     """The compact solver's rules for a two-ended variant (``tie_winner`` counts only in Cuban)."""
     if not is_two_ended(variant):
         raise ValueError(f"{variant.name} is not a two-ended game")
-    winner = tie_winner if variant.family is Family.CUBAN else None
+    winner = tie_winner if variant.breaks_tied_blocks else None
     return TwoEndedRules(variant.max_pip, variant.players, _SCORING[variant.scoring], winner)
 
 

@@ -8,7 +8,9 @@ Measures, on one core and in one run:
   extra), whose `Game` plays the same partnership game; null when it is not installed;
 - ``matches_per_second``: complete amigos-200 matches to 200, through the fast path
   (``matches_via`` says so); ``readable_hands_per_second`` and ``readable_matches_per_second``: the
-  same through the readable `HandState` / `Match` API that tables and replays use.
+  same through the readable `HandState` / `Match` API that tables and replays use;
+- ``machine_loop_ns``: one turn of a plain Python loop, taken before the measure, so that figures
+  of different days can be compared (the same machine's speed moves by a third within hours).
 
 Counts are fixed (not durations) so every run does the same work; --quick keeps the whole run well
 under 20 seconds. Figures depend on the machine: tests check the shape of the output, never times.
@@ -26,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from amigos.bench.machine import machine_loop_ns
 from amigos.engine import Deal, HandState, Match, fast, find_variant, tile_set
 
 #: (fast hands, reference hands, fast matches, readable hands, readable matches) per mode.
@@ -111,6 +114,7 @@ def _rate(work: Callable[[int, int], object], count: int, seed: int = 1) -> tupl
 
 def measure(quick: bool) -> dict[str, Any]:
     n_fast, n_reference, n_matches, n_readable, n_readable_matches = COUNTS["quick" if quick else "full"]
+    loop_ns = machine_loop_ns()
     hands_rate = reference_rate = 0.0
     installed: object = False
     for round_number in range(ROUNDS):
@@ -140,6 +144,7 @@ def measure(quick: bool) -> dict[str, Any]:
             "readable_matches": n_readable_matches,
         },
         "python": platform.python_version(),
+        "machine_loop_ns": loop_ns,
     }
 
 
@@ -166,5 +171,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"fast path, amigos-200 matches:        {figures['matches_per_second']:>12,.0f} /s")
     print(f"readable HandState, same hands:       {figures['readable_hands_per_second']:>12,.0f} /s")
     print(f"readable Match, same matches:         {figures['readable_matches_per_second']:>12,.2f} /s")
+    print(f"machine_loop_ns (the machine's speed): {figures['machine_loop_ns']:>11.1f}")
     print(json.dumps(figures))
     return 0

@@ -27,7 +27,7 @@ from typing import Any
 from amigos.bots.base import Bot
 from amigos.bots.registry import find_bot
 from amigos.bots.runner import play_hand
-from amigos.engine import Family, HandState, Variant, find_variant, tile_set
+from amigos.engine import HandState, Variant, find_variant, tile_set
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def deal_state(variant: Variant, seed: int, index: int) -> HandState:
     size = variant.hand_size
     hands = [tiles[seat * size : (seat + 1) * size] for seat in range(variant.players)]
     leader = index % variant.players
-    tie_winner = variant.team_of(leader) if variant.family is Family.CUBAN else None
+    tie_winner = variant.tie_winner_for(leader, None)  # each deal is played as a first hand
     return HandState.start(variant, hands, leader, tiles[variant.players * size :], tie_winner=tie_winner)
 
 

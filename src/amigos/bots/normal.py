@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer
 from amigos.engine import Action, Line, Play, PlayEvent, Tile, pips
-from amigos.engine.variants.draw_fives import play_score
 from amigos.engine.view import SeatView
 
 
@@ -103,7 +102,7 @@ class NormalBot:
             if end in context.other_voids:
                 score += w.other_opponent_void
         if view.variant.scores_during_play:
-            score += w.scored * play_score(view.variant.scoring, line.count())
+            score += w.scored * view.variant.play_score(line.count())
             score -= w.threat * _best_reply_score(view, line)
         if _surely_blocked(view, knowledge, line, rest):
             mine = pips(rest) + context.partner_pips
@@ -189,5 +188,5 @@ def _best_reply_score(view: SeatView, line: Line) -> int:
                     reply = line.place(tile, arm)
                 except ValueError:
                     continue
-                best = max(best, play_score(view.variant.scoring, reply.count()))
+                best = max(best, view.variant.play_score(reply.count()))
     return best

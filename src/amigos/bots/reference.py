@@ -37,7 +37,7 @@ from typing import Any
 import dominoes
 
 from amigos.bots.base import Bot, options
-from amigos.engine import Action, Arm, Family, PassEvent, Play, PlayEvent, Tile
+from amigos.engine import Action, Arm, PassEvent, Play, PlayEvent, Tile, Variant
 from amigos.engine.view import SeatView
 
 
@@ -56,7 +56,7 @@ class DominoesPabBot:
         actions = options(view)
         if len(actions) == 1:
             return actions[0]
-        if view.variant.family is not Family.AMIGOS:
+        if not plays_as_package(view.variant):
             raise ValueError("the dominoes package only plays the four-player double-six game (Amigos)")
         game = to_game(view)
         saved = random.getstate()
@@ -68,6 +68,13 @@ class DominoesPabBot:
             random.setstate(saved)
         domino, left = game.valid_moves[0]
         return from_move(actions, Tile(domino.first, domino.second), left)
+
+
+def plays_as_package(variant: Variant) -> bool:
+    """Whether the `dominoes` package's ``Game`` can play ``variant``: it knows one game, double-six
+    for two teams of two with seven tiles each and nothing to draw (our Amigos family)."""
+    shape = (variant.max_pip, variant.players, variant.hand_size)
+    return shape == (6, 4, 7) and variant.partnership and not variant.draws
 
 
 def to_game(view: SeatView) -> Any:

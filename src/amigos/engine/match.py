@@ -1,12 +1,9 @@
-"""A match (partida): hands until a side reaches the target, with each family's lead rules.
+"""A match (partida): hands until a side reaches the target.
 
-* Amigos: the lead passes to the next seat every hand, whatever happened (tied blocks too). The
-  first leader is chosen by the caller (at random online, by the highest tile in Recreo).
-* Cuban: the first leader is the seat that drew the heaviest set-aside tile; afterwards the seat
-  that won the previous hand leads. A block with tied pips goes to the first leader's side in the
-  first hand and to the previous hand's winner afterwards.
-* Draw and fives: the holder of the highest double (else the heaviest tile) leads the first hand,
-  then the lead passes to the next seat.
+The match keeps the hands and asks its variant every rule question: who leads the next hand and
+who wins a tied block in it, when the match is won and how its score is written. Each family's
+answers, and why, are in its module of ``amigos.engine.variants`` (``amigos``, ``cuban``,
+``draw_fives``).
 
 Turn order is always "seat i+1 plays after seat i". Amigos and Cuban call that counter-clockwise
 ("to the right") and the draw games clockwise; which way the table turns is only a matter of how
@@ -19,13 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .deal import Deal
-from .outcome import HandEnd, HandOutcome, HandResult, Termination
+from .outcome import HandResult, Termination
 from .scoresheet import ScoreSheet, build_sheet
 from .state import HandState
-from .variants import Family, Scoring, Variant
-from .variants.amigos import hands_won_over
-from .variants.cuban import reshuffle_seats
-from .variants.draw_fives import first_leader as draw_first_leader
+from .variants import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,17 +64,7 @@ class Match:
         """The side that won the match, or None while it goes on (and when it stopped unfinished)."""
         if self.stopped is not None:
             return None
-        score = self.score
-        variant = self.variant
-        if variant.scoring is Scoring.HANDS_WON:
-            return hands_won_over(score)
-        assert variant.target is not None
-        best = max(score)
-        if best < variant.target:
-            return None
-        leaders = [side for side, total in enumerate(score) if total == best]
-        # A tie for first (only possible in the draw games) means another hand is played.
-        return leaders[0] if len(leaders) == 1 else None
+        return self.variant.match_winner(self.score)
 
     @property
     def is_over(self) -> bool:
@@ -108,14 +92,9 @@ class Match:
 
     @property
     def official_score(self) -> tuple[int, ...]:
-        """The score written on the sheet and in statistics: in Amigos 100/200 the winners are
-        written with exactly the target; everything else as counted."""
-        score = self.score
-        winner = self.winner
-        if winner is not None and self.variant.scoring in (Scoring.AMIGOS_100, Scoring.AMIGOS_200):
-            assert self.variant.target is not None
-            return tuple(self.variant.target if side == winner else total for side, total in enumerate(score))
-        return score
+        """The score written on the sheet and in statistics (:meth:`Variant.official_score`: in
+        Amigos to 100 or 200 the winners at exactly the target)."""
+        return self.variant.official_score(self.score, self.winner)
 
     @property
     def shutout(self) -> bool:
@@ -132,34 +111,23 @@ class Match:
         """Who leads the next hand (None before the first hand of a draw game: the deal decides)."""
         if not self.hands:
             return self.first_leader
-        last = self.hands[-1]
-        players = self.variant.players
-        if self.variant.family is Family.CUBAN:
-            return cuban_next_leader(self.variant, last.outcome)
-        return (last.leader + 1) % players
+        return self.variant.next_leader(self.hands[-1])
 
     def leader_for(self, deal: Deal) -> int:
         """The leader of the hand dealt as ``deal``."""
         leader = self.next_leader
         if leader is not None:
             return leader
-        if self.variant.family is not Family.DRAW:
-            raise ValueError(f"{self.variant.name}: the first leader was not chosen")
-        return draw_first_leader(deal.hands)
+        return self.variant.first_leader_of(deal.hands)
 
     def tie_winner_for(self, leader: int) -> int | None:
-        """Cuban: the side that wins a tied block in the next hand, led by ``leader``."""
-        if self.variant.family is not Family.CUBAN:
-            return None
-        if not self.hands:
-            return self.variant.team_of(leader)
-        return self.hands[-1].outcome.winner
+        """The side that wins a tied block in the next hand, led by ``leader`` (Cuban; None
+        where a tied block has no winner)."""
+        return self.variant.tie_winner_for(leader, self.hands[-1] if self.hands else None)
 
     def reshuffle_offer(self, deal: Deal) -> tuple[int, ...]:
-        """Cuban: seats that may ask for a new deal (5 or more doubles). Empty elsewhere."""
-        if self.variant.family is not Family.CUBAN:
-            return ()
-        return reshuffle_seats(deal.hands)
+        """Seats that may ask for a new deal (Cuban: 5 or more doubles). Empty elsewhere."""
+        return self.variant.reshuffle_seats(deal.hands)
 
     # -- playing ---------------------------------------------------------------------------------
 
@@ -193,20 +161,3 @@ class Match:
     def sheet(self) -> ScoreSheet:
         """The score sheet (plantilla de anotación) of the match so far."""
         return build_sheet(self.variant, self.players, self.hands, self.official_score, self.winner)
-
-
-def cuban_next_leader(variant: Variant, outcome: HandOutcome) -> int:
-    """Cuban: the seat that won the previous hand leads the next.
-
-    After a domino that is the seat that went out. After a block the winning side's seat with the
-    fewest pips left leads (in 1v1 simply the winner); equal pips go to the seat that would have
-    played first after the block.
-    """
-    if outcome.end is HandEnd.DOMINO and outcome.closer is not None:
-        return outcome.closer
-    winner = outcome.winner if outcome.winner is not None else 0
-    players = variant.players
-    closer = outcome.closer if outcome.closer is not None else 0
-    order = [(closer + step) % players for step in range(1, players + 1)]
-    candidates = [seat for seat in order if variant.team_of(seat) == winner]
-    return min(candidates, key=lambda seat: (outcome.remaining[seat], order.index(seat)))

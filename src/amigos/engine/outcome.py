@@ -1,6 +1,7 @@
-"""How a finished hand is scored, for every family.
+"""How a finished hand ends and is scored: the values, and the one function that fills them in.
 
-Kept apart from the hand state so that the rules of counting read in one place.
+Kept apart from the hand state so that the steps of counting read in one place; what differs
+between games (the award, whether a block or a tied block has a winner) is asked of the variant.
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .tiles import Tile, pips
-from .variants import Family, Scoring, Variant
-from .variants.draw_fives import round_award
+
+if TYPE_CHECKING:  # the variants read this module's values, so it only names theirs in hints
+    from .variants import Variant
 
 #: Points in a single hand that make it a "viajera" (Cuban name; recorded, not scored extra).
 VIAJERA_POINTS = 100
@@ -94,15 +96,14 @@ def score_hand(
     side_remaining = tuple(
         sum(remaining[seat] for seat in variant.seats_of(side)) for side in range(variant.sides)
     )
-    total = sum(remaining)
     if domino:
         end: HandEnd = HandEnd.DOMINO
         winner: int | None = variant.team_of(closer)
     else:
         end, winner = _block_winner(variant, side_remaining, tie_winner)
-    points = 0 if winner is None else _award(variant, side_remaining, winner, total)
-    if variant.scoring is Scoring.HANDS_WON and end is not HandEnd.DOMINO:
-        winner, points = None, 0  # juegos ganados: a block wins nothing
+    points = 0 if winner is None else variant.award(side_remaining, winner)
+    if end is not HandEnd.DOMINO and not variant.blocks_score:
+        winner, points = None, 0
     return HandOutcome(
         end=end,
         winner=winner,
@@ -121,25 +122,9 @@ def _block_winner(
     best = [side for side, count in enumerate(side_remaining) if count == lowest]
     if len(best) == 1:
         return HandEnd.BLOCK, best[0]
-    if variant.family is Family.CUBAN and tie_winner is not None:
-        # Cuban ties always have a winner: the leader's side in the first hand, later the side
-        # that won the previous hand.
+    if variant.breaks_tied_blocks and tie_winner is not None:
         return HandEnd.BLOCK, tie_winner
     return HandEnd.TIED_BLOCK, None
-
-
-def _award(variant: Variant, side_remaining: tuple[int, ...], winner: int, total: int) -> int:
-    own = side_remaining[winner]
-    others = total - own
-    scoring = variant.scoring
-    if scoring is Scoring.AMIGOS_200:
-        return total
-    if scoring is Scoring.HANDS_WON:
-        return 1
-    if scoring in (Scoring.AMIGOS_100, Scoring.CUBAN):
-        return others
-    # Draw and fives: everyone else's pips minus the winner's own, rounded for the fives games.
-    return round_award(others - own, variant.rounding)
 
 
 @dataclass(frozen=True, slots=True)

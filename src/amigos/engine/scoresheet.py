@@ -1,11 +1,10 @@
 """The score sheet (plantilla de anotación): what each hand wrote, the totals, the winner.
 
-* Amigos 100/200: a hand's points are written on the winners' side; a tied block writes a 0 on the
-  side of the team whose player made the blocking play; at the end the winners are written with
-  exactly the target and the losers with what they had.
-* Juegos ganados: each hand won writes the team's new count (20, 40, 60, then Ventaja); a block
-  writes a "C" in the "Sin tanto" row and nobody scores.
-* Cuban and the draw games: points as scored, totals as counted.
+The sheet is laid out here; what each hand writes, and how the totals read, is asked of the
+variant (:meth:`Variant.sheet_cells`, :meth:`Variant.sheet_mark`, :meth:`Variant.shown_totals`):
+the award on the winners' side and a 0 for a tied block in the points games, the new count of
+hands won (20, 40, 60, Ventaja) and a "C" for a block in juegos ganados, every player's points in
+the draw games.
 """
 
 from __future__ import annotations
@@ -14,12 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .outcome import HandEnd, HandResult
-from .variants import Family, Scoring, Variant
-from .variants.amigos import hands_won_labels
-
-#: The mark written in the "Sin tanto" row for a block in juegos ganados.
-NO_SCORE_MARK = "C"
+from .outcome import HandResult
+from .variants import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,27 +71,13 @@ def build_sheet(
     for number, result in enumerate(hands, start=1):
         for side, points in enumerate(result.points):
             totals[side] += points
-        outcome = result.outcome
-        cells = [""] * variant.sides
-        mark = ""
-        if variant.scoring is Scoring.HANDS_WON:
-            if outcome.winner is None:
-                mark = NO_SCORE_MARK
-                no_score.append(mark)
-            else:
-                won[outcome.winner] += 1
-                cells[outcome.winner] = hands_won_labels((won[0], won[1]))[outcome.winner]
-        elif variant.family is Family.DRAW:
-            cells = [str(points) for points in result.points]
-        elif outcome.winner is not None:
-            cells[outcome.winner] = str(outcome.points)
-        elif outcome.end is HandEnd.TIED_BLOCK and outcome.closer is not None:
-            cells[variant.team_of(outcome.closer)] = "0"
-        rows.append(SheetRow(hand=number, cells=tuple(cells), mark=mark))
-    if variant.scoring is Scoring.HANDS_WON:
-        shown: tuple[str, ...] = hands_won_labels((won[0], won[1]))
-    else:
-        shown = tuple(str(total) for total in official_score)
+        if result.outcome.winner is not None:
+            won[result.outcome.winner] += 1
+        mark = variant.sheet_mark(result)
+        if mark:
+            no_score.append(mark)
+        rows.append(SheetRow(hand=number, cells=variant.sheet_cells(result, tuple(won)), mark=mark))
+    shown = variant.shown_totals(official_score, tuple(won))
     return ScoreSheet(
         variant=variant,
         sides=sides,

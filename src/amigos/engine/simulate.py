@@ -16,9 +16,7 @@ from .deal import deal_from_key
 from .match import Match
 from .record import Record, RecordHand, record_hand
 from .state import HandState
-from .tiles import Tile
-from .variants import Family, Variant
-from .variants.cuban import lead_draw_winner
+from .variants import Variant
 
 #: Chooses an action for the seat to move. The default picks uniformly among the legal ones.
 Chooser = Callable[[HandState, random.Random], Action]
@@ -33,18 +31,6 @@ def random_choice(state: HandState, rng: random.Random) -> Action:
 def seeded_key(rng: random.Random) -> str:
     """A UUID4-shaped deal key drawn from ``rng`` (reproducible, unlike :func:`new_deal_key`)."""
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
-
-
-def cuban_first_leader(set_aside: Sequence[Tile], players: int, rng: random.Random) -> int:
-    """Each seat draws a set-aside tile; the heaviest leads; tied players draw again."""
-    contenders = list(range(players))
-    while True:
-        drawn = rng.sample(list(set_aside), len(contenders))
-        winner = lead_draw_winner(drawn)
-        if winner is not None:
-            return contenders[winner]
-        best = max(tile.pips for tile in drawn)
-        contenders = [seat for seat, tile in zip(contenders, drawn, strict=True) if tile.pips == best]
 
 
 def simulate_match(
@@ -64,13 +50,7 @@ def simulate_match(
     players = tuple(names) if names is not None else _names(variant.players)
     first_key = seeded_key(rng)
     first_deal = deal_from_key(first_key, variant)
-    if variant.family is Family.AMIGOS:
-        first_leader: int | None = rng.randrange(variant.players)
-    elif variant.family is Family.CUBAN:
-        first_leader = cuban_first_leader(first_deal.boneyard, variant.players, rng)
-    else:
-        first_leader = None
-    match = Match.new(variant, players, first_leader)
+    match = Match.new(variant, players, variant.pick_first_leader(first_deal, rng))
     hands: list[RecordHand] = []
     deal = first_deal
     while not match.is_over and (max_hands is None or len(hands) < max_hands):

@@ -17,7 +17,6 @@ from .notation import move_notation, parse_move
 from .outcome import HandEnd, HandOutcome, score_hand
 from .tiles import Tile, tile_set
 from .variants import Variant
-from .variants.draw_fives import play_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +240,7 @@ class HandState:
                 raise IllegalAction(f"say on which arm {tile} goes", "arm_needed")
             capicua = len(fits) >= 2
         new_line = line.lay(play)
-        points = play_score(self.variant.scoring, new_line.count()) if self.variant.scores_during_play else 0
+        points = self.variant.play_score(new_line.count()) if self.variant.scores_during_play else 0
         hands = _replace(self.hands, seat, self.hands[seat] - {tile})
         history = (*self.history, PlayEvent(seat, play, points, line.open_ends()))
         side = self.variant.team_of(seat)

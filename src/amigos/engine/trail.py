@@ -20,8 +20,7 @@ from typing import Any
 from .deal import deal_from_key, normalise_key, verify_commitment
 from .outcome import Termination
 from .record import BASE_FIELDS, BASE_HAND_FIELDS, RecordError, RecordHand
-from .variants import Family, Variant
-from .variants.cuban import reshuffle_seats
+from .variants import Variant
 
 #: Hand fields of the extension, in the order they are written.
 HAND_FIELDS = ("key", "hand_id", "commitment", "started", "times", "system", "voided")
@@ -330,12 +329,12 @@ def check_hand_trail(number: int, variant: Variant, hand: RecordHand, trail: Han
 
 
 def _check_voided(number: int, variant: Variant, voided: VoidedDeal) -> None:
-    """A voided deal must be a Cuban reshuffle the rules allowed, proven by its commitment."""
+    """A voided deal must be a reshuffle (Cuban) the rules allowed, proven by its commitment."""
     if not verify_commitment(voided.key, voided.hand_id, voided.commitment):
         raise RecordError(number, 0, "a voided deal's key does not match its commitment")
-    if variant.family is not Family.CUBAN:
-        raise RecordError(number, 0, "only Cuban deals can be voided")
-    if voided.seat >= variant.players or voided.seat not in reshuffle_seats(
+    if not variant.allows_reshuffle:
+        raise RecordError(number, 0, f"{variant.name} has no reshuffle: none of its deals can be voided")
+    if voided.seat >= variant.players or voided.seat not in variant.reshuffle_seats(
         deal_from_key(voided.key, variant).hands
     ):
         raise RecordError(number, 0, f"seat {voided.seat} was not dealt enough doubles to ask for a new deal")

@@ -27,9 +27,11 @@ class LanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = chosen_language(request)
-        translation.activate(language)
         request.LANGUAGE_CODE = language
-        response = self.get_response(request)
+        # Only for this request: an `activate` stayed on the thread, and the next request it served
+        # (or the next test) spoke the previous player's language until something chose again.
+        with translation.override(language):
+            response = self.get_response(request)
         patch_vary_headers(response, ("Cookie",))
         response.headers.setdefault("Content-Language", language)
         return response

@@ -56,11 +56,14 @@ GUARD_SECONDS = 120
 
 
 def serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """Start a server; what it logs goes to ``server-<n>.log`` in the data folder (shown on failure)."""
+    logs = Path(env["AMIGOS_DATA_DIR"])
+    log_file = logs / f"server-{len(list(logs.glob('server-*.log')))}.log"
     server = subprocess.Popen(
         [*AMIGOS, "serve", "--port", str(port), "--log-level", "warning"],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log_file.open("wb"),
         start_new_session=True,  # its own process group: the server and its computer players' workers
     )
     for _ in range(300):  # returns as soon as the server answers
@@ -181,6 +184,11 @@ def test_a_killed_server_resumes_the_same_hand(tmp_path: Path) -> None:
     server = serve(env, port)
     try:
         asyncio.run(_before_and_after(env, port, setup, server))
+    except BaseException:
+        # What the servers logged, for the reader of a failure (a computer player that never moved).
+        for log_file in sorted(tmp_path.glob("server-*.log")):
+            print(f"--- {log_file.name}\n{log_file.read_text(errors='replace')[-6000:]}")
+        raise
     finally:
         kill_all(server)
 

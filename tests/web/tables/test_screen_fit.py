@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.web.axe import assert_accessible
@@ -34,7 +35,26 @@ SIZES = ((360, 640), (390, 844), (768, 1024), (1280, 800), (1920, 1080))
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
+    """The element's box, read inside the page in one step.
+
+    The table redraws the hand and the line on every message (the computer players keep moving), so
+    a locator's element can be replaced between finding it and measuring it; Playwright then
+    answers "not visible". Reading the box in the page's own task sees one consistent drawing.
+    """
+    try:
+        found = page.wait_for_function(
+            """(selector) => {
+                const element = document.querySelector(selector);
+                if (!element) return null;
+                const r = element.getBoundingClientRect();
+                if (r.width <= 0 || r.height <= 0) return null;
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            }""",
+            arg=selector,
+            timeout=10_000,
+        ).json_value()
+    except PlaywrightTimeout:
+        found = None
     assert found is not None, f"{selector} is not on the screen"
     return dict(found)
 

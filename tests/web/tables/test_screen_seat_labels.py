@@ -33,3 +33,19 @@ def test_on_a_phone_every_seat_says_where_it_sits_and_its_team(open_page: Callab
     computers = [places[seat][1] for seat in (1, 2, 3)]
     assert len(set(computers)) == 3 and all(name.startswith("Computadora") for name in computers)
     assert computers[1] == "Computadora Norte (normal)"
+
+
+def test_an_english_page_names_the_computer_players_in_english(open_page: Callable[..., Any]) -> None:
+    """The seats' names are shared by every audience in Spanish; an English page shows its own."""
+    player("Ana")
+    page = open_page()
+    sign_in_as(page, "Ana")
+    page.click("button[name=language][value=en]")
+    page.wait_for_selector("html[lang=en]")
+    play_against_computer(page, "amigos-100")
+    expect(page.locator(".seat")).to_have_count(4)
+    names = [page.locator(f'.seat[data-seat="{seat}"] .seat__name').inner_text() for seat in (1, 2, 3)]
+    assert names == ["Computer East (normal)", "Computer North (normal)", "Computer West (normal)"]
+    # The score sheet names the teams the same way, and no Spanish name is left on the table.
+    expect(page.locator("#sheet")).to_contain_text("Computer North (normal)")
+    assert "Computadora" not in page.inner_text("#table-page")

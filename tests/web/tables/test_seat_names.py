@@ -56,3 +56,16 @@ async def test_the_seats_the_record_and_the_lobby_name_the_same_computer_players
         ]
     finally:
         await registry.stop_all()
+
+
+def test_the_tables_script_has_each_computer_name_in_the_readers_language() -> None:
+    from amigos.web.tables.labels import computer_names
+
+    with translation.override("en"):
+        english = computer_names()
+    with translation.override("es"):
+        spanish = computer_names()
+    assert english["4"][2]["hard"] == "Computer North (hard)"
+    assert english["2"][1]["easy"] == "Computer North (easy)"
+    assert spanish["4"][2]["hard"] == computer_name(2, 4, "hard")
+    assert [len(english[str(players)]) for players in (2, 3, 4)] == [2, 3, 4]

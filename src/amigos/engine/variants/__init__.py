@@ -1,12 +1,24 @@
-"""The variant registry: every variant name a match record may carry, and how to find one."""
+"""The variant registry: every variant name a match record may carry, and how to find one.
+
+Each rule family lives in its own module as subclasses of :class:`Variant` that answer the
+questions the rest of the program asks (who leads, what a hand scores, when the match is won);
+this package is the only place that knows which family a variant belongs to.
+"""
 
 from __future__ import annotations
 
-from .amigos import AMIGOS_VARIANTS
+from .amigos import AMIGOS_VARIANTS, Amigos200Variant, AmigosPointsVariant, AmigosVariant, HandsWonVariant
 from .base import Family, Scoring, UnknownVariant, Variant
-from .cuban import CUBAN_VARIANTS
+from .cuban import CUBAN_VARIANTS, CubanVariant
 from .draw_fives import NAMES as DRAW_NAMES
-from .draw_fives import PLAYER_COUNTS, draw_variant
+from .draw_fives import (
+    PLAYER_COUNTS,
+    AllFivesVariant,
+    AllThreesVariant,
+    DrawVariant,
+    FivesAndThreesVariant,
+    draw_variant,
+)
 
 _FIXED: dict[str, Variant] = {variant.name: variant for variant in AMIGOS_VARIANTS + CUBAN_VARIANTS}
 
@@ -38,4 +50,20 @@ def find_variant(name: str, players: int | None = None) -> Variant:
     raise UnknownVariant(f"unknown variant: {name!r}")
 
 
-__all__ = ["VARIANT_NAMES", "Family", "Scoring", "UnknownVariant", "Variant", "find_variant"]
+__all__ = [
+    "VARIANT_NAMES",
+    "AllFivesVariant",
+    "AllThreesVariant",
+    "Amigos200Variant",
+    "AmigosPointsVariant",
+    "AmigosVariant",
+    "CubanVariant",
+    "DrawVariant",
+    "Family",
+    "FivesAndThreesVariant",
+    "HandsWonVariant",
+    "Scoring",
+    "UnknownVariant",
+    "Variant",
+    "find_variant",
+]

@@ -1,13 +1,36 @@
-"""What a variant is: the rule family, the scoring, the set and the seating."""
+"""What a variant is, and the questions every variant answers.
+
+A variant is a frozen value (its name, set, seating and target) whose class knows its rules. The
+base class answers each question the way most games do; each rule family subclasses it in its own
+module and overrides only what differs (python-chess does the same with its board variants). The
+match, the hand's scoring, the score sheet, the archive and the live table ask the variant and
+never test which family it belongs to, so a new family is written in one module.
+
+Answers that never change within a class are class attributes rather than properties: the hand
+reads some of them on every play, and a class attribute costs no call.
+"""
 
 from __future__ import annotations
 
 import enum
+import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from ..outcome import HandEnd
+from ..tiles import Tile
+
+if TYPE_CHECKING:
+    from ..deal import Deal
+    from ..outcome import HandResult
 
 
 class Family(enum.Enum):
-    """The three rule families played online (Recreo keeps score for the Amigos family)."""
+    """The three rule families played online (Recreo keeps score for the Amigos family).
+
+    A label for records, statistics and menus; rules are asked of the variant, not of this.
+    """
 
     AMIGOS = "amigos"
     CUBAN = "cuban"
@@ -36,6 +59,8 @@ class Variant:
     """A playable variant, named as in match records (``"amigos-200"``, ``"all-fives-250"``).
 
     ``target`` is None for juegos ganados, whose end is decided by hands won (at least 4, lead 2).
+    Subclasses add no fields (they declare empty ``__slots__``), so every variant compares, hashes
+    and pickles as the value it is.
     """
 
     name: str
@@ -48,6 +73,34 @@ class Variant:
     spinner: bool
     draws: bool
     target: int | None
+
+    # -- answers that hold for the whole class ---------------------------------------------------
+
+    #: Whether laying a tile can score (the fives and threes games): the hand asks on every play,
+    #: and only then calls :meth:`play_score`.
+    scores_during_play: ClassVar[bool] = False
+    #: End-of-hand awards are rounded to the nearest multiple of this (1: not rounded), because the
+    #: fives and threes games only ever score multiples of their number.
+    rounding: ClassVar[int] = 1
+    #: Whether the first hand's deal names its leader (the highest double in the draw games), so
+    #: that nobody has to draw one before the match starts.
+    deal_decides_first_leader: ClassVar[bool] = False
+    #: Whether a block with tied pips still has a winner (Cuban gives it to a side chosen before
+    #: the hand, see :meth:`tie_winner_for`); elsewhere nobody wins a tied block.
+    breaks_tied_blocks: ClassVar[bool] = False
+    #: Whether a player dealt enough doubles may ask for a new deal, so that a record may carry a
+    #: voided deal (see :meth:`reshuffle_seats`).
+    allows_reshuffle: ClassVar[bool] = False
+    #: Whether a block scores at all: in juegos ganados only a domino wins a hand.
+    blocks_score: ClassVar[bool] = True
+    #: Whether a match won while the losers had nothing counts as a shutout (zapato, pollona) in
+    #: statistics: a points notion, which a count of hands won does not have.
+    counts_shutouts: ClassVar[bool] = True
+    #: Whether a live table follows the Amigos platform's conduct (its turn clock, yellow and blue
+    #: cards, the reconnection window) rather than the plain timed rules of the other games.
+    amigos_conduct: ClassVar[bool] = False
+
+    # -- seating and the set ---------------------------------------------------------------------
 
     @property
     def sides(self) -> int:
@@ -72,19 +125,89 @@ class Variant:
         """Tiles left after the deal: the draw pile, or Cuban's set-aside tiles."""
         return self.set_size - self.players * self.hand_size
 
-    @property
-    def scores_during_play(self) -> bool:
-        """Whether laying a tile can score (the fives and threes games)."""
-        return self.scoring in (Scoring.ALL_FIVES, Scoring.ALL_THREES, Scoring.FIVES_AND_THREES)
+    # -- scoring a hand --------------------------------------------------------------------------
 
-    @property
-    def rounding(self) -> int:
-        """End-of-hand awards are rounded to the nearest multiple of this (1: not rounded)."""
-        if self.scoring in (Scoring.ALL_FIVES, Scoring.FIVES_AND_THREES):
-            return 5
-        if self.scoring is Scoring.ALL_THREES:
-            return 3
-        return 1
+    def play_score(self, open_count: int) -> int:
+        """Points for laying a tile that leaves ``open_count`` on the open ends (none here: only
+        the games with :attr:`scores_during_play` count during play)."""
+        return 0
+
+    def award(self, side_remaining: Sequence[int], winner: int) -> int:
+        """What the ``winner`` side scores at the end of a hand, from the pips each side still
+        holds: here the pips of every other side, as in Amigos to 100 and Cuban."""
+        return sum(side_remaining) - side_remaining[winner]
+
+    # -- leads -----------------------------------------------------------------------------------
+
+    def pick_first_leader(self, deal: Deal, rng: random.Random) -> int | None:
+        """How a simulated match chooses the first leader: a seat drawn at random, as the Amigos
+        server does (None when :attr:`deal_decides_first_leader`)."""
+        return rng.randrange(self.players)
+
+    def first_leader_of(self, hands: Sequence[Iterable[Tile]]) -> int:
+        """The first leader the deal ``hands`` names, in a game where
+        :attr:`deal_decides_first_leader`; elsewhere the caller must have chosen one."""
+        raise ValueError(f"{self.name}: the first leader was not chosen")
+
+    def next_leader(self, last: HandResult) -> int:
+        """Who leads the hand after ``last``: here the lead passes to the next seat, whatever
+        happened (a tied block too)."""
+        return (last.leader + 1) % self.players
+
+    def tie_winner_for(self, leader: int, last: HandResult | None) -> int | None:
+        """The side that wins a tied block in a hand led by ``leader`` after ``last`` (None for
+        the first hand); None where nobody does (see :attr:`breaks_tied_blocks`)."""
+        return None
+
+    def reshuffle_seats(self, hands: Sequence[Iterable[Tile]]) -> tuple[int, ...]:
+        """Seats of the deal ``hands`` that may ask for a new deal (none where
+        :attr:`allows_reshuffle` is false)."""
+        return ()
+
+    # -- the match -------------------------------------------------------------------------------
+
+    def match_winner(self, score: Sequence[int]) -> int | None:
+        """The side that has won a match standing at ``score``, or None while it goes on.
+
+        The one side at or past the target wins; a tie for first (only possible in the draw
+        games, where several sides score in one hand) means another hand is played.
+        """
+        target = self.target
+        assert target is not None, f"{self.name} has no points target"
+        best = max(score)
+        if best < target:
+            return None
+        leaders = [side for side, total in enumerate(score) if total == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def official_score(self, score: Sequence[int], winner: int | None) -> tuple[int, ...]:
+        """The score written on the sheet and in statistics: here as counted."""
+        return tuple(score)
+
+    # -- the score sheet -------------------------------------------------------------------------
+
+    def sheet_cells(self, result: HandResult, hands_won: Sequence[int]) -> tuple[str, ...]:
+        """What ``result`` writes on the score sheet, a cell per side ("" for nothing).
+
+        ``hands_won`` counts each side's hands won up to and including this one. Here the award
+        is written on the winners' side, and a tied block writes a 0 on the side whose player made
+        the blocking play, so the sheet shows that a hand was played.
+        """
+        cells = [""] * self.sides
+        outcome = result.outcome
+        if outcome.winner is not None:
+            cells[outcome.winner] = str(outcome.points)
+        elif outcome.end is HandEnd.TIED_BLOCK and outcome.closer is not None:
+            cells[self.team_of(outcome.closer)] = "0"
+        return tuple(cells)
+
+    def sheet_mark(self, result: HandResult) -> str:
+        """The mark ``result`` writes in the sheet's "Sin tanto" row ("" for none)."""
+        return ""
+
+    def shown_totals(self, official_score: Sequence[int], hands_won: Sequence[int]) -> tuple[str, ...]:
+        """The totals as the sheet shows them: here the official score."""
+        return tuple(str(total) for total in official_score)
 
     def __str__(self) -> str:
         return self.name

@@ -6,22 +6,96 @@ and Fives and Threes (points also during play), each to 100, 250 or 500.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ..tiles import Tile
 from .base import Family, Scoring, Variant
 
+if TYPE_CHECKING:
+    from ..deal import Deal
+    from ..outcome import HandResult
+
 TARGETS: tuple[int, ...] = (100, 250, 500)
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
 
-SCORINGS: tuple[tuple[str, Scoring], ...] = (
-    ("draw", Scoring.DRAW),
-    ("all-fives", Scoring.ALL_FIVES),
-    ("all-threes", Scoring.ALL_THREES),
-    ("fives-and-threes", Scoring.FIVES_AND_THREES),
+
+class DrawVariant(Variant):
+    """The Draw game, and what the fives games share with it: each player for themselves; the
+    holder of the highest double (else the heaviest tile) leads the first hand, then the lead
+    passes to the next seat; the winner of a hand scores everyone else's pips less their own."""
+
+    __slots__ = ()
+
+    deal_decides_first_leader = True
+
+    def award(self, side_remaining: Sequence[int], winner: int) -> int:
+        """The other players' pips minus the winner's own, rounded to :attr:`rounding`."""
+        own = side_remaining[winner]
+        return round_award(sum(side_remaining) - own - own, self.rounding)
+
+    def pick_first_leader(self, deal: Deal, rng: random.Random) -> int | None:
+        """None: the first deal names the leader (see :meth:`first_leader_of`)."""
+        return None
+
+    def first_leader_of(self, hands: Sequence[Iterable[Tile]]) -> int:
+        """The holder of the highest double, else of the heaviest tile (see :func:`first_leader`)."""
+        return first_leader(hands)
+
+    def sheet_cells(self, result: HandResult, hands_won: Sequence[int]) -> tuple[str, ...]:
+        """Every player's points of the hand, since everyone may score during play."""
+        return tuple(str(points) for points in result.points)
+
+
+class AllFivesVariant(DrawVariant):
+    """All Fives (Muggins): a play scores the open ends' total when it is a multiple of five."""
+
+    __slots__ = ()
+
+    scores_during_play = True
+    rounding = 5
+
+    def play_score(self, open_count: int) -> int:
+        """The open ends' total when it is a positive multiple of five."""
+        return open_count if open_count > 0 and open_count % 5 == 0 else 0
+
+
+class AllThreesVariant(DrawVariant):
+    """All Threes: as All Fives, with multiples of three."""
+
+    __slots__ = ()
+
+    scores_during_play = True
+    rounding = 3
+
+    def play_score(self, open_count: int) -> int:
+        """The open ends' total when it is a positive multiple of three."""
+        return open_count if open_count > 0 and open_count % 3 == 0 else 0
+
+
+class FivesAndThreesVariant(DrawVariant):
+    """Fives and Threes: a play scores when the total is a multiple of five or of three; awards
+    are rounded to five."""
+
+    __slots__ = ()
+
+    scores_during_play = True
+    rounding = 5
+
+    def play_score(self, open_count: int) -> int:
+        """The open ends' total when it is a positive multiple of five or of three."""
+        return open_count if open_count > 0 and (open_count % 5 == 0 or open_count % 3 == 0) else 0
+
+
+SCORINGS: tuple[tuple[str, Scoring, type[DrawVariant]], ...] = (
+    ("draw", Scoring.DRAW, DrawVariant),
+    ("all-fives", Scoring.ALL_FIVES, AllFivesVariant),
+    ("all-threes", Scoring.ALL_THREES, AllThreesVariant),
+    ("fives-and-threes", Scoring.FIVES_AND_THREES, FivesAndThreesVariant),
 )
 
-NAMES: tuple[str, ...] = tuple(f"{prefix}-{target}" for prefix, _ in SCORINGS for target in TARGETS)
+NAMES: tuple[str, ...] = tuple(f"{prefix}-{target}" for prefix, _, _ in SCORINGS for target in TARGETS)
 
 
 def hand_size_for(players: int) -> int:
@@ -31,10 +105,10 @@ def hand_size_for(players: int) -> int:
 
 def draw_variant(name: str, players: int) -> Variant:
     """The variant ``name`` (e.g. ``"all-fives-250"``) for ``players`` players."""
-    for prefix, scoring in SCORINGS:
+    for prefix, scoring, cls in SCORINGS:
         for target in TARGETS:
             if name == f"{prefix}-{target}":
-                return Variant(
+                return cls(
                     name=name,
                     family=Family.DRAW,
                     scoring=scoring,
@@ -47,21 +121,6 @@ def draw_variant(name: str, players: int) -> Variant:
                     target=target,
                 )
     raise ValueError(name)
-
-
-def play_score(scoring: Scoring, open_count: int) -> int:
-    """Points for laying a tile that leaves ``open_count`` on the open ends."""
-    if open_count <= 0:
-        return 0
-    fives = open_count % 5 == 0
-    threes = open_count % 3 == 0
-    if (
-        (scoring is Scoring.ALL_FIVES and fives)
-        or (scoring is Scoring.ALL_THREES and threes)
-        or (scoring is Scoring.FIVES_AND_THREES and (fives or threes))
-    ):
-        return open_count
-    return 0
 
 
 def round_award(amount: int, step: int) -> int:

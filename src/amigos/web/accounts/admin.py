@@ -64,6 +64,7 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
         "date_joined",
         "suspended_until",
         "suspension_reason",
+        "time_zone",
     )
     fieldsets = (
         (None, {"fields": ("email", "email_verified_at", "display_name", "password")}),
@@ -72,7 +73,8 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
             _("Permissions"),
             {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
         ),
-        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+        # The player's zone is theirs to choose (the settings page): shown, not set.
+        (_("Dates"), {"fields": ("last_login", "date_joined", "time_zone")}),
     )
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("email", "display_name", "password1", "password2")}),

@@ -12,7 +12,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from amigos.web.accounts import devices, limits, selectors, throttle
+from amigos.web.accounts import clock, devices, limits, selectors, throttle
 from amigos.web.accounts.identity import clean_display_name, display_name_problem, identifier_key
 from amigos.web.accounts.models import DISPLAY_NAME_MAX_LENGTH, LimitedAction, User
 from amigos.web.accounts.services import current_suspension
@@ -25,8 +25,10 @@ NAME_PROBLEMS = {
 }
 
 
-def suspension_message(until: Any) -> str:
-    when = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
+def suspension_message(until: Any, user: object = None) -> str:
+    """The notice of a suspension, its end in ``user``'s own zone (the sign-in page is read before
+    the account is known, so the page's zone would be the site's)."""
+    when = formats.date_format(timezone.localtime(until, clock.player_zone(user)), "DATETIME_FORMAT")
     return str(_("Your account is suspended until %(date)s.") % {"date": when})
 
 
@@ -171,7 +173,7 @@ class SignInForm(AuthenticationForm):
         super().confirm_login_allowed(user)
         until = current_suspension(user)
         if until is not None:
-            raise ValidationError(suspension_message(until), code="suspended")
+            raise ValidationError(suspension_message(until, user), code="suspended")
 
 
 class ResetPasswordForm(PasswordResetForm):
@@ -207,3 +209,32 @@ class ResetPasswordForm(PasswordResetForm):
     def save(self, *args: Any, **kwargs: Any) -> None:
         limits.spend(LimitedAction.Kind.RESET_MAIL, [limits.client_key(self.address)], timezone.now())
         super().save(*args, **kwargs)
+
+
+#: The hidden field of the sign-up and sign-in pages that the page's script fills with the
+#: browser's time zone (amigos/clock.js); the account keeps it if it has none yet.
+BROWSER_TIME_ZONE_FIELD = "browser_time_zone"
+
+
+class TimeZoneForm(forms.Form):
+    """The settings page's choice of time zone. The list offers every zone the database knows;
+    anything else posted (an old or made-up name) is refused with a message, not stored."""
+
+    time_zone = forms.CharField(
+        label=_("Your time zone"),
+        max_length=clock.TIME_ZONE_MAX_LENGTH,
+        help_text=_("Every time on the site (chat, messages, games, deadlines) is shown in this zone."),
+        error_messages={"max_length": _("That is not a time zone we know. Choose one from the list.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].widget = forms.Select(choices=clock.zone_choices())
+
+    def clean_time_zone(self) -> str:
+        name = str(self.cleaned_data["time_zone"]).strip()
+        if not clock.is_time_zone(name):
+            raise ValidationError(
+                _("That is not a time zone we know. Choose one from the list."), code="bad_time_zone"
+            )
+        return name

@@ -35,7 +35,7 @@ class SessionGuardMiddleware:
             until = current_suspension(user)
             if until is not None:
                 logout(request)
-                messages.error(request, suspension_message(until))
+                messages.error(request, suspension_message(until, user))
                 return redirect("accounts:sign_in")
             last = request.session.get(LAST_ACTIVITY_KEY)
             if is_idle(float(last) if last is not None else None, now):

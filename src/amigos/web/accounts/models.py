@@ -57,6 +57,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     # When the player proved the address by following the link we mailed; None until then. Only a
     # verified address links the account to anything listed under that address (an event's seat).
     email_verified_at = models.DateTimeField(_("e-mail address verified"), null=True, blank=True)
+    # The player's IANA time zone ("America/Havana"), told by the browser at sign-in or chosen on
+    # the settings page; empty until then (the site's zone applies). See amigos.web.accounts.clock.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True, default="")
     # Comparison forms of the address and the name (see amigos.web.accounts.identity), kept by
     # save(): lookups are exact matches on these, never the database's own case folding.
     email_key = models.CharField(_("email key"), max_length=KEY_MAX_LENGTH, unique=True, editable=False)

@@ -76,3 +76,24 @@ def name_is_taken(name: str, *, exclude: User | None = None) -> bool:
     if exclude is not None:
         found = found.exclude(pk=exclude.pk)
     return found.exists()
+
+
+#: The most players one search for a name lists (the page is a chooser, not a directory).
+NAME_SEARCH_LIMIT = 20
+
+
+def players_named(query: str, *, exclude: int, limit: int = NAME_SEARCH_LIMIT) -> list[tuple[int, str]]:
+    """Registered players whose name contains ``query`` (compared by skeleton: case and accents do
+    not matter, "jose" finds "José"), as (id, name) sorted by name, accents aside; never by
+    address, which other players must not be able to probe. Inactive accounts and ``exclude`` (the
+    searcher) are left out; a query of fewer than two characters finds nobody."""
+    key = skeleton(query)
+    if len(key) < 2:
+        return []
+    rows = (
+        User.objects.filter(is_active=True, name_skeleton__contains=key)
+        .exclude(pk=exclude)
+        .order_by("name_skeleton", "name_key")
+        .values_list("pk", "display_name")[:limit]
+    )
+    return [(int(pk), str(name)) for pk, name in rows]

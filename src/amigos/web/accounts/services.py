@@ -10,7 +10,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from amigos.web.accounts import limits
+from amigos.web.accounts import clock, limits
 from amigos.web.accounts.models import LimitedAction, User
 from amigos.web.accounts.verification import send_verification
 
@@ -93,3 +93,28 @@ def current_suspension(user: User, now: datetime | None = None) -> datetime | No
     """The end of the running suspension, or None."""
     moment = now or timezone.now()
     return user.suspended_until if user.is_suspended(moment) else None
+
+
+class BadTimeZone(ValueError):
+    """The zone named is not one the time zone database knows; nothing was changed."""
+
+
+def set_time_zone(*, user: User, name: str) -> None:
+    """Keep ``name`` as the player's time zone (the settings page), or raise `BadTimeZone` and
+    change nothing."""
+    name = name.strip()
+    if not clock.is_time_zone(name):
+        raise BadTimeZone(name[:80])
+    user.time_zone = name
+    user.save(update_fields=["time_zone"])
+
+
+def adopt_browser_time_zone(*, user: User, name: object) -> bool:
+    """Keep the zone the browser reported at sign-up or sign-in when the account has none yet;
+    True when it was kept. A zone the player chose is never replaced by a browser's guess, and a
+    report that is not a known zone is ignored (it is only a hint)."""
+    if user.time_zone or not isinstance(name, str) or not clock.is_time_zone(name):
+        return False
+    user.time_zone = name
+    user.save(update_fields=["time_zone"])
+    return True

@@ -11,6 +11,7 @@ urlpatterns = [
     path("sign-in/", views.SignInView.as_view(), name="sign_in"),
     path("sign-out/", views.SignOutView.as_view(), name="sign_out"),
     path("email/", views.email_status, name="email"),
+    path("settings/", views.settings_page, name="settings"),
     path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
     path("password/", views.ChangePasswordView.as_view(), name="password_change"),
     path("password/done/", views.ChangePasswordDoneView.as_view(), name="password_change_done"),

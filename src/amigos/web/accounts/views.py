@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -15,17 +16,27 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from amigos.web.accounts import devices, limits
-from amigos.web.accounts.forms import ResetPasswordForm, SignInForm, SignUpForm
+from amigos.web.accounts.forms import (
+    BROWSER_TIME_ZONE_FIELD,
+    ResetPasswordForm,
+    SignInForm,
+    SignUpForm,
+    TimeZoneForm,
+)
 from amigos.web.accounts.models import User
 from amigos.web.accounts.services import (
+    BadTimeZone,
     MailOutcome,
+    adopt_browser_time_zone,
     mark_email_verified,
     register_player,
     request_verification_mail,
+    set_time_zone,
 )
 from amigos.web.accounts.verification import VerificationError, verify
 
@@ -47,6 +58,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             # Someone took the name or the address between the form's check and the insert.
             form.add_error(None, ValidationError(_("That name or address was just taken."), code="taken"))
             return render(request, "accounts/sign_up.html", {"form": form})
+        adopt_browser_time_zone(user=user, name=request.POST.get(BROWSER_TIME_ZONE_FIELD))
         login(request, user, backend="amigos.web.accounts.backends.EmailOrNameBackend")
         outcome = request_verification_mail(user=user, request=request)
         messages.success(request, _("Your account is ready. Welcome!"))
@@ -62,12 +74,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 MAIL_OUTCOME_MESSAGES = {
-    MailOutcome.SENT: _("We sent a new link to your address. It is valid for three days."),
-    MailOutcome.ALREADY_VERIFIED: _("Your address is already verified."),
-    MailOutcome.TOO_MANY_FROM_CLIENT: _(
+    MailOutcome.SENT: gettext_lazy("We sent a new link to your address. It is valid for three days."),
+    MailOutcome.ALREADY_VERIFIED: gettext_lazy("Your address is already verified."),
+    MailOutcome.TOO_MANY_FROM_CLIENT: gettext_lazy(
         "Too many e-mails were requested from your connection. Please try again later."
     ),
-    MailOutcome.TOO_MANY_TO_ADDRESS: _(
+    MailOutcome.TOO_MANY_TO_ADDRESS: gettext_lazy(
         "We already sent several links to this address; please look for them or try again later."
     ),
 }
@@ -88,8 +100,8 @@ def email_status(request: HttpRequest) -> HttpResponse:
 
 
 VERIFICATION_ERRORS = {
-    "expired": _("This link has expired. Sign in and ask for a new one."),
-    "invalid": _("This link is not valid (it may be for an address the account no longer uses)."),
+    "expired": gettext_lazy("This link has expired. Sign in and ask for a new one."),
+    "invalid": gettext_lazy("This link is not valid (it may be for an address the account no longer uses)."),
 }
 
 
@@ -134,14 +146,37 @@ class SignInView(auth_views.LoginView):
     def form_valid(self, form: Any) -> HttpResponse:
         # The right password from this browser: it becomes a known device of the account, which
         # strangers' failures elsewhere only slow down (see amigos.web.accounts.throttle).
+        user = form.get_user()
+        # The browser's zone, if the account has none yet (amigos.web.accounts.clock).
+        adopt_browser_time_zone(user=user, name=self.request.POST.get(BROWSER_TIME_ZONE_FIELD))
         response = super().form_valid(form)
-        devices.remember(response, self.request, form.get_user().pk)
+        devices.remember(response, self.request, user.pk)
         return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["ended_message"] = ended_message(self.request.GET.get("ended"))
         return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """The player's settings: the time zone every page shows times in."""
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    form = TimeZoneForm(request.POST or None, initial={"time_zone": user.time_zone or settings.TIME_ZONE})
+    if request.method == "POST" and form.is_valid():
+        try:
+            set_time_zone(user=user, name=form.cleaned_data["time_zone"])
+        except BadTimeZone:
+            form.add_error("time_zone", _("That is not a time zone we know. Choose one from the list."))
+        else:
+            messages.success(request, _("Your time zone is saved: every time is now shown in it."))
+            return redirect("accounts:settings")
+    return render(
+        request, "accounts/settings.html", {"form": form, "account": user}, status=400 if form.errors else 200
+    )
 
 
 class SignOutView(auth_views.LogoutView):

@@ -23,7 +23,6 @@ from amigos.engine.record import Record, RecordError, parse_record
 from amigos.engine.replay import ReplayReport, replay_record
 from amigos.engine.state import HandState
 from amigos.engine.tiles import Tile
-from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 from amigos.web.archive.errors import ArchiveError
 
 
@@ -210,7 +209,8 @@ def score_sheet(replayed: ReplayedMatch) -> tuple[SheetRow, ...]:
 class VoidedCheck:
     """A deal voided before the hand was played (Cuban reshuffle), as the record keeps it, and
     whether it holds: its key matches its commitment, and it dealt the seat that asked enough
-    doubles (``doubles``: how many; None when the key gives no deal)."""
+    doubles to ask (``doubles``: how many, shown to the reader; None when the key gives no deal;
+    ``allowed``: the variant's rules let that seat ask for a new deal)."""
 
     seat: int
     player: str
@@ -219,10 +219,11 @@ class VoidedCheck:
     commitment: str
     commitment_ok: bool
     doubles: int | None
+    allowed: bool
 
     @property
     def verified(self) -> bool:
-        return self.commitment_ok and self.doubles is not None and self.doubles >= RESHUFFLE_DOUBLES
+        return self.commitment_ok and self.allowed
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,12 +286,15 @@ def _voided_checks(replayed: ReplayedMatch, hand: int) -> tuple[VoidedCheck, ...
         try:
             hands = deal_from_key(deal.key, variant).hands
             doubles: int | None = sum(1 for tile in hands[deal.seat] if tile.is_double)
+            allowed = deal.seat in variant.reshuffle_seats(hands)
         except (ValueError, IndexError):
-            doubles = None
+            doubles, allowed = None, False
         player = players[deal.seat] if 0 <= deal.seat < len(players) else str(deal.seat)
         commitment_ok = verify_commitment(deal.key, deal.hand_id, deal.commitment)
         checks.append(
-            VoidedCheck(deal.seat, player, deal.key, deal.hand_id, deal.commitment, commitment_ok, doubles)
+            VoidedCheck(
+                deal.seat, player, deal.key, deal.hand_id, deal.commitment, commitment_ok, doubles, allowed
+            )
         )
     return tuple(checks)
 

@@ -15,7 +15,7 @@ from typing import Any
 from amigos.engine.record import Record, RecordError, parse_record
 from amigos.engine.replay import ReplayReport, replay_record
 from amigos.engine.tiles import Tile
-from amigos.engine.variants import Scoring, Variant
+from amigos.engine.variants import Variant
 from amigos.web.archive.errors import ArchiveError
 
 
@@ -90,7 +90,7 @@ def side_summary(report: ReplayReport, hands: list[dict[str, Any]], seat: int) -
     score = report.match.official_score if report.complete else report.score
     others = [total for other, total in enumerate(score) if other != side]
     winners = [hand["winner"] for hand in hands if hand["end"] != "unfinished"]
-    shutout = report.complete and report.match.shutout and variant.scoring is not Scoring.HANDS_WON
+    shutout = report.complete and report.match.shutout and variant.counts_shutouts
     # A player away when the match ended did not finish it (a computer player held the seat): it
     # is neither a win nor a loss of theirs, whoever finished it for them.
     finished = report.complete and seat not in report.absent

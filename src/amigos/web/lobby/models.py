@@ -153,3 +153,25 @@ class AdminMessageRead(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["message", "user"], name="lobby_read_once"),
         ]
+
+
+class TurnReminder(models.Model):
+    """When a player was last told by e-mail that a correspondence game waits for their move: at
+    most one such mail a day per game (amigos.web.tables.reminders). The game is named by its id
+    only, as the lobby sits below the tables and knows nothing of them."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    table_id = models.PositiveBigIntegerField(_("table"))
+    sent_at = models.DateTimeField(_("sent at"))
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["user", "table_id"], name="one_turn_reminder_per_game"),
+        )
+        verbose_name = _("turn reminder")
+        verbose_name_plural = _("turn reminders")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.table_id}"

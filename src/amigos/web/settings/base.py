@@ -79,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before the session guard: its notice of a suspension gives the end in the player's zone.
+    "amigos.web.accounts.clock.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "amigos.web.accounts.middleware.SessionGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -218,6 +220,8 @@ LOCALE_PATHS = [WEB_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("AMIGOS_TIME_ZONE", "America/Mexico_City")
 USE_TZ = True
+# One format per language for dates with times (amigos.web.formats).
+FORMAT_MODULE_PATH = ["amigos.web.formats"]
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [WEB_DIR / "static"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from amigos.web.tables.services import MAX_NAME, SeatChoice
 
@@ -119,3 +120,77 @@ class ComputerGameForm(forms.Form):
         initial=4,
         required=False,
     )
+
+
+#: How long an invitation to a correspondence game waits for its answer, in days.
+ANSWER_DAYS = (1, 2, 3, 5, 7)
+
+
+class FriendsTableForm(forms.Form):
+    """A correspondence game with friends: any registered player may sit, online or not.
+
+    The seats are text (``user:<id>`` or ``computer:<level>``), not a fixed choice: the list on the
+    page is only what the player searched for, and the table service checks every id (that the
+    player exists, is not suspended, has room for another game)."""
+
+    name = forms.CharField(label=_("Name of the game"), max_length=MAX_NAME)
+    variant = forms.ChoiceField(label=_("Game and target"), choices=GAMES)
+    players = forms.TypedChoiceField(
+        label=_("Players (draw and fives games)"),
+        choices=((2, "2"), (3, "3"), (4, "4")),
+        coerce=int,
+        initial=2,
+        required=False,
+    )
+    answer_days = forms.TypedChoiceField(
+        label=_("Time to accept the invitation"),
+        choices=(),
+        coerce=int,
+        initial=1,
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        recent: Iterable[tuple[int, str]] = (),
+        people: Iterable[tuple[int, str]] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        answer = self.fields["answer_days"]
+        assert isinstance(answer, forms.TypedChoiceField)
+        answer.choices = [(days, days_label(days)) for days in ANSWER_DAYS]
+        choices: list[tuple[Any, Any]] = [("", _("— empty —"))]
+        lately = list(dict.fromkeys(recent))
+        others = [person for person in dict.fromkeys(people) if person not in lately]
+        if lately:
+            choices.append((_("Played with you lately"), [(f"user:{pk}", name) for pk, name in lately]))
+        if others:
+            choices.append((_("Players"), [(f"user:{pk}", name) for pk, name in others]))
+        choices.append((_("Computer players"), list(COMPUTER_SEATS)))
+        for field, _number, label in SEAT_FIELDS:
+            self.fields[field] = forms.CharField(
+                label=label, required=False, max_length=40, widget=forms.Select(choices=choices)
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        variant = cleaned.get("variant")
+        if not variant:
+            return cleaned
+        players = players_for(variant, cleaned.get("players"))
+        cleaned["players"] = players
+        seats: dict[int, SeatChoice] = {}
+        for field, number, _label in SEAT_FIELDS:
+            if number >= players:
+                continue
+            try:
+                seats[number] = parse_seat(cleaned.get(field) or "")
+            except forms.ValidationError as error:
+                self.add_error(field, error)
+        cleaned["seats"] = seats
+        return cleaned
+
+
+def days_label(days: int) -> str:
+    return ngettext("%(days)d day", "%(days)d days", days) % {"days": days}

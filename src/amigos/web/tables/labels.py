@@ -9,6 +9,18 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from amigos.web.lobby.chat_labels import chat_action_labels
+from amigos.web.tables.seat_names import LEVELS, POINTS, computer_label
+
+
+def computer_names() -> dict[str, list[dict[str, str]]]:
+    """Each computer player's name in the reader's language, by the number of players, the seat and
+    the level: the table's script shows these in place of the shared (Spanish) names."""
+    return {
+        str(players): [
+            {level: computer_label(seat, players, level) for level in LEVELS} for seat in range(players)
+        ]
+        for players in POINTS
+    }
 
 
 def error_labels() -> dict[str, str]:
@@ -121,7 +133,12 @@ def table_labels() -> dict[str, object]:
         "no_blocking": _("%(name)s faces no blocking situation."),
         "fresh_time": _("The table moved to another server: %(name)s has a full clock again."),
         "seconds": _("%(seconds)s s"),
+        "clock_until": _("until %(when)s"),
         "clock_label": _("Time left for %(name)s"),
+        "thinking": _("thinking…"),
+        "tab_new_messages": _("(new messages)"),
+        "tab_your_turn": _("(your turn)"),
+        "computer_names": computer_names(),
         "situations": {
             "blocking": _("blocking situation: 60 s"),
             "single": _("one tile to play: 5 s"),
@@ -167,6 +184,7 @@ def lobby_labels() -> dict[str, object]:
             "left": _("the organizer's left"),
         },
         "seconds_left": _("%(seconds)s seconds to answer"),
+        "answer_by": _("You can answer until %(when)s."),
         "invitation_closed": _("The invitation to “%(name)s” is closed."),
         "nobody_plays": _("No table is being played right now."),
         "watch": _("Watch %(name)s"),

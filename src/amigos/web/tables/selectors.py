@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import JSONField, OuterRef, Q, Subquery
 
+from amigos.web.accounts.models import User
 from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
 from amigos.web.tables.seat_names import computer_label
 
@@ -142,7 +143,8 @@ def my_games(user_id: int) -> list[dict[str, Any]]:
     )
     games = []
     for table in tables:
-        my_seat = next(seat.number for seat in table.seats.all() if seat.user_id == user_id)
+        mine = next(seat for seat in table.seats.all() if seat.user_id == user_id)
+        my_seat = mine.number
         clock = TableEvent.objects.filter(table=table, kind="clock").order_by("-version").first()
         to_move = None
         deadline = None
@@ -165,12 +167,38 @@ def my_games(user_id: int) -> list[dict[str, Any]]:
                 "to_move": to_move,
                 "deadline": deadline,
                 "waiting_for_me": to_move == my_seat,
+                # An invitation this player has not answered yet, and until when it waits.
+                "invited": mine.invitation == Invitation.PENDING and table.status == Status.INVITING,
+                "invited_until": mine.invited_until,
+                # Until when the table waits for its invitations to be answered (inviting only).
+                "answers_until": table.deadline_at if table.status == Status.INVITING else None,
+                "organizer": table.organizer_id,
                 "score": None if sheet is None else sheet.get("shown_totals"),
             }
         )
-    games.sort(key=lambda game: (not game["waiting_for_me"], game["deadline"] or "", game["table_id"]))
+    games.sort(
+        key=lambda game: (
+            not (game["waiting_for_me"] or game["invited"]),
+            game["deadline"] or "",
+            game["table_id"],
+        )
+    )
     return games
 
 
 def _iso(moment: Any) -> str:
     return str(moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"))
+
+
+def recent_opponents(user_id: int, limit: int = 20) -> list[tuple[int, str]]:
+    """The players ``user_id`` played with lately (`companions`), most recent first, as (id, name):
+    the friends page offers them before any search. Inactive accounts are left out."""
+    ids = companions(user_id)[:limit]
+    names = dict(User.objects.filter(pk__in=ids, is_active=True).values_list("pk", "display_name"))
+    return [(pk, str(names[pk])) for pk in ids if pk in names]
+
+
+def games_waiting(user_id: int) -> int:
+    """How many of the player's correspondence games wait for them: their move, or their answer to
+    an invitation (the meeting room's notice; a player holds a handful of such games)."""
+    return sum(1 for game in my_games(user_id) if game["waiting_for_me"] or game["invited"])

@@ -27,6 +27,10 @@ from amigos.web.tables.models import Invitation, Kind, Level, Seat, Table
 _TIMING = Timing()
 
 MAX_NAME = 60
+#: How long an invitation to a correspondence game waits for its answer: a day unless the
+#: organizer chooses longer, up to a week (the invited friend may not sign in every day).
+ANSWER_WITHIN_MIN = timedelta(days=1)
+ANSWER_WITHIN_MAX = timedelta(days=7)
 LEVELS = tuple(level.value for level in Level)
 
 
@@ -91,12 +95,15 @@ def create_table(
     kind: str = Kind.LIVE,
     seats: dict[int, SeatChoice],
     now: datetime | None = None,
+    answer_within: timedelta | None = None,
 ) -> Table:
     """A new table with the organizer in seat 0 and ``seats`` (1 .. players-1) filled.
 
     Partners sit opposite: in four-player games seat 2 is the organizer's partner, seat 1 their
     right and seat 3 their left (docs/protocol.md). Online players are invited (30 s to answer on a
-    live table); computer players are seated at once.
+    live table); computer players are seated at once. A correspondence game may invite any
+    registered player who is not suspended, online or not; its invitations wait ``answer_within``
+    (a day by default, at most a week).
     """
     return _create_table(
         organizer=organizer,
@@ -106,6 +113,7 @@ def create_table(
         kind=kind,
         seats=seats,
         now=now or timezone.now(),
+        answer_within=answer_within,
     )
 
 
@@ -118,10 +126,12 @@ def _create_table(
     kind: str,
     seats: dict[int, SeatChoice],
     now: datetime,
+    answer_within: timedelta | None = None,
 ) -> Table:
     """`create_table` with a ``name`` already cleaned (or made by the site itself)."""
     if kind not in (Kind.LIVE, Kind.CORRESPONDENCE):
         raise TableRefused("bad_kind", "a table is live or correspondence")
+    invitation_time = _invitation_time(kind, answer_within)
     chosen = _variant(variant, players)
     expected = set(range(1, chosen.players))
     if set(seats) != expected:
@@ -138,9 +148,10 @@ def _create_table(
         found = set(User.objects.filter(pk__in=users, is_active=True).values_list("pk", flat=True))
         if found != set(users):
             raise TableRefused("unknown_player", "a seated player does not exist")
+        if User.objects.filter(pk__in=users, suspended_until__gt=now).exists():
+            raise TableRefused("player_suspended", "a suspended player cannot be invited")
         if kind == Kind.LIVE and not set(users) <= _online_ids(now):
             raise TableRefused("not_online", "only players who are online can be invited to a live table")
-    invitation_time = timedelta(seconds=_TIMING.invitation if kind == Kind.LIVE else _TIMING.correspondence)
     with transaction.atomic():
         # The players' rows are locked first (in one order), so that two requests at once cannot
         # both take a player's last place (`limits`).
@@ -181,6 +192,20 @@ def _create_table(
             table.save(update_fields=["deadline_at", "deadline_kind"])
         transaction.on_commit(lambda: forwarding.wake_soon(table.pk))
     return table
+
+
+def _invitation_time(kind: str, answer_within: timedelta | None) -> timedelta:
+    """How long the table's invitations wait: the live clock's seconds, or for a correspondence
+    game ``answer_within`` (a day when not given) if it lies between a day and a week."""
+    if kind == Kind.LIVE:
+        if answer_within is not None:
+            raise TableRefused("bad_answer_time", "a live table's invitations wait the live clock only")
+        return timedelta(seconds=_TIMING.invitation)
+    if answer_within is None:
+        return timedelta(seconds=_TIMING.correspondence)
+    if not ANSWER_WITHIN_MIN <= answer_within <= ANSWER_WITHIN_MAX:
+        raise TableRefused("bad_answer_time", "an invitation waits between a day and a week")
+    return answer_within
 
 
 def play_against_computer(

@@ -5,22 +5,33 @@ live play goes over the socket (docs/protocol.md), not through these views.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from amigos.web.accounts import clock
+from amigos.web.accounts import selectors as account_selectors
 from amigos.web.accounts.models import User
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.services import review as review_runner
 from amigos.web.lobby import presence
-from amigos.web.tables import hand_review, selectors
-from amigos.web.tables.forms import FIXED_PLAYERS, ComputerGameForm, CreateTableForm, variant_names
+from amigos.web.tables import hand_review, invitation_mail, selectors
+from amigos.web.tables.forms import (
+    FIXED_PLAYERS,
+    SEAT_FIELDS,
+    ComputerGameForm,
+    CreateTableForm,
+    FriendsTableForm,
+    variant_names,
+)
 from amigos.web.tables.labels import table_labels
 from amigos.web.tables.models import Invitation, Kind, LiveHandReview, Table
 from amigos.web.tables.services import TableRefused, create_table, play_against_computer
@@ -62,6 +73,8 @@ def refusal_text(code: str) -> str:
         "player_busy": _(
             "One of the chosen players is already at as many tables of this kind as a player may."
         ),
+        "player_suspended": _("One of the chosen players is suspended and cannot be invited now."),
+        "bad_answer_time": _("An invitation waits between one day and a week."),
         "not_seated": _("Only the table's players can review its hands."),
         "hand_unknown": _("That match has no such hand."),
         "hand_unfinished": _("That hand is still being played: it can be reviewed once it ends."),
@@ -135,6 +148,63 @@ def new_table(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/new.html", {"form": form})
 
 
+def _posted_players(request: HttpRequest, user: User) -> list[tuple[int, str]]:
+    """The registered players named in the posted seats (so that a refused form shows them again
+    by name); ids of nobody are simply not listed (the table service refuses them)."""
+    ids = set()
+    for field, _number, _label in SEAT_FIELDS:
+        kind, _colon, rest = str(request.POST.get(field, "")).partition(":")
+        if kind == "user" and rest.isdigit() and len(rest) < 12:
+            ids.add(int(rest))
+    ids.discard(user.pk)
+    rows = User.objects.filter(pk__in=ids, is_active=True).values_list("pk", "display_name")
+    return [(int(pk), str(name)) for pk, name in rows]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def friends_game(request: HttpRequest) -> HttpResponse:
+    """A correspondence game with friends: invite any registered player, online or not. The
+    players you played with lately come first; a search by name finds anyone else. The
+    invitation waits in their "my games" and in the meeting room until it expires."""
+    user = _player(request)
+    query = str(request.GET.get("q") or request.POST.get("q") or "").strip()[:40]
+    recent = selectors.recent_opponents(user.pk)
+    found = account_selectors.players_named(query, exclude=user.pk) if query else []
+    posted = _posted_players(request, user) if request.POST else []
+    form = FriendsTableForm(request.POST or None, recent=recent, people=[*found, *posted])
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = create_table(
+                organizer=user,
+                name=data["name"],
+                variant=data["variant"],
+                players=data["players"],
+                kind=Kind.CORRESPONDENCE,
+                seats=data["seats"],
+                answer_within=timedelta(days=data["answer_days"]),
+            )
+        except TableRefused as refusal:
+            form.add_error(None, refusal_text(refusal.code))
+        else:
+            invitation_mail.announce(table.pk, link=request.build_absolute_uri(reverse("tables:my_games")))
+            if table.deadline_at is not None:
+                when = formats.date_format(timezone.localtime(table.deadline_at), "SHORT_DATETIME_FORMAT")
+                messages.success(
+                    request, _("Invitation sent. It waits for an answer until %(when)s.") % {"when": when}
+                )
+            return redirect("tables:my_games")
+    context = {
+        "form": form,
+        "query": query,
+        "found": found,
+        "recent": recent,
+        "searched": bool(query),
+    }
+    return render(request, "tables/friends.html", context, status=400 if form.errors else 200)
+
+
 @login_required
 @require_POST
 def computer_game(request: HttpRequest) -> HttpResponse:
@@ -161,9 +231,15 @@ def computer_game(request: HttpRequest) -> HttpResponse:
 def my_games(request: HttpRequest) -> HttpResponse:
     user = _player(request)
     games = selectors.my_games(user_id=user.pk)
+    now = timezone.now()
     for game in games:
         game["variant_label"] = variant_label(game["variant"])
         game["opponents"] = [seat["name"] for seat in game["seats"] if seat["seat"] != game["seat"]]
+        # Moments as datetimes: the page shows them in the player's zone (accounts.clock).
+        for key in ("deadline", "invited_until", "answers_until"):
+            at = clock.moment(game[key])
+            game[f"{key}_at"] = at
+            game[f"{key}_left"] = None if at is None else clock.time_left(at, now)
     return render(request, "tables/my_games.html", {"games": games})
 
 

@@ -3,6 +3,7 @@
 // online list and chat. Text from other players is only ever inserted with textContent.
 
 import { chatActions, lineActions } from "./chat_actions.js";
+import { clockTime } from "./clock.js";
 
 const body = document.body;
 const socketPath = body.dataset.socketPath;
@@ -143,7 +144,7 @@ function chatLine(message) {
   item.dataset.messageId = String(message.id);
   item.dataset.authorId = String(message.author_id);
   item.append(element("span", "chat__author", message.author));
-  const time = element("time", "chat__time", new Date(message.sent_at).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" }));
+  const time = element("time", "chat__time", clockTime(message.sent_at));
   time.dateTime = message.sent_at;
   item.append(time);
   item.append(element("span", "chat__text", message.text));

@@ -32,6 +32,7 @@ def tables_panel(context: dict[str, Any]) -> dict[str, Any]:
             "label": str(_("played with you")),
         },
         "computer_form": ComputerGameForm(),
+        "games_waiting": selectors.games_waiting(user_id) if user_id is not None else 0,
         "live_tables": tables,
         "tables_labels": labels,
         "csrf_token": context.get("csrf_token"),

@@ -1,5 +1,8 @@
 // The meeting room's tables panel: the live list of tables to watch and this player's invitations
-// (30 seconds to accept or refuse). It shares the page's socket through amigos/app.js's events.
+// (30 seconds to accept or refuse a live table; days for a correspondence game). It shares the page's
+// socket through amigos/app.js's events.
+
+import { dateTime } from "../amigos/clock.js";
 
 const labels = JSON.parse(document.getElementById("tables-labels").textContent);
 const list = document.getElementById("live-tables");
@@ -10,6 +13,8 @@ const announcer = document.getElementById("tables-announcer");
 const tableUrl = (id) => labels.table_url.replace(/0\/$/, `${id}/`);
 
 let current = null; // the invitation on screen
+// Above this, an invitation shows its deadline instead of a countdown.
+const LONG_INVITATION_MS = 10 * 60 * 1000;
 let countdown = null;
 let subscribed = false;
 
@@ -90,13 +95,18 @@ function showInvitation(invitation) {
   const serverNow = invitation.now ? Date.parse(invitation.now) : Date.now();
   const end = performance.now() + Math.max(0, Date.parse(invitation.deadline) - serverNow);
   clearInterval(countdown);
+  // A live table's invitation counts its seconds; a correspondence game's (days) says until when,
+  // in the player's own time zone (counting 86,399 seconds down helps nobody).
+  const long = end - performance.now() > LONG_INVITATION_MS;
   const tick = () => {
     const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
-    inviteClock.textContent = format(labels.seconds_left, { seconds: left });
+    inviteClock.textContent = long
+      ? format(labels.answer_by, { when: dateTime(invitation.deadline) })
+      : format(labels.seconds_left, { seconds: left });
     if (left === 0) closeInvitation();
   };
   tick();
-  countdown = setInterval(tick, 250);
+  countdown = setInterval(tick, long ? 60_000 : 250);
   dialog.returnValue = "";
   if (!dialog.open) dialog.showModal();
   announcer.textContent = inviteText.textContent;

@@ -10,6 +10,8 @@ import { drawLine, tileGroup } from "./board.js";
 import { closeResult, copyRevealed, copySheet, openResult } from "./results.js";
 import { dealFromKey, dealMatches, verifyCommitment } from "./fairness.js";
 import { chatActions, lineActions } from "../amigos/chat_actions.js";
+import { setupTabs } from "./tabs.js";
+import { dateTime } from "../amigos/clock.js";
 
 const page = document.getElementById("table-page");
 const labels = JSON.parse(document.getElementById("table-labels").textContent);
@@ -27,6 +29,8 @@ let joining = false;
 let replaying = false;
 let clockTimer = null;
 let clockEnd = 0; // performance.now() value at which the turn's time runs out
+// A turn longer than this (a correspondence game's) shows its deadline instead of a countdown.
+const LONG_TURN_SECONDS = 600;
 let angrySeat = null; // the seat shown with the angry face (an automatic pass) until someone plays
 let handEndShownAt = 0;
 let endedLine = null; // the line of the hand whose result is shown
@@ -84,7 +88,7 @@ function sideOf(seat) {
 
 function sideNames(side) {
   const names = state.sheet && state.sheet.sides ? state.sheet.sides[side] : null;
-  if (names) return names.join(labels.and);
+  if (names) return readerNames(names);
   return state.seats.filter((s) => sideOf(s.seat) === side).map((s) => s.name).join(labels.and);
 }
 
@@ -188,6 +192,7 @@ function renderSeats() {
       box.append(waiting);
     }
     if (entry.held_by_computer) box.append(element("p", "seat__state", format(labels.computer_holds, { name: entry.name })));
+    if (entry.seat === turnSeat && !replaying && state.table.status === "playing") box.append(seatClock(entry));
     if (entry.kind === "human" && entry.user_id !== myId) box.append(reportSeatButton(entry));
     slot.append(box);
   }
@@ -209,6 +214,21 @@ function seatPlace(entry) {
   const place = element("p", "seat__place", parts.join(" · "));
   place.dataset.place = parts.length ? "shown" : "none";
   return place;
+}
+
+// The turn's countdown on the seat that is to move, whoever it is (issue 38: the others saw a name
+// and no clock). Its seconds are filled by the clock's tick (renderClock); a seat whose clock would
+// reveal its tiles (docs/protocol.md, "The turn clock for the others") shows none. "Thinking…" is
+// said of a computer player (or one holding an absent player's seat), only on the seat in turn, and
+// whatever clock its turn runs on ("computer", or a Cuban table's 30 s "timed").
+function seatClock(entry) {
+  const clock = element("p", "seat__clock");
+  const time = element("span", "seat__clock-time", "");
+  time.setAttribute("aria-hidden", "true"); // the table's clock (role=timer) says it to readers
+  clock.append(time);
+  const computer = entry.kind === "computer" || entry.held_by_computer || (state.turn && state.turn.situation === "computer");
+  if (computer) clock.append(element("span", "seat__thinking", labels.thinking));
+  return clock;
 }
 
 // A seated player is reported from their seat (the report names this table and its match).
@@ -314,9 +334,11 @@ function renderClock() {
     return;
   }
   clock.hidden = false;
+  if (state.turn.seat === state.seat) tabs.attention("felt", labels.tab_your_turn);
   // Which hand the clock counts for: a clock is never left over from a hand that ended.
   clock.dataset.hand = state.hand ? String(state.hand.number) : "";
   clock.dataset.situation = state.turn.situation || "";
+  clock.dataset.seconds = state.turn.seconds ? String(state.turn.seconds) : ""; // the turn's full length
   $("clock-who").textContent = seatName(state.turn.seat);
   $("clock-situation").textContent = labels.situations[state.turn.situation] || "";
   clock.setAttribute("aria-label", format(labels.clock_label, { name: seatName(state.turn.seat) }));
@@ -324,13 +346,23 @@ function renderClock() {
     // another seat's turn whose clock would reveal its tiles (docs/protocol.md): no countdown
     $("clock-time").textContent = "";
     clock.dataset.urgent = "false";
+    for (const node of document.querySelectorAll(".seat__clock-time")) node.textContent = "";
     renderAway();
     return;
   }
+  // A correspondence turn lasts days: it shows until when (in the player's zone), not the seconds.
+  const deadline = state.turn.deadline;
   const tick = () => {
     const left = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
-    $("clock-time").textContent = format(labels.seconds, { seconds: left });
+    const shown = left > LONG_TURN_SECONDS
+      ? format(labels.clock_until, { when: dateTime(deadline) })
+      : format(labels.seconds, { seconds: left });
+    $("clock-time").textContent = shown;
     clock.dataset.urgent = left <= 5 ? "true" : "false";
+    for (const node of document.querySelectorAll(".seat__clock-time")) {
+      node.textContent = shown;
+      node.dataset.urgent = clock.dataset.urgent;
+    }
     renderAway();
   };
   tick();
@@ -389,7 +421,7 @@ function renderSheet() {
   const headRow = element("tr");
   headRow.append(element("th", null, labels.hand_column));
   sheet.sides.forEach((names) => {
-    const th = element("th", null, names.join(labels.and));
+    const th = element("th", null, readerNames(names));
     th.scope = "col";
     headRow.append(th);
   });
@@ -506,8 +538,28 @@ function startClock(turn, now) {
   clockEnd = performance.now() + Math.max(0, left);
 }
 
+// A computer player's name in the reader's language ("Computer North (hard)" on an English page):
+// the server names every audience's seats alike, in Spanish (seat_names.computer_name), and the page
+// has each seat's name in its own language (seat_names.computer_label, through the labels).
+// The score sheet comes from the record, which keeps the shared names: `sharedNames` maps each to
+// the reader's.
+const sharedNames = new Map();
+function readerName(entry) {
+  if (entry.kind !== "computer") return entry;
+  const names = (labels.computer_names || {})[String(state.table.players)];
+  const name = names && names[entry.seat] && names[entry.seat][entry.level];
+  if (!name) return entry;
+  sharedNames.set(entry.name, name);
+  return { ...entry, name };
+}
+
+function readerNames(names) {
+  return names.map((name) => sharedNames.get(name) ?? name).join(labels.and);
+}
+
 function applySnapshot(snapshot) {
   state = snapshot;
+  state.seats = state.seats.map(readerName);
   const mine = state.seats.find((entry) => entry.seat === state.seat);
   if (mine && mine.user_id !== null) myId = mine.user_id;
   if (state.hand && state.hand.view) state.hand.view.line.placements ||= [];
@@ -539,9 +591,10 @@ function applyEvent(event) {
   const view = state.hand && state.hand.view;
   switch (event.kind) {
     case "seat_changed": {
-      const index = state.seats.findIndex((s) => s.seat === data.seat.seat);
-      if (index >= 0) state.seats[index] = data.seat;
-      else state.seats.push(data.seat);
+      const entry = readerName(data.seat);
+      const index = state.seats.findIndex((s) => s.seat === entry.seat);
+      if (index >= 0) state.seats[index] = entry;
+      else state.seats.push(entry);
       break;
     }
     case "invitation_refused":
@@ -769,6 +822,7 @@ function stopClock() {
   clearInterval(clockTimer);
   clockEnd = 0;
   $("clock").hidden = true;
+  for (const node of document.querySelectorAll(".seat__clock")) node.remove();
 }
 
 function matchEnded(data) {
@@ -919,6 +973,7 @@ document.addEventListener("amigos:envelope", (event) => {
     );
   } else if (type === "table.chat" && payload.table_id === tableId) {
     renderChat([payload]);
+    if (payload.author_id !== myId) tabs.attention("chat", labels.tab_new_messages);
   } else if (type === "resync") {
     // The server's bus lost messages for a moment: ask for whatever came after our version now,
     // rather than noticing the gap only at the next event (which may never come: our turn).
@@ -1260,6 +1315,17 @@ window.addEventListener("resize", () => {
   if (state) renderLine();
 });
 fitFelt();
+
+// On a phone: the felt or one side panel (tabs.js). Back on the felt, it is measured and drawn
+// again (hidden, it had no size); a chat line or the player's turn marks its tab meanwhile.
+const tabs = setupTabs(page, (shown) => {
+  if (shown !== "felt") {
+    if (state && state.turn && state.turn.seat === state.seat) tabs.attention("felt", labels.tab_your_turn);
+    return;
+  }
+  fitFelt();
+  if (state) renderLine();
+});
 
 $("line").dataset.emptyLabel = $("line").getAttribute("aria-label");
 if (document.body.dataset.socketState === "live") join(null);

@@ -1,0 +1,5 @@
+"""Spanish: 28/11/2026 09:20."""
+
+DATETIME_FORMAT = "d/m/Y H:i"
+SHORT_DATETIME_FORMAT = "d/m/Y H:i"
+TIME_FORMAT = "H:i"
