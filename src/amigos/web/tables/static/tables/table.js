@@ -41,6 +41,7 @@ const queue = [];
 let pendingPlay = null; // the play on its way to the server (or refused as stale): never lost
 const MAX_TRIES = 3; // how often one play is sent again after stale refusals
 const afterJoin = []; // what waits for the page to have caught up with the table
+let cancelNotice = null; // why the table was cancelled, as its `cancelled` event said
 
 // -- small helpers --------------------------------------------------------------------------------
 
@@ -404,9 +405,8 @@ function renderStartState() {
   const mine = state.seat !== null && state.seat !== undefined && state.seats[state.seat];
   const organizing = Boolean(mine && organizer && mine.seat === organizer.seat);
   let text = labels.start_answers;
-  if (everyone) {
-    text = organizing ? labels.start_ready : format(labels.start_waiting, { name: organizer ? seatName(organizer.seat) : "" });
-  }
+  if (everyone && organizing) text = labels.start_ready;
+  else if (everyone) text = format(labels.start_waiting, { name: organizer ? seatName(organizer.seat) : "" });
   const status = $("start-state");
   if (status.textContent !== text) status.textContent = text;
   const button = document.getElementById("start-match");
@@ -768,6 +768,7 @@ function applyEvent(event) {
           : data.reason === "not_started"
             ? labels.cancelled_not_started
             : labels.cancelled;
+      cancelNotice = text;
       announce(text);
       feedback(text);
       window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 2500);
@@ -988,7 +989,8 @@ document.addEventListener("amigos:envelope", (event) => {
     firstSnapshot = false;
     if (!replaying) page.dataset.replaying = "false"; // the page is up to date (tests wait on it)
     render();
-    if (state.table.status === "cancelled") feedback(labels.cancelled); // opened after it was called off
+    // Opened after the table was called off, or caught up after the event: the event's own words stay.
+    if (state.table.status === "cancelled") feedback(cancelNotice || labels.cancelled);
   } else if (type === "table.events" && payload.table_id === tableId) {
     // All the events of one stored action (or of a catch-up), in order: applied together, drawn once.
     payload.events.forEach((event, index) =>
