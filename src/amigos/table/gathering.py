@@ -36,8 +36,9 @@ def answer(state: TableState, seat: int, accepted: bool, now: float, effects: li
 
 
 def start(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """Every seat has accepted: the match starts by itself (docs/protocol.md; the organizer
-    presses nothing), the server is asked for the first deal, and heartbeats count from now."""
+    """Every seat has accepted: the match starts, the server is asked for the first deal, and
+    heartbeats count from now. This model starts it with the last acceptance; the live server
+    waits for the organizer's button first when `organizer_starts` says so (docs/protocol.md)."""
     seats = tuple(replace(info, last_seen=now) for info in state.seats)
     effects.append(TableReady())
     effects.append(DealNeeded(1))
