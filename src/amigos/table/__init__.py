@@ -62,6 +62,7 @@ from .events import (
     Vote,
 )
 from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, must_pass, needs_first_leader, redeal_id
+from .gathering import organizer_starts, start_refusal, start_window
 from .model import (
     Colour,
     Conduct,
@@ -148,7 +149,10 @@ __all__ = [
     "needs_first_leader",
     "next_deadline",
     "open_table",
+    "organizer_starts",
     "rebuild",
     "redeal_id",
     "reseat",
+    "start_refusal",
+    "start_window",
 ]

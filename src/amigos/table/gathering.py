@@ -13,7 +13,7 @@ from . import ballot
 from .common import close, end_unfinished, humans, set_seat
 from .effects import DealNeeded, Effect, Notice, NoticeKind, TableReady, VoteCast, VoteResult
 from .errors import TableError
-from .model import Conduct, Invitation, Phase, TableState, VoteChoice
+from .model import Conduct, Invitation, Phase, TableState, Timing, VoteChoice
 from .presence import seat_away
 from .seating import reseat
 
@@ -36,8 +36,9 @@ def answer(state: TableState, seat: int, accepted: bool, now: float, effects: li
 
 
 def start(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """Every seat has accepted: the match starts by itself (docs/protocol.md; the organizer
-    presses nothing), the server is asked for the first deal, and heartbeats count from now."""
+    """Every seat has accepted: the match starts, the server is asked for the first deal, and
+    heartbeats count from now. This model starts it with the last acceptance; the live server
+    waits for the organizer's button first when `organizer_starts` says so (docs/protocol.md)."""
     seats = tuple(replace(info, last_seen=now) for info in state.seats)
     effects.append(TableReady())
     effects.append(DealNeeded(1))
@@ -106,3 +107,34 @@ def leave(state: TableState, seat: int, now: float, effects: list[Effect]) -> Ta
     if state.config.conduct is Conduct.CORRESPONDENCE:
         return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
     return seat_away(state, seat, now, effects, deliberate=True)
+
+
+def organizer_starts(people: Collection[int], organizer: int, conduct: Conduct) -> bool:
+    """Whether the match waits for the organizer's button once every seat has accepted (spec §2:
+    the organizer's box with the game's name, the target and the start button). ``people``: the
+    seats held by people. It waits when someone other than the organizer sits at a live table;
+    a player alone against computer players has nobody to wait for and starts at once, and a
+    correspondence game (nobody sits at it together) starts with the last acceptance."""
+    if conduct is Conduct.CORRESPONDENCE:
+        return False
+    return any(seat != organizer for seat in people)
+
+
+def start_refusal(*, by_organizer: bool, inviting: bool, everyone_accepted: bool) -> str | None:
+    """Why a request to start the match is refused (a protocol code), or None when it starts:
+    only the organizer starts it, only before it has started, and only once every seat accepted
+    (docs/protocol.md, `table.start`)."""
+    if not by_organizer:
+        return "not_organizer"
+    if not inviting:
+        return "already_started"
+    if not everyone_accepted:
+        return "not_all_accepted"
+    return None
+
+
+def start_window(timing: Timing) -> float:
+    """How long a table whose seats have all accepted waits for its organizer to start it before it
+    is cancelled like an unanswered invitation (nobody is left at a dead table): the invitation's
+    own window again."""
+    return timing.invitation

@@ -61,6 +61,7 @@ FIELDS: dict[str, list[str]] = {
     "table.play": ["table_id", "version", "tile", "arm", "lead_left", *FORGED],
     "table.reshuffle": ["table_id", "version", *FORGED],
     "table.cancel": ["table_id", *FORGED],
+    "table.start": ["table_id", *FORGED],
     "table.invite.accept": ["table_id", *FORGED],
     "table.invite.refuse": ["table_id", *FORGED],
     "table.vote": ["table_id", "version", "choice", *FORGED],

@@ -81,6 +81,7 @@ async def among_people(
     assert actor is not None
     for user in people[1:]:
         await actor.call(lambda user=user: actor.accept(user.pk))
+    await actor.call(lambda: actor.start_by_organizer(people[0].pk))  # the organizer's button
     assert actor.status == "playing"
     await until(lambda: actor.game.to_move is not None and actor.clock_info is not None)
     return people, actor

@@ -243,6 +243,7 @@ async def test_a_computer_holds_a_seat_while_another_person_plays_on_and_the_tab
     actor = await registry.get_actor(table.pk)
     assert actor is not None
     await actor.call(lambda: actor.accept(beto.pk))
+    await actor.call(lambda: actor.start_by_organizer(ana.pk))
     first, second = Recorder(ana.pk), Recorder(beto.pk)
     await actor.call(lambda: actor.join(first, True, None))
     await actor.call(lambda: actor.join(second, True, None))

@@ -2,11 +2,12 @@
 fifth watches.
 
 Ana creates the table from the lobby and seats the others from the online list; each accepts the
-invitation on their own screen. They lay tiles by tap (Ana, on a touch phone), double click (Beto)
-and keyboard (Caro and Dani); Beto reloads his page in the middle of the first hand and carries
-on. Eva watches from the lobby's list of live tables: she sees every play, and nothing that reaches
-her browser ever names a tile still hidden in a hand. At the end the four choose different options,
-see each other's choices, and go back to the meeting room.
+invitation on their own screen, and Ana starts the match with her button. They lay tiles by tap
+(Ana, on a touch phone), double click (Beto) and keyboard (Caro and Dani); Beto reloads his page
+in the middle of the first hand and carries on. Eva watches from the lobby's list of live tables:
+she sees every play, and nothing that reaches her browser ever names a tile still hidden in a
+hand. At the end the four choose different options, see each other's choices, and go back to the
+meeting room.
 """
 
 from __future__ import annotations
@@ -134,6 +135,10 @@ def test_four_browsers_play_a_match_while_a_fifth_watches(
         expect(page.locator("#invite-clock")).to_contain_text("segundos para responder")
         dialog.locator("button[value=accept]").click()
         page.wait_for_selector("#table-page[data-join-as=seat]")
+    # Everyone has accepted: the others wait for Ana, who starts the match with her button.
+    expect(pages["Beto"].locator("#start-state")).to_contain_text("Esperando a que Ana empiece la partida")
+    expect(ana.locator("#start-match")).to_be_enabled()
+    ana.locator("#start-match").tap()
     players = {name: pages[name] for name in ("Ana", "Beto", "Caro", "Dani")}
     for page in players.values():
         expect(page.locator("#my-hand .my-tile")).to_have_count(7)

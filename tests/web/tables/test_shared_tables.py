@@ -294,9 +294,11 @@ async def _play(database: str, ports: list[int], setup: dict[str, Any], owner: A
     table = setup["table"]
     ana = Player(await connect(ports[0], setup["sessions"]["Ana"]), 0, table)
     beto = Player(await connect(ports[1], setup["sessions"]["Beto"]), 2, table)
-    # Beto's accept reaches the owner through the bus and starts the match there
+    # Beto's accept reaches the owner through the bus; Ana's start (on the owner) starts the match
     ack = await beto.ask("table.invite.accept", {"table_id": table})
     assert ack["type"] == "ack" and ack["payload"]["seat"] == 2, ack
+    ack = await ana.ask("table.start", {"table_id": table})
+    assert ack["type"] == "ack", ack
     ack = await ana.ask("table.join", {"table_id": table, "since": None})
     assert ack["type"] == "ack" and ack["payload"]["seat"] == 0, ack
     ack = await beto.ask("table.join", {"table_id": table, "since": None})

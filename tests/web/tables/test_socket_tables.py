@@ -162,6 +162,8 @@ async def test_an_invited_partner_accepts_and_a_whole_match_is_played_over_socke
     assert refused["payload"]["code"] == "not_invited"
     accepted = await command(beto_peer, "table.invite.accept", {"table_id": table.pk})
     assert accepted["type"] == "ack" and accepted["payload"]["seat"] == 2
+    started = await command(ana_peer, "table.start", {"table_id": table.pk})  # the organizer's button
+    assert started["type"] == "ack", started
 
     ana_player, beto_player, watcher = Player(ana_peer, 0), Player(beto_peer, 2), Player(carla_peer, None)
     for peer, as_ in ((ana_peer, "seat"), (beto_peer, "seat"), (carla_peer, "spectator")):

@@ -62,6 +62,8 @@ async def humans_table(
     actor = await registry.get_actor(table.pk)
     assert actor is not None
     await actor.call(lambda: actor.accept(beto.pk))
+    if kind == "live":  # a correspondence game starts with the last acceptance
+        await actor.call(lambda: actor.start_by_organizer(ana.pk))
     assert actor.status == "playing"
     return ana, beto, actor
 

@@ -77,7 +77,7 @@ async def players(make_player: Callable[..., User], *names: str) -> list[User]:
 async def seated_table(
     organizer: User, variant: str, seats: dict[int, services.SeatChoice]
 ) -> tuple[TableActor, Recorder]:
-    """A live table whose invited players all accept (so its match starts), and a spectator."""
+    """A live table whose invited players all accept and whose organizer starts it, and a spectator."""
     table = await sync_to_async(services.create_table)(
         organizer=organizer, name="Los de siempre", variant=variant, seats=seats
     )
@@ -86,6 +86,7 @@ async def seated_table(
     for choice in seats.values():
         if choice.user_id is not None:
             await actor.call(lambda user_id=choice.user_id: actor.accept(user_id))
+    await actor.call(lambda: actor.start_by_organizer(organizer.pk))
     assert actor.status == "playing"
     watcher = Recorder(-1)
     await actor.call(lambda: actor.join(watcher, False, None))

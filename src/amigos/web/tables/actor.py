@@ -32,7 +32,16 @@ from django.conf import settings
 
 from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
-from amigos.table import Mode, TurnClock, VoteChoice, conduct_of, needs_first_leader
+from amigos.table import (
+    Mode,
+    TurnClock,
+    VoteChoice,
+    conduct_of,
+    needs_first_leader,
+    organizer_starts,
+    start_refusal,
+    start_window,
+)
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
@@ -42,7 +51,7 @@ from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_timer import TimerMixin
-from amigos.web.tables.actor_types import Clock, NextTables, Pending, SeatState, SystemClock
+from amigos.web.tables.actor_types import TIMING, Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
@@ -278,6 +287,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
 
     async def _resume(self) -> None:
         if self.status == "inviting" and self._everyone_accepted():
+            if self._waits_for_organizer():
+                self._arm()  # the organizer's button starts it, or its deadline cancels it
+                return
             await self._commit(self._start_match())
             return
         if self.status == "inviting" and not any(seat.invitation == "pending" for seat in self.seats):
@@ -396,7 +408,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             at=now,
             seats=[{"number": seat.number, "invitation": "accepted", "invited_until": None}],
         )
-        if self._everyone_accepted():
+        if self._everyone_accepted() and self._organizer_starts():
+            # Everyone is seated: the organizer's button starts the match (spec §2), within a
+            # window after which the table is cancelled as an unanswered invitation would be.
+            pending.write.deadline = (now + timedelta(seconds=start_window(TIMING)), START_DEADLINE)
+        elif self._everyone_accepted():
             started = self._start_match()
             pending.events += started.events
             assert started.write is not None
@@ -405,6 +421,23 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         await self._commit(pending)
         await self._tell_invitee(user_id, "accepted")
         return {"seat": seat.number}
+
+    async def start_by_organizer(self, user_id: int) -> dict[str, Any]:
+        """The organizer presses the start button once every seat has accepted (docs/protocol.md,
+        `table.start`): the match starts as the last acceptance started it before."""
+        refusal = start_refusal(
+            by_organizer=user_id == self.organizer_id,
+            inviting=self.status == "inviting",
+            everyone_accepted=self._everyone_accepted(),
+        )
+        if refusal is not None:
+            raise CommandError(refusal, START_REFUSALS[refusal])
+        pending = self._start_match()
+        assert pending.write is not None
+        if pending.write.deadline is None:
+            pending.write.deadline = (None, "")  # the start window's deadline is spent
+        await self._commit(pending)
+        return {"version": self.version}
 
     async def refuse(self, user_id: int) -> dict[str, Any]:
         seat = self._invited_seat(user_id)
@@ -471,6 +504,17 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             seat.is_computer or (seat.user_id is not None and seat.invitation == "accepted")
             for seat in self.seats
         )
+
+    def _organizer_starts(self) -> bool:
+        """Whether this table's match waits for its organizer's button (`amigos.table.organizer_starts`)."""
+        people = [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
+        return organizer_starts(people, self.organizer_seat, self.conduct)
+
+    def _waits_for_organizer(self) -> bool:
+        """Every seat accepted and the organizer has not started yet: the table waits for the
+        button (its stored deadline says so, which a table seated whole by a rematch never has)."""
+        waiting = self.status == "inviting" and self.deadline_kind == START_DEADLINE
+        return waiting and self._everyone_accepted()
 
     async def _close_invitations(self, answered: list[SeatState], reason: str) -> None:
         """Invitations were refused or ran out (``reason``): the table never starts (docs/rules.md,
@@ -656,6 +700,16 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
                 return True
             await self._close_invitations(lapsed, "expired")
             return True
+        if kind == START_DEADLINE:
+            if not self._waits_for_organizer():
+                return False
+            # The organizer never pressed the button: everyone goes back to the meeting room.
+            pending = self._cancel([], "expired")
+            for event, data in pending.events:
+                if event == "cancelled":
+                    data["reason"] = "not_started"
+            await self._commit(pending)
+            return True
         if kind == "deal" and self.status == "playing" and not self.game.in_hand:
             if self.paused:
                 # Nobody deals while the table waits for an absent player; the deal follows the return.
@@ -796,6 +850,16 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
 
 
 _background: set[asyncio.Task[None]] = set()
+
+#: The stored deadline of a table whose seats have all accepted and which waits for its organizer.
+START_DEADLINE = "start"
+
+#: The English messages of `table.start`'s refusals (the page shows its own words for each code).
+START_REFUSALS = {
+    "not_organizer": "only the table's organizer may start the match",
+    "already_started": "the match has already started",
+    "not_all_accepted": "not every seat has accepted yet",
+}
 
 #: A table whose events could not be stored is rebuilt after this pause (doubling, up to 30 s).
 REBUILD_SECONDS = 1.0

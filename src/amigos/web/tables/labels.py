@@ -36,6 +36,7 @@ def error_labels() -> dict[str, str]:
         "illegal_play": _("That tile does not fit there."),
         "held_by_computer": _("A computer player holds your seat until you are back."),
         "not_organizer": _("Only the table's organizer can do that."),
+        "not_all_accepted": _("The match can start only once every invited player has accepted."),
         "already_started": _("The match has already started; the table can no longer be cancelled."),
         "table_paused": _("The table waits for a player who is away; no move until they are back."),
         "not_invited": _("That invitation is not open any more."),
@@ -112,6 +113,13 @@ def table_labels() -> dict[str, object]:
         "computer": _("computer"),
         "levels": {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")},
         "invited": _("invited…"),
+        # The box before the match (spec §2): the organizer's start button, and what the others read.
+        "start_answers": _("The match can start once every invited player has accepted."),
+        "start_ready": _("Everyone has accepted: start the match when you are ready."),
+        "start_waiting": _("Waiting for %(name)s to start the match."),
+        "cancelled_not_started": _(
+            "The organizer did not start the match in time: the table is cancelled. Back to the meeting room…"
+        ),
         "refused": _("%(name)s did not accept the invitation."),
         "expired": _("%(name)s did not answer in time."),
         "cancelled": _("The table was cancelled; back to the meeting room."),

@@ -160,6 +160,17 @@ async def _cancel(actor: TableActor, connection: Connection, payload: dict[str, 
     return await actor.cancel(connection.user_id)
 
 
+@command("table.start")
+async def start(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """The organizer starts the match once every seat has accepted."""
+    return await _run("table.start", connection, payload)
+
+
+@forwarding.operation("table.start")
+async def _start(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    return await actor.start_by_organizer(connection.user_id)
+
+
 @command("table.vote")
 async def vote(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     int_field(payload, "version")

@@ -39,6 +39,7 @@ const queue = [];
 let pendingPlay = null; // the play on its way to the server (or refused as stale): never lost
 const MAX_TRIES = 3; // how often one play is sent again after stale refusals
 const afterJoin = []; // what waits for the page to have caught up with the table
+let cancelNotice = null; // why the table was cancelled, as its `cancelled` event said
 
 // -- small helpers --------------------------------------------------------------------------------
 
@@ -390,7 +391,24 @@ function renderStatus() {
       return item;
     });
     $("invitation-list").replaceChildren(...items);
+    renderStartState();
   }
+}
+
+// Before the match (spec §2): once every seat has accepted, the organizer's button starts it and
+// the others read whom the table waits for.
+function renderStartState() {
+  const everyone = state.seats.every((entry) => entry.invitation === "accepted");
+  const organizer = state.seats.find((entry) => entry.user_id === state.table.organizer_id);
+  const mine = state.seat !== null && state.seat !== undefined && state.seats[state.seat];
+  const organizing = Boolean(mine && organizer && mine.seat === organizer.seat);
+  let text = labels.start_answers;
+  if (everyone && organizing) text = labels.start_ready;
+  else if (everyone) text = format(labels.start_waiting, { name: organizer ? seatName(organizer.seat) : "" });
+  const status = $("start-state");
+  if (status.textContent !== text) status.textContent = text;
+  const button = document.getElementById("start-match");
+  if (button && !button.dataset.sending) button.disabled = !everyone;
 }
 
 function reviewUrl(hand) {
@@ -742,7 +760,13 @@ function applyEvent(event) {
     case "cancelled": {
       // The table never started (an invitation refused or not answered): back to the meeting room.
       state.table.status = "cancelled";
-      const text = data.reason === "invitations" ? labels.cancelled_invitations : labels.cancelled;
+      const text =
+        data.reason === "invitations"
+          ? labels.cancelled_invitations
+          : data.reason === "not_started"
+            ? labels.cancelled_not_started
+            : labels.cancelled;
+      cancelNotice = text;
       announce(text);
       feedback(text);
       window.setTimeout(() => window.location.assign(page.dataset.lobbyUrl), 2500);
@@ -963,7 +987,8 @@ document.addEventListener("amigos:envelope", (event) => {
     firstSnapshot = false;
     if (!replaying) page.dataset.replaying = "false"; // the page is up to date (tests wait on it)
     render();
-    if (state.table.status === "cancelled") feedback(labels.cancelled); // opened after it was called off
+    // Opened after the table was called off, or caught up after the event: the event's own words stay.
+    if (state.table.status === "cancelled") feedback(cancelNotice || labels.cancelled);
   } else if (type === "table.events" && payload.table_id === tableId) {
     // All the events of one stored action (or of a catch-up), in order: applied together, drawn once.
     payload.events.forEach((event, index) =>
@@ -1348,3 +1373,30 @@ function wireCancelTable() {
 }
 
 wireCancelTable();
+
+// The organizer starts the match once every seat has accepted; the events that follow (the
+// match's start, the first deal) take the box away.
+function wireStartMatch() {
+  const button = document.getElementById("start-match");
+  if (!button) return;
+  const refused = (code) => {
+    delete button.dataset.sending;
+    button.disabled = false;
+    $("start-feedback").textContent = errorText(code);
+  };
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    button.dataset.sending = "true";
+    $("start-feedback").textContent = "";
+    const sent = send("table.start", { table_id: tableId }, (ok, reply) => {
+      if (ok) {
+        delete button.dataset.sending;
+        return;
+      }
+      refused(reply.code);
+    });
+    if (!sent) refused("offline");
+  });
+}
+
+wireStartMatch();
