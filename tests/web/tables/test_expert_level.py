@@ -127,3 +127,20 @@ def test_an_expert_computer_is_named_in_both_languages() -> None:
         assert computer_label(2, 4, "expert") == "Computer North (expert)"
     with translation.override("es"):
         assert computer_label(2, 4, "expert") == "Computadora Norte (experto)"
+
+
+def test_the_computer_seats_of_the_table_form_are_named_in_the_readers_language() -> None:
+    """The seat names were built once at import: whichever language was active then stayed."""
+    for language, name in (
+        ("es", "Computadora (experto)"),
+        ("en", "Computer (expert)"),
+        ("es", "Computadora (difícil)"),
+    ):
+        with translation.override(language):
+            seat = CreateTableForm().fields["seat_1"]
+            assert isinstance(seat, ChoiceField)
+            groups = dict(cast(Any, seat.choices))
+            computers = {
+                key: str(label) for key, label in next(v for k, v in groups.items() if "omput" in str(k))
+            }
+            assert name in computers.values(), (language, computers)

@@ -32,9 +32,16 @@ GAMES: tuple[tuple[str, Any], ...] = (
 #: Seats per game; the draw and fives games take 2 to 4 players (the form's "players" field).
 FIXED_PLAYERS = {"amigos-100": 4, "amigos-200": 4, "amigos-hands": 4, "cuban-2v2": 4, "cuban-1v1": 2}
 LEVEL_CHOICES = (("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard")), ("expert", _("expert")))
-COMPUTER_SEATS = tuple(
-    (f"computer:{value}", _("Computer (%(level)s)") % {"level": label}) for value, label in LEVEL_CHOICES
-)
+
+
+def computer_seats() -> list[tuple[str, str]]:
+    """The computer seats a table can be given, named in the reader's language (built per form:
+    filled in at import, the names stayed in whichever language was active then)."""
+    return [
+        (f"computer:{value}", _("Computer (%(level)s)") % {"level": label}) for value, label in LEVEL_CHOICES
+    ]
+
+
 #: Seats other than the organizer's, in the order the spec names them (partner, left, right).
 SEAT_FIELDS = (
     ("seat_2", 2, _("Partner (across the table)")),
@@ -77,7 +84,7 @@ class CreateTableForm(forms.Form):
         choices: list[tuple[Any, Any]] = [("", _("— empty —"))]
         if people:
             choices.append((_("Players online"), people))
-        choices.append((_("Computer players"), list(COMPUTER_SEATS)))
+        choices.append((_("Computer players"), computer_seats()))
         for field, _number, label in SEAT_FIELDS:
             self.fields[field] = forms.ChoiceField(label=label, choices=choices, required=False)
 
@@ -167,7 +174,7 @@ class FriendsTableForm(forms.Form):
             choices.append((_("Played with you lately"), [(f"user:{pk}", name) for pk, name in lately]))
         if others:
             choices.append((_("Players"), [(f"user:{pk}", name) for pk, name in others]))
-        choices.append((_("Computer players"), list(COMPUTER_SEATS)))
+        choices.append((_("Computer players"), computer_seats()))
         for field, _number, label in SEAT_FIELDS:
             self.fields[field] = forms.CharField(
                 label=label, required=False, max_length=40, widget=forms.Select(choices=choices)
