@@ -44,7 +44,7 @@ from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
 from amigos.bots.likelihood import log_likelihood, past_choices
 from amigos.bots.normal import NormalBot
-from amigos.engine import Action, Family, Play
+from amigos.engine import Action, Play
 from amigos.engine.view import SeatView
 
 
@@ -106,6 +106,8 @@ EXPERT_SETTINGS = HardSettings(
 #: the end of a hand, where three worlds fit). On 300 deals of Cuban 2v2 against normal these gave
 #: +0.66 a hand (95% interval -1.80 to +3.11), the budgets above -1.41 (-4.21 to +1.39), and a
 #: shallow search where no world fits -3.43 (-6.38 to -0.48); docs/bots.md has the runs.
+#: The highest pip of the double-nine set, whose games (Cuban) search on :data:`CUBAN_SETTINGS`.
+DOUBLE_NINE = 9
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
 )
@@ -135,7 +137,8 @@ class HardBot:
             return actions[0]
         knowledge = infer(view)
         totals: dict[Action, float] | None = None
-        settings = self.cuban if view.variant.family is Family.CUBAN else self.settings
+        # The double-nine set (Cuban) deals worlds too big to search to the end early: its own budgets.
+        settings = self.cuban if view.variant.max_pip >= DOUBLE_NINE else self.settings
         if is_two_ended(view.variant):
             hidden = sum(size for slot, size in knowledge.sizes.items() if slot != BONEYARD)
             in_hands = len(view.hand) + hidden
