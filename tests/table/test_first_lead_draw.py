@@ -43,6 +43,7 @@ def test_the_heaviest_tile_of_the_set_aside_ones_leads_and_ties_draw_again() -> 
     leaders = set()
     tied = 0
     for name in ("cuban-2v2", "cuban-1v1"):
+        assert find_variant(name).draws_for_first_lead
         for key in KEYS:
             leader, count = check_draw(name, key)
             leaders.add((name, leader))
@@ -94,4 +95,5 @@ def test_tied_seats_alone_draw_again_and_every_tile_is_kept() -> None:
 def test_amigos_and_the_draw_games_have_no_draw() -> None:
     for name, players in (("amigos-100", None), ("draw-100", 2), ("all-fives-100", 3)):
         variant = find_variant(name, players)
+        assert not variant.draws_for_first_lead
         assert first_lead_draw(variant, deal_from_key(KEYS[0], variant)) is None

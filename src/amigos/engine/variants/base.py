@@ -100,6 +100,9 @@ class Variant:
     #: Whether a player dealt enough doubles may ask for a new deal, so that a record may carry a
     #: voided deal (see :meth:`reshuffle_seats`).
     allows_reshuffle: ClassVar[bool] = False
+    #: Whether the first leader of a match is drawn from the first deal's set-aside tiles (Cuban):
+    #: then :meth:`first_lead_draw` has the draw.
+    draws_for_first_lead: ClassVar[bool] = False
     #: Whether a block scores at all: in juegos ganados only a domino wins a hand.
     blocks_score: ClassVar[bool] = True
     #: Whether a match won while the losers had nothing counts as a shutout (zapato, pollona) in

@@ -34,6 +34,7 @@ class CubanVariant(Variant):
 
     breaks_tied_blocks = True
     allows_reshuffle = True
+    draws_for_first_lead = True
     offers_expert = False
 
     def pick_first_leader(self, deal: Deal, rng: random.Random) -> int | None:

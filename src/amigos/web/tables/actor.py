@@ -563,10 +563,13 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     def _start_match(self) -> Pending:
         now = self.clock.now()
         self.game.names = self._names()
-        # Cuban: the first deal is keyed before the match starts, for its set-aside tiles are
-        # what the seats draw for the first lead (`amigos.table.first_lead_draw`).
-        key = new_deal_key()
-        drawn = first_lead_draw(self.variant, deal_from_key(key, self.variant))
+        key: str | None = None
+        drawn: LeadDraw | None = None
+        if self.variant.draws_for_first_lead:
+            # Cuban: the first deal is keyed before the match starts, for its set-aside tiles are
+            # what the seats draw for the first lead (`amigos.table.first_lead_draw`).
+            key = new_deal_key()
+            drawn = first_lead_draw(self.variant, deal_from_key(key, self.variant))
         if drawn is not None:
             first: int | None = drawn.leader
         else:
