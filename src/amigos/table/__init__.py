@@ -61,7 +61,15 @@ from .events import (
     Tick,
     Vote,
 )
-from .flow import computer_asks_reshuffle, hand_id, may_reshuffle, must_pass, needs_first_leader, redeal_id
+from .flow import (
+    computer_asks_reshuffle,
+    first_lead_draw,
+    hand_id,
+    may_reshuffle,
+    must_pass,
+    needs_first_leader,
+    redeal_id,
+)
 from .gathering import organizer_starts, start_refusal, start_window
 from .model import (
     Colour,
@@ -143,6 +151,7 @@ __all__ = [
     "advance",
     "computer_asks_reshuffle",
     "conduct_of",
+    "first_lead_draw",
     "hand_id",
     "may_reshuffle",
     "must_pass",

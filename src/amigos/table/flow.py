@@ -3,6 +3,8 @@ plays), the end of a hand and of a match by its target, and a takeover's fresh t
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -18,7 +20,8 @@ from amigos.engine import (
     commitment,
     deal_from_key,
 )
-from amigos.engine.deal import normalise_key
+from amigos.engine.deal import Deal, normalise_key
+from amigos.engine.variants.base import LeadDraw
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
 from . import events as ev
@@ -46,6 +49,9 @@ from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, T
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
 _ONLY_PASS = (Pass(),)
 
+#: The domain the draw for the first lead hashes a deal's key under (apart from the deal's own).
+LEAD_DRAW_DOMAIN = b"amigos-lead-draw-v1"
+
 #: The reason kept with a move a computer player made (records list it with the system's moves).
 COMPUTER_MOVE = "computer"
 
@@ -67,6 +73,18 @@ def needs_first_leader(variant: Variant) -> bool:
     """Whether a match of ``variant`` needs its first leader drawn by the server: Amigos and Cuban
     do; the draw games find theirs in the deal."""
     return not variant.deal_decides_first_leader
+
+
+def first_lead_draw(variant: Variant, deal: Deal) -> LeadDraw | None:
+    """The draw for the first lead of a match whose first deal is ``deal`` (Cuban: each seat
+    draws one of its set-aside tiles, `Variant.first_lead_draw`), or None where the rules have no
+    draw. The draw's randomness comes from the deal's key alone (SHA-256 of it under its own
+    domain seeds the generator), so once the key is revealed anyone can draw again and check
+    both the tiles and the leader; nothing the server chooses later can change it."""
+    if deal.key is None:
+        raise ValueError("a deal drawn for the lead needs its key")
+    seed = hashlib.sha256(LEAD_DRAW_DOMAIN + b"|" + normalise_key(deal.key).encode("ascii")).digest()
+    return variant.first_lead_draw(deal, random.Random(seed))
 
 
 def must_pass(hand: HandState) -> bool:

@@ -135,6 +135,8 @@ class LeakDetector:
 
     An audience may know its own tiles (dealt, or drawn by itself) and every tile laid on the table.
     Everything becomes public when a hand ends (`hand_ended` reveals the hands and the key).
+    Cuban: the tiles drawn for the first lead (`lead_draw`) are public too, as at a real table where
+    they are drawn face up; they come from the set-aside tiles, which nobody holds or plays.
     """
 
     def __init__(self, seat: int | None) -> None:
@@ -164,6 +166,7 @@ class LeakDetector:
         kind, data = payload["kind"], payload["data"]
         if kind == "hand_started":
             self.known = {same_tile(tile) for tile in data["hand"]}
+            self.known |= {same_tile(tile) for _, tile in data.get("lead_draw") or ()}
             self.offer(data.get("reshuffle"), data["hand"])
             if self.seat is None:
                 assert data["hand"] == []
@@ -201,7 +204,12 @@ class LeakDetector:
         self.offer(hand.get("reshuffle"), view["hand"])
         if payload.get("turn") is not None:
             self.turn(payload["turn"])
-        checked = {key: value for key, value in payload.items() if key not in ("previous_hands", "sheet")}
+        # (lead_draw: the first deal's public draw for the lead, history like the sheet)
+        checked = {
+            key: value
+            for key, value in payload.items()
+            if key not in ("previous_hands", "sheet", "lead_draw")
+        }
         self._check("snapshot", checked)
 
     def feed(self, kind: str, payload: dict[str, Any]) -> None:

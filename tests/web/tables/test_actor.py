@@ -575,3 +575,49 @@ async def test_bad_tables_are_refused_and_nothing_is_created(make_player: Callab
             await sync_to_async(services.create_table)(organizer=user, **arguments)
         assert refused.value.code == code
     assert await sync_to_async(Table.objects.count)() == 0
+
+
+#: A cuban-2v2 key whose deal offers nobody a new deal (the computer players would ask for one).
+LEAD_DRAW_KEY = "00000001-0000-4000-8000-000000000000"
+
+
+@pytest.mark.parametrize(("variant", "players"), [("cuban-2v2", None), ("amigos-100", None), ("draw-100", 2)])
+async def test_the_first_cuban_hand_shows_the_draw_for_the_lead(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, variant: str, players: int | None
+) -> None:
+    from amigos.engine import deal_from_key, verify_commitment
+    from amigos.table import first_lead_draw
+
+    deal_keys(monkeypatch, LEAD_DRAW_KEY)
+    if variant.startswith("cuban"):
+        monkeypatch.setattr(
+            "amigos.web.tables.actor.random_seat", lambda players: pytest.fail("picked at random")
+        )
+    _, actor = await against_computers(make_player, variant, players)
+    stored = await sync_to_async(
+        lambda: list(
+            TableEvent.objects.filter(table_id=actor.id, kind="hand_started")
+            .order_by("version")
+            .values_list("data", flat=True)
+        )
+    )()
+    first = stored[0]
+    shown = [rendering.render("hand_started", first, audience) for audience in (0, 1, None)]
+    if not variant.startswith("cuban"):
+        assert all("lead_draw" not in copy for copy in shown)
+        assert actor.snapshot(None)["lead_draw"] is None
+        return
+    # the key the hand reveals at its end checks the draw and the leader
+    assert verify_commitment(LEAD_DRAW_KEY, first["id"], first["commitment"])
+    drawn = first_lead_draw(actor.variant, deal_from_key(LEAD_DRAW_KEY, actor.variant))
+    assert drawn is not None
+    expected = [[seat, str(tile)] for seat, tile in drawn.draws]
+    assert all(copy["lead_draw"] == expected and copy["leader"] == drawn.leader for copy in shown)
+    assert actor.game.match is not None and actor.game.match.first_leader == drawn.leader
+    # only the first hand carries it; a late joiner's snapshot and a rebuilt table show the same
+    assert all("lead_draw" not in data for data in stored[1:])
+    assert actor.snapshot(None)["lead_draw"] == {"leader": drawn.leader, "draws": expected}
+    await registry.stop_all()
+    again = await registry.get_actor(actor.id)
+    assert again is not None and again is not actor
+    assert again.snapshot(2)["lead_draw"] == {"leader": drawn.leader, "draws": expected}

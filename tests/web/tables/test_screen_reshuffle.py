@@ -16,8 +16,9 @@ from tests.web.tables.screen_support import play_against_computer, player, sign_
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: cuban-2v2 deals: the first offers seat 0 alone a new deal; the second offers nobody one.
-OFFERING = "0000008a-0000-4000-8000-000000000000"
+#: cuban-2v2 deals: the first offers seat 0 alone a new deal, and its set-aside tiles' draw for
+#: the lead makes seat 0 (Ana) lead, so the offer waits on her; the second offers nobody one.
+OFFERING = "0000022c-0000-4000-8000-000000000000"
 PLAIN = "00000001-0000-4000-8000-000000000000"
 
 
@@ -26,7 +27,6 @@ def test_the_player_dealt_five_doubles_asks_for_a_new_deal_from_the_keyboard(
 ) -> None:
     keys = [OFFERING, PLAIN]
     monkeypatch.setattr(actor_module, "new_deal_key", lambda: keys.pop(0) if keys else new_deal_key())
-    monkeypatch.setattr(actor_module, "random_seat", lambda players: 0)  # Ana leads: the offer waits on her
     player("Ana")
     page = open_page()
     sign_in_as(page, "Ana")
@@ -66,7 +66,6 @@ def test_the_offer_survives_a_reload_and_reads_in_english(
 ) -> None:
     keys = [OFFERING]
     monkeypatch.setattr(actor_module, "new_deal_key", lambda: keys.pop(0) if keys else new_deal_key())
-    monkeypatch.setattr(actor_module, "random_seat", lambda players: 0)
     player("Ana")
     page = open_page()
     sign_in_as(page, "Ana")

@@ -314,7 +314,8 @@ async def test_the_seat_offered_a_new_deal_asks_for_it_over_a_socket_and_nobody_
     from amigos.engine import new_deal_key, verify_commitment
     from amigos.web.tables import actor as actor_module
 
-    offering, plain = "0000008a-0000-4000-8000-000000000000", "00000001-0000-4000-8000-000000000000"
+    # (the first offers seat 0 alone a new deal, and its draw for the lead makes seat 0 lead)
+    offering, plain = "0000022c-0000-4000-8000-000000000000", "00000001-0000-4000-8000-000000000000"
     keys = [offering, plain]
     monkeypatch.setattr(actor_module, "new_deal_key", lambda: keys.pop(0) if keys else new_deal_key())
     monkeypatch.setattr(actor_module, "random_seat", lambda players: 0)

@@ -55,6 +55,15 @@ class UnknownVariant(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class LeadDraw:
+    """A draw of tiles for the first lead: who leads, and every ``(seat, tile)`` drawn in order
+    (ties drawing again after the first round), so the players can be shown it."""
+
+    leader: int
+    draws: tuple[tuple[int, Tile], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """A playable variant, named as in match records (``"amigos-200"``, ``"all-fives-250"``).
 
@@ -91,6 +100,9 @@ class Variant:
     #: Whether a player dealt enough doubles may ask for a new deal, so that a record may carry a
     #: voided deal (see :meth:`reshuffle_seats`).
     allows_reshuffle: ClassVar[bool] = False
+    #: Whether the first leader of a match is drawn from the first deal's set-aside tiles (Cuban):
+    #: then :meth:`first_lead_draw` has the draw.
+    draws_for_first_lead: ClassVar[bool] = False
     #: Whether a block scores at all: in juegos ganados only a domino wins a hand.
     blocks_score: ClassVar[bool] = True
     #: Whether a match won while the losers had nothing counts as a shutout (zapato, pollona) in
@@ -141,6 +153,11 @@ class Variant:
         return sum(side_remaining) - side_remaining[winner]
 
     # -- leads -----------------------------------------------------------------------------------
+
+    def first_lead_draw(self, deal: Deal, rng: random.Random) -> LeadDraw | None:
+        """The draw of tiles that picks the first leader, where the rules have one (Cuban); None
+        here: Amigos picks a seat at random and the draw games find the leader in the deal."""
+        return None
 
     def pick_first_leader(self, deal: Deal, rng: random.Random) -> int | None:
         """How a simulated match chooses the first leader: a seat drawn at random, as the Amigos

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..outcome import HandEnd, HandOutcome
 from ..tiles import Tile
-from .base import Family, Scoring, Variant
+from .base import Family, LeadDraw, Scoring, Variant
 
 if TYPE_CHECKING:
     from ..deal import Deal
@@ -34,12 +34,18 @@ class CubanVariant(Variant):
 
     breaks_tied_blocks = True
     allows_reshuffle = True
+    draws_for_first_lead = True
     offers_expert = False
 
     def pick_first_leader(self, deal: Deal, rng: random.Random) -> int | None:
         """Each seat draws one of the set-aside tiles; the heaviest leads (see
         :func:`draw_for_lead`)."""
         return draw_for_lead(deal.boneyard, self.players, rng)
+
+    def first_lead_draw(self, deal: Deal, rng: random.Random) -> LeadDraw | None:
+        """The draw for the first lead from ``deal``'s set-aside tiles, every tile drawn shown
+        (see :func:`lead_draw`)."""
+        return lead_draw(deal.boneyard, self.players, rng)
 
     def next_leader(self, last: HandResult) -> int:
         """The seat that won the last hand leads (see :func:`cuban_next_leader`)."""
@@ -99,12 +105,21 @@ def lead_draw_winner(drawn: Sequence[Tile]) -> int | None:
 
 def draw_for_lead(set_aside: Sequence[Tile], players: int, rng: random.Random) -> int:
     """Each seat draws a set-aside tile; the heaviest leads; tied players draw again."""
+    return lead_draw(set_aside, players, rng).leader
+
+
+def lead_draw(set_aside: Sequence[Tile], players: int, rng: random.Random) -> LeadDraw:
+    """Each seat draws a set-aside tile; the heaviest leads; tied players draw again (each round
+    from the whole set-aside pile, the tiles going back). Every tile drawn is kept, in order, so
+    the players can be shown the draw and check it."""
     contenders = list(range(players))
+    draws: list[tuple[int, Tile]] = []
     while True:
         drawn = rng.sample(list(set_aside), len(contenders))
+        draws.extend(zip(contenders, drawn, strict=True))
         winner = lead_draw_winner(drawn)
         if winner is not None:
-            return contenders[winner]
+            return LeadDraw(leader=contenders[winner], draws=tuple(draws))
         best = max(tile.pips for tile in drawn)
         contenders = [seat for seat, tile in zip(contenders, drawn, strict=True) if tile.pips == best]
 

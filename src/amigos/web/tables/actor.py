@@ -30,13 +30,15 @@ from typing import Any, Protocol, TypeVar
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
+from amigos.engine import Action, Pass, Play, deal_from_key, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
+from amigos.engine.variants.base import LeadDraw
 from amigos.table import (
     Mode,
     TurnClock,
     VoteChoice,
     conduct_of,
+    first_lead_draw,
     needs_first_leader,
     organizer_starts,
     start_refusal,
@@ -561,9 +563,19 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     def _start_match(self) -> Pending:
         now = self.clock.now()
         self.game.names = self._names()
-        first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
+        key: str | None = None
+        drawn: LeadDraw | None = None
+        if self.variant.draws_for_first_lead:
+            # Cuban: the first deal is keyed before the match starts, for its set-aside tiles are
+            # what the seats draw for the first lead (`amigos.table.first_lead_draw`).
+            key = new_deal_key()
+            drawn = first_lead_draw(self.variant, deal_from_key(key, self.variant))
+        if drawn is not None:
+            first: int | None = drawn.leader
+        else:
+            first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
         events = self.game.start_match(first)
-        events += self._dealt()
+        events += self._dealt(key, drawn)
         self.status = "playing"
         self.votes = {}
         write = store.Write(
@@ -578,12 +590,15 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self._continue(pending)
         return pending
 
-    def _dealt(self) -> list[tuple[str, dict[str, Any]]]:
-        """The events of dealing the next hand with a fresh key. A computer player offered a new
+    def _dealt(
+        self, key: str | None = None, lead_draw: LeadDraw | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The events of dealing the next hand with ``key`` (default: a fresh one), and with it the
+        draw for the first lead ``lead_draw`` (`Game.deal`). A computer player offered a new
         deal (Cuban, 5 or more doubles) answers at once, by `amigos.table.computer_asks_reshuffle`;
         each deal voided so is dealt again. A seat a computer player only holds for an absent
         player never asks: an absent player's answer is "no"."""
-        events = self.game.deal(new_deal_key())
+        events = self.game.deal(key or new_deal_key(), lead_draw)
         computers = [seat.number for seat in self.seats if seat.is_computer]
         while (asking := self.game.computer_reshuffle(computers)) is not None:
             events += self.game.reshuffle(asking)

@@ -119,6 +119,8 @@ class SeatViewMixin:
             },
             "turn": turn,
             "sheet": self.game.sheet(),
+            # Cuban: the draw for the match's first lead, as its first hand_started told it.
+            "lead_draw": self.game.lead_draw_dict(),
             "previous_hands": self.game.previous_hands(),
             "votes": votes,
             "chat": list(self.chat[-30:]),

@@ -37,6 +37,7 @@ from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_j
 from amigos.engine.outcome import Termination
 from amigos.engine.record import Record, RecordHand, hand_with_moves
 from amigos.engine.trail import HandTrail, MatchTrail, VoidedDeal, hand_trail_json, match_trail_json
+from amigos.engine.variants.base import LeadDraw
 from amigos.table import computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
 
 Event = tuple[str, dict[str, Any]]
@@ -153,6 +154,9 @@ class Game:
     offender: int | None = None
     #: The deals voided so far (Cuban reshuffles), by the number of the hand they were dealt for.
     voided: dict[int, list[VoidedDeal]] = field(default_factory=dict)
+    #: Cuban: the draw that chose this match's first leader, as its first ``hand_started`` told it
+    #: (``[seat, tile]`` in draw order); None where the rules have no draw or before the deal.
+    lead_draw: list[list[Any]] | None = None
     #: Each hand's record as last built, by hand id, with the number of actions it was built from:
     #: the record is rebuilt whole at every hand's start and end, and replaying every earlier hand
     #: each time made that cost grow with the match (a sixth of the server's time in closed play).
@@ -177,6 +181,13 @@ class Game:
 
     def sheet(self) -> dict[str, Any] | None:
         return None if self.match is None else sheet_json(self.match.sheet())
+
+    def lead_draw_dict(self) -> dict[str, Any] | None:
+        """Cuban: the draw for this match's first lead as the snapshot gives it (who won it, and
+        every tile drawn), so a late joiner sees what the first ``hand_started`` told; else None."""
+        if self.lead_draw is None or self.match is None:
+            return None
+        return {"leader": self.match.first_leader, "draws": self.lead_draw}
 
     def previous_hands(self) -> list[dict[str, Any]]:
         finished = self.hands if self.hand is None or self.hand.is_over else self.hands[:-1]
@@ -213,6 +224,7 @@ class Game:
         self.termination = ""
         self.offender = None
         self.voided = {}
+        self.lead_draw = None
         return [
             (
                 "started",
@@ -220,8 +232,10 @@ class Game:
             )
         ]
 
-    def deal(self, key: str) -> list[Event]:
-        """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public)."""
+    def deal(self, key: str, lead_draw: LeadDraw | None = None) -> list[Event]:
+        """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public).
+        ``lead_draw``: the draw that chose the match's first leader (Cuban, first deal only), told
+        to everyone with the deal: the tiles drawn are set aside, never played."""
         assert self.match is not None
         number = len(self.hands) + 1
         # A redeal after a reshuffle gets its own identity, so no identity is committed to two keys.
@@ -241,6 +255,8 @@ class Game:
             # says something of its tiles.
             "reshuffle": list(self.match.reshuffle_offer(deal)),
         }
+        if lead_draw is not None:
+            data["lead_draw"] = [[seat, str(tile)] for seat, tile in lead_draw.draws]
         self._apply_hand_started(data, deal)
         return [("hand_started", data)]
 
@@ -403,6 +419,7 @@ class Game:
                 self.hands = []
                 self.termination = ""
                 self.voided = {}
+                self.lead_draw = None
             elif kind == "hand_started":
                 self._apply_hand_started(data)
             elif kind == "hand_voided":
@@ -438,6 +455,9 @@ class Game:
         assert self.match is not None
         if deal is None:
             deal = deal_from_key(str(data["key"]), self.variant)
+        drawn = data.get("lead_draw")
+        if drawn:
+            self.lead_draw = [[int(seat), str(tile)] for seat, tile in drawn]
         state = self.match.start_hand(deal, int(data["leader"]))
         self.hands.append(
             HandLog(

@@ -98,6 +98,8 @@ def table_labels() -> dict[str, object]:
         "colours": {"yellow": _("Yellow"), "blue": _("Blue"), "red": _("Red")},
         "card_counts": _("Cards: %(yellow)s yellow, %(blue)s blue, %(red)s red"),
         "hand_started": _("Hand %(number)s. %(name)s leads."),
+        "lead_draw": _("Draw for the lead: %(draws)s. %(name)s leads."),
+        "lead_draw_entry": _("%(name)s %(tile)s"),
         "hand_voided": _(
             "%(name)s asked for a new deal: this deal is void (its key: %(key)s). The hand is dealt again."
         ),

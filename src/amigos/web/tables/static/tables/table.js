@@ -368,7 +368,33 @@ function renderClock() {
   clockTimer = setInterval(tick, 250);
 }
 
+// Cuban: the draw of set-aside tiles that chose the first leader, shown through the match's first
+// hand (the server sends it with that hand's start, and in the snapshot: docs/protocol.md).
+function leadDrawText(draw) {
+  const draws = draw.draws.map(([seat, tile]) => format(labels.lead_draw_entry, { name: seatName(seat), tile }));
+  return format(labels.lead_draw, { draws: draws.join(", "), name: seatName(draw.leader) });
+}
+
+// The match whose draw was read out: a page that joins during the first hand (from the lobby the
+// match has always started by then) reads it out once, as one there at the deal heard it.
+let leadDrawRead = null;
+
+function announceLeadDraw() {
+  if (leadDrawRead === state.table.match) return;
+  leadDrawRead = state.table.match;
+  announce(leadDrawText(state.lead_draw));
+}
+
+function renderLeadDraw() {
+  const node = $("lead-draw");
+  const draw = state.lead_draw;
+  node.hidden = !draw || !state.hand || state.hand.number !== 1;
+  node.textContent = node.hidden ? "" : leadDrawText(draw);
+  if (!node.hidden) announceLeadDraw();
+}
+
 function renderStatus() {
+  renderLeadDraw();
   const view = state.hand && state.hand.view;
   const boneyard = $("boneyard");
   const drawGame = view && !state.table.variant.startsWith("amigos") && !state.table.variant.startsWith("cuban");
@@ -620,12 +646,17 @@ function applyEvent(event) {
     case "started":
       state.table.status = "playing";
       state.table.match = data.match;
+      state.lead_draw = null;
       break;
     case "hand_started":
       state.table.status = "playing";
       state.hand = { number: data.number, id: data.id, commitment: data.commitment, view: emptyView(data), reshuffle: data.reshuffle === true };
       state.turn = null;
       angrySeat = null;
+      if (data.lead_draw) {
+        state.lead_draw = { leader: data.leader, draws: data.lead_draw };
+        announceLeadDraw();
+      }
       announce(format(labels.hand_started, { number: data.number, name: seatName(data.leader) }));
       closeHandEndSoon();
       break;
