@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from amigos.web.tables.models import Invitation, Kind, Seat, Table
-from tests.web.tables.screen_support import player, sign_in_as
+from tests.web.tables.screen_support import play_one, player, sign_in_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,3 +75,19 @@ def test_an_offline_friend_is_invited_signs_in_later_and_accepts(open_page: Call
     mover = ana if turn_text(ana) == "Te toca" else beto
     expect(mover.locator(".game--mine .game__deadline")).to_contain_text("Juega antes del")
     expect(mover.locator(".game--mine .game__deadline")).to_contain_text("quedan")
+
+    # They play by turns: whoever's list says "Te toca" opens the game and lays a tile, until Beto
+    # has played and the game waits for Ana again (a seat with nothing to play passes by itself,
+    # so the turn may come straight back; the count is only a guard against a hang).
+    beto_played = False
+    for _move in range(8):
+        if beto_played and turn_text(ana) == "Te toca":
+            break
+        page = ana if turn_text(ana) == "Te toca" else beto
+        assert turn_text(page) == "Te toca"
+        page.click(".game--mine .game__name")
+        page.wait_for_selector("#my-hand .my-tile--playable")
+        assert play_one(page, "keyboard")
+        beto_played = beto_played or page is beto
+    assert beto_played and turn_text(ana) == "Te toca"
+    assert turn_text(beto) == "Esperando a los demás"
