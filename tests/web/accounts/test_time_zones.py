@@ -307,3 +307,36 @@ def test_the_administration_shows_the_players_zone_without_changing_it(
     ana = make_player("Ana", time_zone="America/Havana")
     page = staff.client.get(reverse("admin:accounts_user_change", args=[ana.pk])).content.decode()
     assert "America/Havana" in page and 'name="time_zone"' not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "span", "words"),
+    [
+        ("es", timedelta(seconds=20), "hace un momento"),
+        ("es", timedelta(minutes=5), "hace 5 min"),
+        ("es", timedelta(hours=3, minutes=2), "hace 3 h 2 min"),
+        ("en", timedelta(minutes=5), "5 min ago"),
+        ("en", timedelta(hours=3), "3 h ago"),
+    ],
+)
+def test_a_recent_moment_reads_as_how_long_ago(lang: str, span: timedelta, words: str) -> None:
+    with translation.override(lang):
+        assert clock.time_ago(MOMENT - span, MOMENT) == words
+
+
+def test_a_moment_a_day_old_or_still_to_come_is_left_to_its_date() -> None:
+    assert clock.time_ago(MOMENT - timedelta(days=1), MOMENT) == ""
+    assert clock.time_ago(MOMENT + timedelta(minutes=1), MOMENT) == ""
+
+
+def test_a_new_message_says_how_long_ago_it_came(sign_in: Callable[..., SignedIn]) -> None:
+    ana = sign_in("Ana", time_zone="America/Havana")
+    notices.send("Aviso", "Hola.", recipient=ana.user)
+    from amigos.web.lobby.models import AdminMessage
+
+    AdminMessage.objects.update(created_at=timezone.now() - timedelta(minutes=5, seconds=10))
+    page = in_language(ana.client, "es").get(reverse("lobby:messages")).content.decode()
+    assert "(hace 5 min)" in page
+    AdminMessage.objects.update(created_at=timezone.now() - timedelta(days=3))
+    page = in_language(ana.client, "en").get(reverse("lobby:messages")).content.decode()
+    assert " ago)" not in page

@@ -98,6 +98,21 @@ def time_left(deadline: datetime, now: datetime) -> str:
     return ngettext("%(span)s left", "%(span)s left", lead) % {"span": duration_words(span)}
 
 
+#: How long ago a moment may be for :func:`time_ago` to say it; past that the date says more.
+RECENT = timedelta(days=1)
+
+
+def time_ago(moment: datetime, now: datetime) -> str:
+    """How long ago ``moment`` was, in words ("hace 5 min", "5 min ago"), for moments within the
+    last day; "" otherwise (a date reads better than "hace 49 h"), and for a moment not yet come."""
+    if moment > now or now - moment >= RECENT:
+        return ""
+    span = now - moment
+    if span < timedelta(minutes=1):
+        return _("just now")
+    return _("%(span)s ago") % {"span": duration_words(span)}
+
+
 class TimeZoneMiddleware:
     """Activates the player's zone for the request (after the authentication middleware)."""
 
