@@ -390,6 +390,7 @@ function renderLeadDraw() {
   const draw = state.lead_draw;
   node.hidden = !draw || !state.hand || state.hand.number !== 1;
   node.textContent = node.hidden ? "" : leadDrawText(draw);
+  node.title = node.textContent; // the whole draw, when a narrow screen cuts the line short
   if (!node.hidden) announceLeadDraw();
 }
 
