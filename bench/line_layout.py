@@ -27,6 +27,7 @@ try:
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from amigos.bench.machine import machine_loop_ns
 from amigos.engine.codec import line_json
 from amigos.engine.line import Line
 from amigos.engine.line_layout import layout
@@ -34,18 +35,6 @@ from amigos.engine.tiles import tile_set
 
 FAMILIES = {"amigos": (False, 6), "cuban": (False, 9), "draw": (True, 6), "fives": (True, 6)}
 ASPECTS = (0.6, 2.0)
-
-
-def machine_loop_ns() -> float:
-    """One turn of a plain loop, in nanoseconds (best of five), as bench/load.py measures it."""
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        total = 0
-        for number in range(1_000_000):
-            total += number
-        best = min(best, time.perf_counter() - started)
-    return round(best * 1000, 1)
 
 
 def whole_hands(quick: bool) -> list[dict[str, Any]]:
