@@ -23,9 +23,23 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from .tiles import Tile, tile_set
-from .variants import Variant
+
+
+class DealtSet(Protocol):
+    """What dealing needs to know of a game (every `Variant` is one): the set's highest pip, how
+    many seats and how many tiles each. Named as a protocol so that this module, which the
+    variants read, never imports them back."""
+
+    @property
+    def max_pip(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+
 
 _DEAL_DOMAIN = b"amigos-deal/1"
 _COMMIT_DOMAIN = b"amigos-commit/1"
@@ -87,7 +101,7 @@ def shuffled_set(key: str, max_pip: int) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
-def deal_from_key(key: str, variant: Variant) -> Deal:
+def deal_from_key(key: str, variant: DealtSet) -> Deal:
     """The deal the key gives for ``variant``."""
     order = shuffled_set(key, variant.max_pip)
     size = variant.hand_size

@@ -1,20 +1,14 @@
-"""How a finished hand ends and is scored: the values, and the one function that fills them in.
+"""How a finished hand and a match end: plain values.
 
-Kept apart from the hand state so that the steps of counting read in one place; what differs
-between games (the award, whether a block or a tied block has a winner) is asked of the variant.
+The counting that fills them in is `Variant.score_hand`, since each step of it is a question the
+variant answers. This module imports no variant, so the variants can read these values at run time
+without an import cycle.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from .tiles import Tile, pips
-
-if TYPE_CHECKING:  # the variants read this module's values, so it only names theirs in hints
-    from .variants import Variant
 
 #: Points in a single hand that make it a "viajera" (Cuban name; recorded, not scored extra).
 VIAJERA_POINTS = 100
@@ -68,51 +62,6 @@ class HandOutcome:
     def viajera(self) -> bool:
         """One hand worth 100 points or more."""
         return self.points >= VIAJERA_POINTS
-
-
-def score_hand(
-    variant: Variant,
-    hands: Sequence[frozenset[Tile]],
-    domino: bool,
-    closer: int,
-    tie_winner: int | None = None,
-    capicua: bool = False,
-) -> HandOutcome:
-    """Score a hand that ended with a domino by ``closer`` (``domino=True``) or a block made by
-    ``closer``'s play."""
-    remaining = tuple(pips(hand) for hand in hands)
-    side_remaining = tuple(
-        sum(remaining[seat] for seat in variant.seats_of(side)) for side in range(variant.sides)
-    )
-    if domino:
-        end: HandEnd = HandEnd.DOMINO
-        winner: int | None = variant.team_of(closer)
-    else:
-        end, winner = _block_winner(variant, side_remaining, tie_winner)
-    points = 0 if winner is None else variant.award(side_remaining, winner)
-    if end is not HandEnd.DOMINO and not variant.blocks_score:
-        winner, points = None, 0
-    return HandOutcome(
-        end=end,
-        winner=winner,
-        points=points,
-        closer=closer,
-        remaining=remaining,
-        side_remaining=side_remaining,
-        capicua=capicua and domino,
-    )
-
-
-def _block_winner(
-    variant: Variant, side_remaining: tuple[int, ...], tie_winner: int | None
-) -> tuple[HandEnd, int | None]:
-    lowest = min(side_remaining)
-    best = [side for side, count in enumerate(side_remaining) if count == lowest]
-    if len(best) == 1:
-        return HandEnd.BLOCK, best[0]
-    if variant.breaks_tied_blocks and tie_winner is not None:
-        return HandEnd.BLOCK, tie_winner
-    return HandEnd.TIED_BLOCK, None
 
 
 @dataclass(frozen=True, slots=True)

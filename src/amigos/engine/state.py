@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from .actions import Action, IllegalAction, Pass, Play
 from .line import Line
 from .notation import move_notation, parse_move
-from .outcome import HandEnd, HandOutcome, score_hand
+from .outcome import HandEnd, HandOutcome
 from .tiles import Tile, tile_set
 from .variants import Variant
 
@@ -250,7 +250,7 @@ class HandState:
             scored[side] += points
             state = _evolve(self, play_points=tuple(scored))
         if not hands[seat]:
-            outcome = score_hand(self.variant, hands, True, seat, self.tie_winner, capicua)
+            outcome = self.variant.score_hand(hands, True, seat, self.tie_winner, capicua)
             return _evolve(state, hands=hands, line=new_line, history=history, outcome=outcome, to_move=seat)
         return _next_turn(state, hands, self.boneyard, history, new_line, seat)
 
@@ -356,7 +356,7 @@ def _next_turn(
         pile = boneyard
     if not pile and not any(_holds_suit(hand, ends) for hand in hands):
         closer = _last_player(events)
-        outcome = score_hand(variant, hands, False, closer, state.tie_winner)
+        outcome = variant.score_hand(hands, False, closer, state.tie_winner)
         return _evolve(
             state,
             hands=hands,

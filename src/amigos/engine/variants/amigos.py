@@ -7,12 +7,9 @@ winners score every pip left) and juegos ganados (hands won by domino, shown 20,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from ..outcome import HandResult
 from .base import Family, Scoring, Variant
-
-if TYPE_CHECKING:
-    from ..outcome import HandResult
 
 #: The mark written in the "Sin tanto" row for a block in juegos ganados.
 NO_SCORE_MARK = "C"

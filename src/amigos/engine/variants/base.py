@@ -16,14 +16,11 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from ..outcome import HandEnd
-from ..tiles import Tile
-
-if TYPE_CHECKING:
-    from ..deal import Deal
-    from ..outcome import HandResult
+from ..deal import Deal
+from ..outcome import HandEnd, HandOutcome, HandResult
+from ..tiles import Tile, pips
 
 
 class Family(enum.Enum):
@@ -151,6 +148,53 @@ class Variant:
         """What the ``winner`` side scores at the end of a hand, from the pips each side still
         holds: here the pips of every other side, as in Amigos to 100 and Cuban."""
         return sum(side_remaining) - side_remaining[winner]
+
+    def score_hand(
+        self,
+        hands: Sequence[frozenset[Tile]],
+        domino: bool,
+        closer: int,
+        tie_winner: int | None = None,
+        capicua: bool = False,
+    ) -> HandOutcome:
+        """The outcome of a hand that ended with a domino by ``closer`` (``domino=True``) or a
+        block made by ``closer``'s play. One method for every game: the steps of counting are the
+        same, and each step that differs (the award, whether a block has a winner) is itself a
+        question this variant answers."""
+        remaining = tuple(pips(hand) for hand in hands)
+        side_remaining = tuple(
+            sum(remaining[seat] for seat in self.seats_of(side)) for side in range(self.sides)
+        )
+        if domino:
+            end = HandEnd.DOMINO
+            winner: int | None = self.team_of(closer)
+        else:
+            end, winner = self._block_winner(side_remaining, tie_winner)
+        points = 0 if winner is None else self.award(side_remaining, winner)
+        if end is not HandEnd.DOMINO and not self.blocks_score:
+            winner, points = None, 0
+        return HandOutcome(
+            end=end,
+            winner=winner,
+            points=points,
+            closer=closer,
+            remaining=remaining,
+            side_remaining=side_remaining,
+            capicua=capicua and domino,
+        )
+
+    def _block_winner(
+        self, side_remaining: tuple[int, ...], tie_winner: int | None
+    ) -> tuple[HandEnd, int | None]:
+        """Who wins a block: the side with fewest pips; a tie goes to ``tie_winner`` only where the
+        rules break tied blocks, else nobody wins."""
+        lowest = min(side_remaining)
+        best = [side for side, count in enumerate(side_remaining) if count == lowest]
+        if len(best) == 1:
+            return HandEnd.BLOCK, best[0]
+        if self.breaks_tied_blocks and tie_winner is not None:
+            return HandEnd.BLOCK, tie_winner
+        return HandEnd.TIED_BLOCK, None
 
     # -- leads -----------------------------------------------------------------------------------
 

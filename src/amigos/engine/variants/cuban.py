@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
-from ..outcome import HandEnd, HandOutcome
+from ..deal import Deal
+from ..outcome import HandEnd, HandOutcome, HandResult
 from ..tiles import Tile
 from .base import Family, LeadDraw, Scoring, Variant
-
-if TYPE_CHECKING:
-    from ..deal import Deal
-    from ..outcome import HandResult
 
 CUBAN_TARGET = 150
 #: A starting hand with at least this many doubles may ask for a reshuffle.

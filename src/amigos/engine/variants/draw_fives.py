@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
+from ..deal import Deal
+from ..outcome import HandResult
 from ..tiles import Tile
 from .base import Family, Scoring, Variant
-
-if TYPE_CHECKING:
-    from ..deal import Deal
-    from ..outcome import HandResult
 
 TARGETS: tuple[int, ...] = (100, 250, 500)
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
