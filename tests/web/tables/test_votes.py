@@ -40,6 +40,15 @@ async def fresh_registry() -> Any:
     registry.use_clock(None)
 
 
+@pytest.fixture(autouse=True)
+def patient_lobby(settings: Any) -> None:
+    """The players here sign in once, at the real time, and then a whole match is played before
+    the rematch invites them again: with the test settings' 3 s of silence before a player counts
+    as gone, a busy machine made them "not online" mid-test (CI must never turn red by chance).
+    Nothing here is about the lobby's silence, so it is made long."""
+    settings.AMIGOS_HEARTBEAT_SECONDS = 600
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     clock = FakeClock()

@@ -9,6 +9,7 @@ its own player's seat; the actor checks the rest (seat, turn, version) against t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -104,83 +105,90 @@ async def leave(connection: Connection, payload: dict[str, Any]) -> None:
         await connection.leave(rendering.seat_topic(table_id, seat))
 
 
-@command("table.play")
-async def play(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+#: The local check of a command's payload before it goes to the table, wherever that runs.
+Check = Callable[[dict[str, Any]], None]
+
+
+def table_command(
+    name: str, check: Check | None = None
+) -> Callable[[forwarding.Operation], forwarding.Operation]:
+    """Register ``name`` both as a socket command and as the table operation it runs.
+
+    The socket's side is the same for every such command: refuse a malformed payload here (so a
+    bad frame costs no hop to the owning process), then run the operation where the table lives.
+    Only the operation differs, so it is the one function written per command.
+    """
+
+    def register(operation: forwarding.Operation) -> forwarding.Operation:
+        async def entry(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+            if check is not None:
+                check(payload)
+            return await _run(name, connection, payload)
+
+        entry.__name__ = entry.__qualname__ = f"socket_{operation.__name__.lstrip('_')}"
+        entry.__doc__ = operation.__doc__
+        command(name)(entry)
+        return forwarding.operation(name)(operation)
+
+    return register
+
+
+def _has_version(payload: dict[str, Any]) -> None:
+    int_field(payload, "version")
+
+
+def _is_play(payload: dict[str, Any]) -> None:
     int_field(payload, "version")
     parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
-    return await _run("table.play", connection, payload)
 
 
-@forwarding.operation("table.play")
+def _is_vote(payload: dict[str, Any]) -> None:
+    int_field(payload, "version")
+    if not isinstance(payload.get("choice"), str):
+        raise CommandError("bad_payload", '"choice" must be text')
+
+
+@table_command("table.play", _is_play)
 async def _play(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Lay a tile or pass, at the version the player saw."""
     version = int_field(payload, "version")
     action = parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
     return await actor.play(connection.user_id, version, action)
 
 
-@command("table.reshuffle")
-async def reshuffle(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    """Cuban: ask for a new deal (only the seat offered one, before anyone moved)."""
-    int_field(payload, "version")
-    return await _run("table.reshuffle", connection, payload)
-
-
-@forwarding.operation("table.reshuffle")
+@table_command("table.reshuffle", _has_version)
 async def _reshuffle(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Cuban: ask for a new deal (only the seat offered one, before anyone moved)."""
     return await actor.reshuffle(connection.user_id, int_field(payload, "version"))
 
 
-@command("table.invite.accept")
-async def accept(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    return await _run("table.invite.accept", connection, payload)
-
-
-@forwarding.operation("table.invite.accept")
+@table_command("table.invite.accept")
 async def _accept(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Take the seat one was invited to."""
     return await actor.accept(connection.user_id)
 
 
-@command("table.invite.refuse")
-async def refuse(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    return await _run("table.invite.refuse", connection, payload)
-
-
-@forwarding.operation("table.invite.refuse")
+@table_command("table.invite.refuse")
 async def _refuse(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Say no to an invitation (the table is called off, spec §1.2.3.3)."""
     return await actor.refuse(connection.user_id)
 
 
-@command("table.cancel")
-async def cancel(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    return await _run("table.cancel", connection, payload)
-
-
-@forwarding.operation("table.cancel")
+@table_command("table.cancel")
 async def _cancel(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """The organizer calls off a table whose match has not started."""
     return await actor.cancel(connection.user_id)
 
 
-@command("table.start")
-async def start(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    """The organizer starts the match once every seat has accepted."""
-    return await _run("table.start", connection, payload)
-
-
-@forwarding.operation("table.start")
+@table_command("table.start")
 async def _start(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """The organizer starts the match once every seat has accepted."""
     return await actor.start_by_organizer(connection.user_id)
 
 
-@command("table.vote")
-async def vote(connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
-    int_field(payload, "version")
-    if not isinstance(payload.get("choice"), str):
-        raise CommandError("bad_payload", '"choice" must be text')
-    return await _run("table.vote", connection, payload)
-
-
-@forwarding.operation("table.vote")
+@table_command("table.vote", _is_vote)
 async def _vote(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    """Rematch, rotate or back to the lobby, after a match reached its target."""
     version = int_field(payload, "version")
     return await actor.vote(connection.user_id, version, str(payload["choice"]))
 
