@@ -90,7 +90,7 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
 
 
 @pytest.mark.parametrize(
-    ("event", "code"),
+    ("sent", "code"),
     [
         (Accept(0), "not_invited"),
         (Accept(7), "not_a_seat"),
@@ -98,13 +98,13 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
         (Move(1, None), "wrong_phase"),  # type: ignore[arg-type]
     ],
 )
-def test_bad_events_while_inviting_are_refused_with_a_code_and_change_nothing(
-    event: object, code: str
+def test_bad_inputs_while_inviting_are_refused_with_a_code_and_change_nothing(
+    sent: object, code: str
 ) -> None:
     table = invited()
     before = table.state
     with pytest.raises(TableError) as caught:
-        table.at(101.0, event)  # type: ignore[arg-type]
+        table.at(101.0, sent)  # type: ignore[arg-type]
     assert caught.value.code == code
     assert table.state is before
 

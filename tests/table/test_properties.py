@@ -1,6 +1,6 @@
-"""Properties of any sequence of events at any times: the table stays consistent.
+"""Properties of any sequence of inputs at any times: the table stays consistent.
 
-Hypothesis draws the table (family, seats, mode), then events one by one from what makes sense
+Hypothesis draws the table (family, seats, mode), then inputs one by one from what makes sense
 now (mostly legal moves, but also refusals, disconnections, ticks far in the future...).
 """
 
@@ -33,7 +33,7 @@ from amigos.table import (
     RedCard,
     Refuse,
     TableError,
-    TableEvent,
+    TableInput,
     TableState,
     TakeOver,
     Tick,
@@ -57,7 +57,7 @@ TABLES = [
 ]
 
 
-def draw_event(data: st.DataObject, state: TableState) -> TableEvent:
+def draw_input(data: st.DataObject, state: TableState) -> TableInput:
     seats = st.integers(0, state.seat_count - 1)
     hand = state.hand
     if state.phase is Phase.PLAYING and hand is not None and data.draw(st.integers(0, 9)) < 7:
@@ -164,7 +164,7 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
 
 @settings(max_examples=100, deadline=None)
 @given(st.data())
-def test_any_sequence_of_events_keeps_the_table_consistent(data: st.DataObject) -> None:
+def test_any_sequence_of_inputs_keeps_the_table_consistent(data: st.DataObject) -> None:
     variant, players = data.draw(st.sampled_from(TABLES))
     mode = data.draw(st.sampled_from(Mode))
     state, _ = open_table(config(variant, players, mode=mode), 0.0)
@@ -172,9 +172,9 @@ def test_any_sequence_of_events_keeps_the_table_consistent(data: st.DataObject) 
     yellows: Counter[int] = Counter()
     for _ in range(data.draw(st.integers(1, 120))):
         now += data.draw(st.sampled_from([0.0, 0.5, 1.0, 4.0, 5.0, 6.0, 19.0, 31.0, 125.0, 301.0, 90_000.0]))
-        event = draw_event(data, state)
+        sent = draw_input(data, state)
         try:
-            after, effects = advance(state, event, now)
+            after, effects = advance(state, sent, now)
         except TableError:
             continue
         check(state, after, effects, now)

@@ -26,10 +26,10 @@ class Recorded:
         self.state, _ = open_table(config(players=players, timing=PATIENT), 0.0)
         self.draft: RecordDraft = new_draft(self.state.config, 0.0)
 
-    def at(self, now: float, event: object) -> None:
+    def at(self, now: float, sent: object) -> None:
         from amigos.table import advance
 
-        self.state, effects = advance(self.state, event, now)  # type: ignore[arg-type]
+        self.state, effects = advance(self.state, sent, now)  # type: ignore[arg-type]
         self.draft = update(self.draft, self.state, effects)
 
 

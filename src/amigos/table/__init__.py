@@ -1,14 +1,14 @@
 """amigos.table: the rules of a live table over time, pure (no asyncio, no I/O, no Django).
 
-The server's table actor keeps one :class:`TableState` per table and feeds it events with the time
-they happened: ``advance(state, event, now) -> (state, effects)``. It carries out the effects (store,
+The server's table actor keeps one :class:`TableState` per table and feeds it inputs with the time
+they happened: ``advance(state, given, now) -> (state, effects)``. It carries out the effects (store,
 then tell), and calls ``advance(state, Tick(), at)`` when :func:`next_deadline` falls due. Because
 time is an argument, every rule is tested with a fake clock and a table can be rebuilt by
-replaying its events (:func:`rebuild`).
+replaying its inputs (:func:`rebuild`).
 
 Beside it: ``amigos.table.sanctions`` (the card ladder: cards into account suspensions),
 ``amigos.table.record`` (the match record, built as the table goes) and ``amigos.table.codec``
-(events as JSON for the server's durable log). docs/rules.md, "Live tables", states the rules.
+(inputs as JSON for a durable log). docs/rules.md, "Live tables", states the rules.
 """
 
 from __future__ import annotations
@@ -44,7 +44,17 @@ from .effects import (
     VoteResult,
 )
 from .errors import CODES, TableError
-from .events import (
+from .flow import (
+    computer_asks_reshuffle,
+    first_lead_draw,
+    hand_id,
+    may_reshuffle,
+    must_pass,
+    needs_first_leader,
+    redeal_id,
+)
+from .gathering import organizer_starts, start_refusal, start_window
+from .inputs import (
     Accept,
     AskReshuffle,
     Deal,
@@ -56,21 +66,11 @@ from .events import (
     RedCard,
     Refuse,
     Suspend,
-    TableEvent,
+    TableInput,
     TakeOver,
     Tick,
     Vote,
 )
-from .flow import (
-    computer_asks_reshuffle,
-    first_lead_draw,
-    hand_id,
-    may_reshuffle,
-    must_pass,
-    needs_first_leader,
-    redeal_id,
-)
-from .gathering import organizer_starts, start_refusal, start_window
 from .model import (
     Colour,
     Conduct,
@@ -135,7 +135,7 @@ __all__ = [
     "SystemReason",
     "TableConfig",
     "TableError",
-    "TableEvent",
+    "TableInput",
     "TableReady",
     "TableState",
     "TakeOver",

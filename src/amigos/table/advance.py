@@ -1,8 +1,8 @@
 """The rules of a live table over time, as one pure function.
 
-``advance(state, event, now)`` returns the next state and the effects to carry out. Before the
-event itself, every deadline that fell due by ``now`` happens, each at its own due time, so a late
-``Tick`` gives the same result as a punctual one. Times never go back: an event stamped before the
+``advance(state, given, now)`` returns the next state and the effects to carry out. Before the
+input itself, every deadline that fell due by ``now`` happens, each at its own due time, so a late
+``Tick`` gives the same result as a punctual one. Times never go back: an input stamped before the
 table's clock counts as happening at the table's clock.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from amigos.engine import Termination
 
-from . import events as ev
+from . import inputs
 from .clock import clock_due
 from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
 from .effects import (
@@ -66,15 +66,15 @@ def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect
     return state, effects
 
 
-def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[ev.TableEvent, float]]) -> TableState:
-    """The table after every accepted event of ``log`` (each with its time), from its opening.
+def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[inputs.TableInput, float]]) -> TableState:
+    """The table after every accepted input of ``log`` (each with its time), from its opening.
 
     This is how a process that takes a table over rebuilds it from the stored log; it then sends
     :class:`TakeOver` so that the player in turn gets fresh time.
     """
     state, _ = open_table(config, opened)
-    for event, now in log:
-        state, _ = advance(state, event, now)
+    for given, now in log:
+        state, _ = advance(state, given, now)
     return state
 
 
@@ -113,10 +113,10 @@ def next_deadline(state: TableState) -> Deadline | None:
     return min(candidates, key=lambda deadline: deadline.at if deadline.at is not None else 0.0)
 
 
-def advance(state: TableState, event: ev.TableEvent, now: float) -> tuple[TableState, list[Effect]]:
-    """The table after ``event`` at time ``now``, and the effects to carry out, in order.
+def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[TableState, list[Effect]]:
+    """The table after ``given`` at time ``now``, and the effects to carry out, in order.
 
-    Raises :class:`TableError` (with a stable code) for an event the table refuses; the caller's
+    Raises :class:`TableError` (with a stable code) for an input the table refuses; the caller's
     state is then unchanged, like every state.
     """
     before = next_deadline(state)
@@ -124,7 +124,7 @@ def advance(state: TableState, event: ev.TableEvent, now: float) -> tuple[TableS
     now = max(now, state.now)
     state = _run_due(state, now, effects)
     state = replace(state, now=now)
-    state = _apply(state, event, now, effects)
+    state = _apply(state, given, now, effects)
     _note_deadline(before, state, effects)
     return state, effects
 
@@ -176,42 +176,42 @@ def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect
     return resume_if_ready(state, at, effects)
 
 
-def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Effect]) -> TableState:
-    if isinstance(event, ev.Tick):
+def _apply(state: TableState, given: inputs.TableInput, now: float, effects: list[Effect]) -> TableState:
+    if isinstance(given, inputs.Tick):
         return state
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
-    if isinstance(event, ev.TakeOver):
+    if isinstance(given, inputs.TakeOver):
         return take_over(state, now, effects)
-    if isinstance(event, ev.Deal):
-        return deal(state, event, now, effects)
-    seat = event.seat
+    if isinstance(given, inputs.Deal):
+        return deal(state, given, now, effects)
+    seat = given.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
         raise TableError("not_a_seat", f"no seat {seat!r} at this table")
-    if isinstance(event, ev.Accept):
+    if isinstance(given, inputs.Accept):
         return answer(state, seat, True, now, effects)
-    if isinstance(event, ev.Refuse):
+    if isinstance(given, inputs.Refuse):
         return answer(state, seat, False, now, effects)
-    if isinstance(event, ev.Move):
-        return move(state, event, now, effects)
-    if isinstance(event, ev.Heartbeat | ev.Reconnected):
+    if isinstance(given, inputs.Move):
+        return move(state, given, now, effects)
+    if isinstance(given, inputs.Heartbeat | inputs.Reconnected):
         return seen(state, seat, now, effects)
-    if isinstance(event, ev.Disconnected):
+    if isinstance(given, inputs.Disconnected):
         if state.phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
             return seat_away(state, seat, now, effects, deliberate=False)
         return state
-    if isinstance(event, ev.Leave):
+    if isinstance(given, inputs.Leave):
         return leave(state, seat, now, effects)
-    if isinstance(event, ev.Vote):
-        return vote(state, seat, event.choice, effects)
-    if isinstance(event, ev.RedCard):
+    if isinstance(given, inputs.Vote):
+        return vote(state, seat, given.choice, effects)
+    if isinstance(given, inputs.RedCard):
         state = give_card(state, seat, Colour.RED, CardReason.ADMINISTRATOR, now, effects)
         return suspend(state, seat, effects)
-    if isinstance(event, ev.AskReshuffle):
+    if isinstance(given, inputs.AskReshuffle):
         return reshuffle(state, seat, effects)
-    if isinstance(event, ev.Suspend):
+    if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
-    raise TableError("wrong_phase", f"not a table event: {event!r}")
+    raise TableError("wrong_phase", f"not a table input: {given!r}")
 
 
 def _note_deadline(before: Deadline | None, state: TableState, effects: list[Effect]) -> None:

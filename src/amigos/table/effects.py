@@ -84,7 +84,7 @@ class TableReady:
 
 @dataclass(frozen=True, slots=True)
 class DealNeeded:
-    """Send :class:`amigos.table.events.Deal` with a fresh key for hand ``number`` (1-based)."""
+    """Send :class:`amigos.table.inputs.Deal` with a fresh key for hand ``number`` (1-based)."""
 
     number: int
 

@@ -24,7 +24,7 @@ from amigos.engine.deal import Deal, normalise_key
 from amigos.engine.variants.base import LeadDraw
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
-from . import events as ev
+from . import inputs
 from .clock import after_card, card_reason, start_clock, system_reason, warns_no_block
 from .common import give_card
 from .effects import (
@@ -107,18 +107,18 @@ def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
     return sum(1 for tile in hand if tile.is_double) >= RESHUFFLE_DOUBLES
 
 
-def deal(state: TableState, event: ev.Deal, now: float, effects: list[Effect]) -> TableState:
+def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect]) -> TableState:
     """Deal the hand the server keyed: publish its commitment and start the first turn."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
     try:
-        key = normalise_key(event.key)
+        key = normalise_key(given.key)
     except ValueError as error:
         raise TableError("bad_key", str(error)) from error
     variant = state.variant
     match = state.match
     if match is None:
-        leader = event.leader
+        leader = given.leader
         if needs_first_leader(variant):
             if leader is None:
                 raise TableError("leader_required", f"{variant.name} needs the first leader")
@@ -167,27 +167,27 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
     return replace(state, phase=Phase.DEALING, hand=None, clock=None, redeal=hand.redeal + 1)
 
 
-def move(state: TableState, event: ev.Move, now: float, effects: list[Effect]) -> TableState:
+def move(state: TableState, given: inputs.Move, now: float, effects: list[Effect]) -> TableState:
     """A move from a seat: checked (phase, pause, who plays the seat, turn, the rules), then laid."""
     if state.phase is not Phase.PLAYING or state.hand is None:
         raise TableError("wrong_phase", "no hand is being played")
     if state.paused:
         raise TableError("table_paused", "the table waits for an absent player")
-    seat = event.seat
-    if state.seats[seat].plays_itself != event.by_computer:
+    seat = given.seat
+    if state.seats[seat].plays_itself != given.by_computer:
         raise TableError(
-            "computer_seat", f"seat {seat} is played by {'a person' if event.by_computer else 'the computer'}"
+            "computer_seat", f"seat {seat} is played by {'a person' if given.by_computer else 'the computer'}"
         )
     hand = state.hand.state
     if seat != hand.to_move:
         raise TableError("not_your_turn", f"it is seat {hand.to_move}'s turn")
     try:
-        after = hand.apply(event.action, seat)
+        after = hand.apply(given.action, seat)
     except IllegalAction as error:
         raise TableError("illegal_move", error.reason) from error
-    effects.append(Moved(seat, event.action, now))
-    reason = COMPUTER_MOVE if event.by_computer else None
-    state = record_move(state, seat, event.action, now, reason, after)
+    effects.append(Moved(seat, given.action, now))
+    reason = COMPUTER_MOVE if given.by_computer else None
+    state = record_move(state, seat, given.action, now, reason, after)
     return begin_turn(state, now, effects)
 
 

@@ -1,7 +1,7 @@
 """The data of a live table: its configuration, its timings and its immutable state.
 
 Everything here is a frozen value. :func:`amigos.table.advance` is the only thing that makes a new
-state from an old one, so a table can be rebuilt at any time by replaying its events.
+state from an old one, so a table can be rebuilt at any time by replaying its inputs.
 """
 
 from __future__ import annotations

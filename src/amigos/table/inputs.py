@@ -120,7 +120,7 @@ class Tick:
     """Time passes; whatever fell due by ``now`` happens."""
 
 
-TableEvent = (
+TableInput = (
     Accept
     | Refuse
     | Deal
