@@ -22,6 +22,7 @@ from amigos.table import (
     Reconnected,
     RedCard,
     Refuse,
+    Start,
     Suspend,
     TableError,
     TableInput,
@@ -47,7 +48,7 @@ actions = st.one_of(
     ),
 )
 table_inputs = st.one_of(
-    *(st.builds(cls, seats) for cls in (Accept, Refuse, Heartbeat, Disconnected, Reconnected, Leave)),
+    *(st.builds(cls, seats) for cls in (Accept, Refuse, Start, Heartbeat, Disconnected, Reconnected, Leave)),
     st.builds(Suspend, seats),
     st.builds(RedCard, seats),
     st.builds(AskReshuffle, seats),
@@ -92,7 +93,7 @@ def test_a_table_rebuilt_from_its_log_is_the_same_table(data: st.DataObject) -> 
     state, _ = open_table(cfg, 0.0)
     log: list[tuple[TableInput, float]] = []
     now = 0.0
-    script: list[TableInput] = [Accept(1), Accept(3), Deal(KEYS[0], 0)]
+    script: list[TableInput] = [Accept(1), Accept(3), Start(0), Deal(KEYS[0], 0)]
     for step in range(60):
         now += data.draw(st.sampled_from([0.5, 3.0, 7.0, 21.0]))
         if script:

@@ -32,6 +32,7 @@ from amigos.table import (
     Reconnected,
     RedCard,
     Refuse,
+    Start,
     TableError,
     TableInput,
     TableState,
@@ -73,6 +74,8 @@ def draw_input(data: st.DataObject, state: TableState) -> TableInput:
         return Deal(str(data.draw(st.uuids(version=4))), data.draw(st.sampled_from([None, 0, 1])))
     if state.phase is Phase.INVITING and data.draw(st.integers(0, 9)) < 8:
         pending = [seat for seat, info in enumerate(state.seats) if info.invitation is Invitation.PENDING]
+        if not pending:
+            return Start(data.draw(st.sampled_from([0, 0, 0, data.draw(seats)])))
         return Accept(data.draw(st.sampled_from(pending)))
     if state.phase in (Phase.DEALING, Phase.PLAYING) and data.draw(st.integers(0, 9)) < 5:
         present = [seat for seat, info in enumerate(state.seats) if not info.is_computer]
@@ -198,6 +201,8 @@ def test_a_late_tick_equals_punctual_ticks(data: st.DataObject) -> None:
     for seat, player in enumerate(players):
         if seat and player is not None:
             state, _ = advance(state, Accept(seat), 0.0)
+    if state.awaits_start:
+        state, _ = advance(state, Start(0), 0.0)
     state, _ = advance(state, Deal(str(data.draw(st.uuids(version=4))), 0), 0.0)
     end = data.draw(st.floats(0.0, 400.0))
     late, late_effects = advance(state, Tick(), end)

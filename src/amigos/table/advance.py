@@ -17,6 +17,7 @@ from . import inputs
 from .clock import clock_due
 from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
 from .effects import (
+    Cancellation,
     CardReason,
     Deadline,
     DeadlineKind,
@@ -25,10 +26,11 @@ from .effects import (
     Notice,
     NoticeKind,
     SeatHeldByComputer,
+    TableCancelled,
 )
 from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
-from .gathering import answer, leave, start, vote, vote_fails
+from .gathering import answer, everyone_seated, leave, not_started, press_start, vote, vote_fails
 from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
 from .presence import Lapse, others_held, seat_away, seen, suspend, window, window_lapse
 
@@ -61,7 +63,7 @@ def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect
         state = TableState(config, Phase.INVITING, seats, now, now, invite_until=until)
         effects.extend(InvitationSent(seat, until) for seat in pending)
     else:
-        state = start(TableState(config, Phase.INVITING, seats, now, now), now, effects)
+        state = everyone_seated(TableState(config, Phase.INVITING, seats, now, now), now, effects)
     _note_deadline(None, state, effects)
     return state, effects
 
@@ -84,6 +86,8 @@ def next_deadline(state: TableState) -> Deadline | None:
     phase = state.phase
     if phase is Phase.INVITING and state.invite_until is not None:
         candidates.append(Deadline(state.invite_until, DeadlineKind.INVITATION))
+    if phase is Phase.INVITING and state.start_until is not None:
+        candidates.append(Deadline(state.start_until, DeadlineKind.START))
     if phase is Phase.VOTING and state.vote_until is not None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
     clock = state.clock
@@ -146,7 +150,10 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
         for index, info in enumerate(state.seats):
             if info.invitation is Invitation.PENDING:
                 effects.append(Notice(NoticeKind.INVITATION_EXPIRED, index))
+        effects.append(TableCancelled(Cancellation.INVITATIONS))
         return close(state, humans(state), effects)
+    if kind is DeadlineKind.START:
+        return not_started(state, effects)
     if kind is DeadlineKind.VOTE:
         return vote_fails(state, effects)
     assert seat is not None
@@ -179,15 +186,16 @@ def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect
 def _apply(state: TableState, given: inputs.TableInput, now: float, effects: list[Effect]) -> TableState:
     if isinstance(given, inputs.Tick):
         return state
+    if isinstance(given, inputs.Start):
+        # Asked of a closed table too: it started (or was called off) already, as the server says.
+        return press_start(state, _seat(state, given.seat), now, effects)
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.TakeOver):
         return take_over(state, now, effects)
     if isinstance(given, inputs.Deal):
         return deal(state, given, now, effects)
-    seat = given.seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
-        raise TableError("not_a_seat", f"no seat {seat!r} at this table")
+    seat = _seat(state, given.seat)
     if isinstance(given, inputs.Accept):
         return answer(state, seat, True, now, effects)
     if isinstance(given, inputs.Refuse):
@@ -212,6 +220,13 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
     raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _seat(state: TableState, seat: object) -> int:
+    """``seat``, checked to be one of the table's."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
+        raise TableError("not_a_seat", f"no seat {seat!r} at this table")
+    return seat
 
 
 def _note_deadline(before: Deadline | None, state: TableState, effects: list[Effect]) -> None:

@@ -18,6 +18,7 @@ from .model import VoteChoice
 
 _SEATED: dict[str, type] = {
     "accept": inputs.Accept,
+    "start": inputs.Start,
     "refuse": inputs.Refuse,
     "heartbeat": inputs.Heartbeat,
     "disconnected": inputs.Disconnected,

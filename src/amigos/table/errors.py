@@ -13,6 +13,7 @@ CODES = frozenset(
         "not_organizer",  # only the organizer may do this
         "not_invited",  # the seat has no pending invitation
         "not_all_accepted",  # the match cannot start before every seat accepted
+        "already_started",  # the match has started already: no start button any more
         "computer_seat",  # a human command for a seat a computer player holds
         "not_your_turn",  # a move from a seat that is not the one to move
         "illegal_move",  # the engine refused the move

@@ -57,7 +57,9 @@ class Timing:
 class Phase(enum.Enum):
     """What the table is doing."""
 
-    INVITING = "inviting"  # invitations out, waiting for answers; the last acceptance starts the match
+    # Invitations out, waiting for answers; once every seat accepted, the match starts, or waits for
+    # the organizer's button (``TableState.start_until``) when `gathering.organizer_starts` says so.
+    INVITING = "inviting"
     DEALING = "dealing"  # a hand is to be dealt: waiting for the server's deal key
     PLAYING = "playing"  # a hand is running
     VOTING = "voting"  # the match reached its target: rematch, rotate or lobby
@@ -237,6 +239,7 @@ class TableState:
     clock: TurnClock | None = None
     vote_until: float | None = None
     invite_until: float | None = None
+    start_until: float | None = None
     termination: Termination | None = None
     offender: int | None = None
     redeal: int = 0
@@ -248,6 +251,11 @@ class TableState:
     @property
     def seat_count(self) -> int:
         return len(self.seats)
+
+    @property
+    def awaits_start(self) -> bool:
+        """Whether every seat has accepted and the table waits for its organizer's button."""
+        return self.phase is Phase.INVITING and self.start_until is not None
 
     @property
     def paused(self) -> bool:
