@@ -36,6 +36,7 @@ from amigos.table import (
     Tick,
     Timing,
     TurnStarted,
+    waits_for_absent,
 )
 from amigos.table.presence import Lapse, window, window_lapse
 from tests.engine.helpers import position, two_ended
@@ -254,3 +255,22 @@ def test_heartbeats_are_not_asked_of_computer_seats() -> None:
     assert not any(info.is_away for info in table.state.seats)
     table.at(59.0, Tick())
     assert table.state.seats[0].is_away
+
+
+def test_only_a_live_match_waits_and_only_for_an_absent_seat_nobody_holds() -> None:
+    """`waits_for_absent`, the rule the live server's `paused` asks too."""
+    for conduct in (Conduct.AMIGOS, Conduct.TIMED):
+        assert waits_for_absent(True, conduct, [True])
+        assert waits_for_absent(True, conduct, [False, True])
+        assert not waits_for_absent(True, conduct, [])  # nobody away
+        assert not waits_for_absent(True, conduct, [False, False])  # away, but played for
+        assert not waits_for_absent(False, conduct, [True])  # before or after the match
+    assert not waits_for_absent(True, Conduct.CORRESPONDENCE, [True])
+
+
+def test_the_table_waits_between_two_hands_too() -> None:
+    table = Table(playing(OPEN))
+    table.at(1.0, Disconnected(2))
+    waiting = replace(table.state, phase=Phase.DEALING, hand=None, clock=None)
+    assert waiting.paused
+    assert not replace(waiting, phase=Phase.VOTING).paused

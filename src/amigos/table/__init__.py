@@ -91,6 +91,7 @@ from .model import (
     TurnClock,
     VoteChoice,
     conduct_of,
+    waits_for_absent,
 )
 from .seating import reseat
 
@@ -172,4 +173,5 @@ __all__ = [
     "reseat",
     "start_refusal",
     "start_window",
+    "waits_for_absent",
 ]

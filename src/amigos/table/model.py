@@ -7,6 +7,7 @@ state from an old one, so a table can be rebuilt at any time by replaying its in
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from amigos.engine import Action, HandState, Match, Termination, Variant
@@ -260,6 +261,18 @@ class TableState:
     @property
     def paused(self) -> bool:
         """Whether the match waits for an absent player (the clocks stand still meanwhile)."""
-        if self.phase not in (Phase.DEALING, Phase.PLAYING):
-            return False
-        return any(seat.is_away and not seat.held_by_computer for seat in self.seats)
+        return waits_for_absent(
+            self.phase in (Phase.DEALING, Phase.PLAYING),
+            self.config.conduct,
+            (not seat.held_by_computer for seat in self.seats if seat.is_away),
+        )
+
+
+def waits_for_absent(in_match: bool, conduct: Conduct, away_unheld: Iterable[bool]) -> bool:
+    """Whether a table waits for an absent player, its clocks standing still (docs/rules.md,
+    "Connection and absence"). ``in_match``: a match is under way (a hand, or between two);
+    ``away_unheld``: for every absent seat, whether no computer player holds it (a held seat is
+    played, so the table goes on). Only a live match waits: before and after one nobody's clock
+    runs, and a correspondence table has no presence to wait for. The server's actor asks this
+    too (`PresenceMixin.paused`); it is asked on every play, so ``away_unheld`` is read lazily."""
+    return in_match and conduct is not Conduct.CORRESPONDENCE and any(away_unheld)

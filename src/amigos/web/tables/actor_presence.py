@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
-from amigos.table import CardReason, Conduct, TurnClock, VoteChoice
+from amigos.table import CardReason, Conduct, TurnClock, VoteChoice, waits_for_absent
 from amigos.table.presence import Lapse, window, window_lapse
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
@@ -68,9 +68,12 @@ class PresenceMixin:
 
     @property
     def paused(self) -> bool:
-        """Whether the match waits for an absent player (no clock runs meanwhile)."""
-        return self.tracking and any(
-            seat in self.away_since and not self.seats[seat].held_by_computer for seat in self.away_since
+        """Whether the match waits for an absent player (no clock runs meanwhile): the pure table's
+        rule (`amigos.table.waits_for_absent`)."""
+        return waits_for_absent(
+            self.status == "playing",
+            self.conduct,
+            (not self.seats[seat].held_by_computer for seat in self.away_since),
         )
 
     def _window(self) -> float:
