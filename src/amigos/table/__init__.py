@@ -50,6 +50,7 @@ from .errors import CODES, TableError
 from .flow import (
     computer_asks_reshuffle,
     first_lead_draw,
+    gets_fresh_time,
     hand_id,
     may_reshuffle,
     must_pass,
@@ -161,6 +162,7 @@ __all__ = [
     "computer_asks_reshuffle",
     "conduct_of",
     "first_lead_draw",
+    "gets_fresh_time",
     "hand_id",
     "may_reshuffle",
     "must_pass",

@@ -284,13 +284,22 @@ def system_play(state: TableState, at: float, effects: list[Effect]) -> TableSta
     return begin_turn(state, at, effects)
 
 
+def gets_fresh_time(conduct: Conduct, in_hand: bool, paused: bool) -> bool:
+    """Whether a table a new owner took over (a restart, another process) gives the seat in turn a
+    whole clock again, everyone told why (a ``fresh_time`` notice): in a hand under way that does
+    not wait for an absent player, at a live table. A correspondence table keeps its day as
+    stored: a restart is no reason for another day. The server's actor asks this too."""
+    return conduct is not Conduct.CORRESPONDENCE and in_hand and not paused
+
+
 def take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """A new owner rebuilt the table: heartbeats start again, and the seat in turn starts afresh."""
+    """A new owner rebuilt the table: heartbeats start again, and the seat in turn may start
+    afresh (`gets_fresh_time`)."""
     seats = tuple(replace(info, last_seen=now) if info.away_since is None else info for info in state.seats)
     state = replace(state, seats=seats)
-    if state.config.conduct is Conduct.CORRESPONDENCE:
-        return state  # a day per move is kept as stored: a restart is no reason for another day
-    if state.phase is Phase.PLAYING and state.clock is not None and not state.paused:
-        effects.append(Notice(NoticeKind.FRESH_TIME, state.clock.seat))
+    hand = state.hand
+    in_hand = state.phase is Phase.PLAYING and hand is not None
+    if hand is not None and gets_fresh_time(state.config.conduct, in_hand, state.paused):
+        effects.append(Notice(NoticeKind.FRESH_TIME, hand.state.to_move))
         return begin_turn(replace(state, clock=None), now, effects)
     return state

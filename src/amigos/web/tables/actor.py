@@ -39,6 +39,7 @@ from amigos.table import (
     VoteChoice,
     conduct_of,
     first_lead_draw,
+    gets_fresh_time,
     needs_first_leader,
     organizer_starts,
     start_refusal,
@@ -298,7 +299,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             # Refused or expired before a version that cancels such tables: it can never start.
             await self._close_invitations([], "expired")
             return
-        if self.status == "playing" and self.game.in_hand and self.kind == "live" and not self.paused:
+        if self.status == "playing" and gets_fresh_time(self.conduct, self.game.in_hand, self.paused):
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
