@@ -3,6 +3,7 @@ correspondence table (spec §3.2, §3.3.3, cuban-rules "Disconnection Management
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -38,7 +39,7 @@ from amigos.table import (
     TurnStarted,
     waits_for_absent,
 )
-from amigos.table.presence import Lapse, window, window_lapse
+from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
 from tests.engine.helpers import position, two_ended
 
 from .helpers import HUMANS, OPEN, Table, config, playing
@@ -274,3 +275,40 @@ def test_the_table_waits_between_two_hands_too() -> None:
     waiting = replace(table.state, phase=Phase.DEALING, hand=None, clock=None)
     assert waiting.paused
     assert not replace(waiting, phase=Phase.VOTING).paused
+
+
+def test_what_a_return_does_is_one_rule() -> None:
+    """`comeback`, the rule the live server's `_present` asks too."""
+    for held, in_turn, paused in itertools.product((False, True), repeat=3):
+        assert comeback(False, held, in_turn, paused) is Return.BACK  # no match: simply back
+        if not held:
+            assert comeback(True, held, in_turn, paused) is Return.RESUME
+    assert comeback(True, True, True, False) is Return.MOVE
+    assert comeback(True, True, True, True) is Return.SEAT  # the table waits for someone else
+    assert comeback(True, True, False, False) is Return.SEAT
+
+
+def test_a_held_seat_given_back_out_of_turn_keeps_the_others_clock() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    mover = table.state.clock
+    assert mover is not None
+    away = (mover.seat + 1) % 4
+    table.at(1.0, Disconnected(away))
+    table.at(121.0, Tick())
+    assert table.state.seats[away].held_by_computer
+    clock = table.state.clock
+    effects = table.at(122.0, Reconnected(away))
+    assert SeatReturned(away) in effects
+    assert not any(isinstance(effect, TurnStarted) for effect in effects)
+    assert table.state.clock == clock
+
+
+def test_a_held_player_back_during_the_vote_is_simply_back() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(1.0, Disconnected(2))
+    table.at(121.0, Tick())
+    voting = replace(table.state, phase=Phase.VOTING, hand=None, clock=None, vote_until=1e9)
+    table = Table(voting)
+    effects = table.at(122.0, Reconnected(2))
+    assert effects == [Notice(NoticeKind.PLAYER_BACK, 2)]
+    assert not table.state.seats[2].held_by_computer

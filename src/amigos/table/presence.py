@@ -25,6 +25,26 @@ class Lapse(enum.Enum):
     ABANDONED = "abandoned"  # elsewhere, with nobody left: the match ends by abandonment, no card
 
 
+class Return(enum.Enum):
+    """What an absent player's return does (docs/rules.md, "Connection and absence")."""
+
+    BACK = "back"  # no match under way: the player is simply back (a computer's hold just ends)
+    SEAT = "seat"  # a computer player gives the seat back; someone else moves, or the table waits
+    MOVE = "move"  # ... in the seat's turn: the player moves at once, with a fresh clock
+    RESUME = "resume"  # the table may have waited for this player: it goes on if nothing else keeps it
+
+
+def comeback(in_match: bool, held: bool, in_turn: bool, paused: bool) -> Return:
+    """What the return of an absent player does. ``held``: a computer player held the seat;
+    ``in_turn``: the seat is to move in the hand under way; ``paused``: the table still waits
+    for someone once this player is back. The server's actor asks this too."""
+    if not in_match:
+        return Return.BACK
+    if not held:
+        return Return.RESUME
+    return Return.MOVE if in_turn and not paused else Return.SEAT
+
+
 def window(conduct: Conduct, timing: Timing) -> float:
     """How long an absent player has to come back: 5 minutes at an Amigos table, the 2-minute
     grace elsewhere (a correspondence table has no window: it has no heartbeat)."""
@@ -56,21 +76,21 @@ def seen(state: TableState, seat: int, now: float, effects: list[Effect]) -> Tab
     info = state.seats[seat]
     if info.is_computer:
         raise TableError("computer_seat", f"seat {seat} is a computer player")
-    was_paused = state.paused
     state = set_seat(state, seat, last_seen=now)
     if info.away_since is None:
         return state
     state = set_seat(state, seat, away_since=None, abandon=False, held_by_computer=False)
     effects.append(Notice(NoticeKind.PLAYER_BACK, seat))
-    if info.held_by_computer:
-        effects.append(SeatReturned(seat))
-        clock = state.clock
-        if state.phase is Phase.PLAYING and clock is not None and clock.seat == seat:
-            # The player takes the move back from the computer player, with a fresh clock.
-            return begin_turn(replace(state, clock=None), now, effects)
-        return state
-    if was_paused and not state.paused:
+    hand = state.hand
+    in_turn = state.phase is Phase.PLAYING and hand is not None and hand.state.to_move == seat
+    back = comeback(state.phase in MATCH_PHASES, info.held_by_computer, in_turn, state.paused)
+    if back is Return.RESUME:
         return resume_if_ready(state, now, effects)
+    if back is not Return.BACK:
+        effects.append(SeatReturned(seat))
+    if back is Return.MOVE:
+        # The player takes the move back from the computer player, with a fresh clock.
+        return begin_turn(replace(state, clock=None), now, effects)
     return state
 
 
