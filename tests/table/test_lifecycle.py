@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from amigos.engine import commitment, deal_from_key, find_variant, verify_commitment
@@ -34,7 +36,9 @@ from amigos.table import (
     Tick,
     TurnStarted,
     hand_id,
+    lapsed_invitations,
     next_deadline,
+    next_lapse,
     open_table,
 )
 
@@ -303,3 +307,27 @@ def test_leaving_once_the_match_started_is_an_absence() -> None:
     effects = table.at(1.0, Leave(2))
     assert Notice(NoticeKind.PLAYER_LEFT, 2) in effects
     assert table.state.phase is Phase.DEALING and table.state.seats[2].is_away
+
+
+def test_which_invitations_lapsed_and_when_the_next_one_does() -> None:
+    """`lapsed_invitations` and `next_lapse`, the rule the live server's invitation deadline asks
+    too (there each seat's invitation has its own end, as an aware datetime)."""
+    pending: dict[int, float | None] = {3: 130.0, 1: 125.0, 2: None}
+    assert lapsed_invitations(pending, 124.9) == ()
+    assert lapsed_invitations(pending, 125.0) == (1,)
+    assert lapsed_invitations(pending, 200.0) == (1, 3)
+    assert next_lapse(pending) == 125.0
+    assert next_lapse({2: None}) is None and next_lapse({}) is None
+    noon = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    ends = {1: noon, 2: noon + timedelta(seconds=30)}
+    assert lapsed_invitations(ends, noon + timedelta(seconds=1)) == (1,)
+    assert next_lapse(ends) == noon
+
+
+def test_an_invitation_answered_meanwhile_does_not_lapse() -> None:
+    table = invited()
+    table.at(101.0, Accept(1))
+    table.at(102.0, Accept(2))
+    effects = table.at(130.0, Tick())
+    expired = [effect.seat for effect in effects if isinstance(effect, Notice)]
+    assert expired == [3]

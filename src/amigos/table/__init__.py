@@ -57,7 +57,7 @@ from .flow import (
     needs_first_leader,
     redeal_id,
 )
-from .gathering import organizer_starts, start_refusal, start_window
+from .gathering import lapsed_invitations, next_lapse, organizer_starts, start_refusal, start_window
 from .inputs import (
     Accept,
     AskReshuffle,
@@ -164,10 +164,12 @@ __all__ = [
     "first_lead_draw",
     "gets_fresh_time",
     "hand_id",
+    "lapsed_invitations",
     "may_reshuffle",
     "must_pass",
     "needs_first_leader",
     "next_deadline",
+    "next_lapse",
     "open_table",
     "organizer_starts",
     "rebuild",

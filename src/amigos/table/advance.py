@@ -30,7 +30,17 @@ from .effects import (
 )
 from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
-from .gathering import answer, everyone_seated, leave, not_started, press_start, vote, vote_fails
+from .gathering import (
+    answer,
+    everyone_seated,
+    lapsed_invitations,
+    leave,
+    next_lapse,
+    not_started,
+    press_start,
+    vote,
+    vote_fails,
+)
 from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
 from .presence import Lapse, others_held, seat_away, seen, suspend, window, window_lapse
 
@@ -84,8 +94,8 @@ def next_deadline(state: TableState) -> Deadline | None:
     """The earliest moment something happens at this table without anyone acting, or None."""
     candidates: list[Deadline] = []
     phase = state.phase
-    if phase is Phase.INVITING and state.invite_until is not None:
-        candidates.append(Deadline(state.invite_until, DeadlineKind.INVITATION))
+    if phase is Phase.INVITING and (until := next_lapse(_open_invitations(state))) is not None:
+        candidates.append(Deadline(until, DeadlineKind.INVITATION))
     if phase is Phase.INVITING and state.start_until is not None:
         candidates.append(Deadline(state.start_until, DeadlineKind.START))
     if phase is Phase.VOTING and state.vote_until is not None:
@@ -147,9 +157,8 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     kind = deadline.kind
     seat = deadline.seat
     if kind is DeadlineKind.INVITATION:
-        for index, info in enumerate(state.seats):
-            if info.invitation is Invitation.PENDING:
-                effects.append(Notice(NoticeKind.INVITATION_EXPIRED, index))
+        lapsed = lapsed_invitations(_open_invitations(state), at)
+        effects.extend(Notice(NoticeKind.INVITATION_EXPIRED, seat) for seat in lapsed)
         effects.append(TableCancelled(Cancellation.INVITATIONS))
         return close(state, humans(state), effects)
     if kind is DeadlineKind.START:
@@ -220,6 +229,15 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
     raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _open_invitations(state: TableState) -> dict[int, float | None]:
+    """Each seat whose invitation is open, with when it runs out (all of them together here)."""
+    return {
+        seat: state.invite_until
+        for seat, info in enumerate(state.seats)
+        if info.invitation is Invitation.PENDING
+    }
 
 
 def _seat(state: TableState, seat: object) -> int:

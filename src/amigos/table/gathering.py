@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import replace
+from datetime import datetime
+from typing import TypeVar
 
 from amigos.engine import Termination
 
@@ -45,6 +47,23 @@ def answer(state: TableState, seat: int, accepted: bool, now: float, effects: li
     if everyone_accepted(state):
         return everyone_seated(state, now, effects)
     return state
+
+
+#: A moment: seconds in this model, an aware datetime at the live server (which asks the same rules).
+Moment = TypeVar("Moment", float, datetime)
+
+
+def lapsed_invitations(pending: Mapping[int, Moment | None], now: Moment) -> tuple[int, ...]:
+    """The seats, in order, whose open invitation ran out by ``now``. ``pending``: each seat whose
+    invitation is still open, with the moment it runs out (None: no end). Any lapse cancels the
+    table (`Cancellation.INVITATIONS`), every other open invitation closing with it; a deadline
+    that finds none lapsed (its seat answered meanwhile) waits for `next_lapse`."""
+    return tuple(seat for seat, until in sorted(pending.items()) if until is not None and until <= now)
+
+
+def next_lapse(pending: Mapping[int, Moment | None]) -> Moment | None:
+    """When the next open invitation runs out (None: none will)."""
+    return min((until for until in pending.values() if until is not None), default=None)
 
 
 def everyone_accepted(state: TableState) -> bool:

@@ -40,7 +40,9 @@ from amigos.table import (
     conduct_of,
     first_lead_draw,
     gets_fresh_time,
+    lapsed_invitations,
     needs_first_leader,
+    next_lapse,
     organizer_starts,
     start_refusal,
     start_window,
@@ -698,23 +700,19 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         """Act on the table's stored deadline; False when it no longer applies."""
         kind = self.deadline_kind
         if kind == "invitation":
-            lapsed = [
-                state
-                for state in self.seats
-                if state.invitation == "pending"
-                and state.invited_until is not None
-                and now >= state.invited_until
-            ]
             if self.status != "inviting":
                 return False
+            # Which invitations ran out, and what then, is the pure table's rule (`amigos.table`).
+            pending = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
+            lapsed = lapsed_invitations(pending, now)
             if not lapsed:
                 # Due for a seat that has answered since: the others' time runs on.
-                later = [s.invited_until for s in self.seats if s.invitation == "pending" and s.invited_until]
-                if not later:
+                later = next_lapse(pending)
+                if later is None:
                     return False
-                self.deadline_at = min(later)
+                self.deadline_at = later
                 return True
-            await self._close_invitations(lapsed, "expired")
+            await self._close_invitations([self.seats[number] for number in lapsed], "expired")
             return True
         if kind == START_DEADLINE:
             if not self._waits_for_organizer():
