@@ -37,6 +37,7 @@ from amigos.table import (
     Tick,
     Timing,
     TurnStarted,
+    suspension_offender,
     waits_for_absent,
 )
 from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
@@ -312,3 +313,21 @@ def test_a_held_player_back_during_the_vote_is_simply_back() -> None:
     effects = table.at(122.0, Reconnected(2))
     assert effects == [Notice(NoticeKind.PLAYER_BACK, 2)]
     assert not table.state.seats[2].held_by_computer
+
+
+def test_whose_suspension_ends_the_match_is_one_rule() -> None:
+    """`suspension_offender`, the rule the live server asks when a write's cards suspend an
+    account: the first seat whose account was suspended, and only while a match is under way."""
+    accounts = (7, None, 9, 11)
+    assert suspension_offender(True, accounts, [9]) == 2
+    assert suspension_offender(True, accounts, {11, 9}) == 2  # the first seat, if several
+    assert suspension_offender(True, accounts, [5]) is None  # nobody seated here
+    assert suspension_offender(False, accounts, [9]) is None  # before or after the match
+    assert suspension_offender(True, accounts, []) is None
+
+
+def test_a_suspension_between_two_hands_ends_the_match_too() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    table = Table(replace(table.state, phase=Phase.DEALING, hand=None, clock=None))
+    effects = table.at(3.0, Suspend(3))
+    assert effects[0] == MatchEnded(Termination.SUSPENSION, None, 3, (0, 0))

@@ -94,6 +94,7 @@ from .model import (
     conduct_of,
     waits_for_absent,
 )
+from .presence import suspension_offender
 from .seating import reseat
 
 __all__ = [
@@ -177,5 +178,6 @@ __all__ = [
     "reseat",
     "start_refusal",
     "start_window",
+    "suspension_offender",
     "waits_for_absent",
 ]

@@ -4,8 +4,9 @@ suspensions."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from amigos.engine import Termination
 
@@ -14,6 +15,9 @@ from .effects import Effect, Notice, NoticeKind, SeatReturned
 from .errors import TableError
 from .flow import begin_turn, resume_if_ready
 from .model import Conduct, Phase, TableState, Timing
+
+#: A seat's account: a player's name in this model, a user's number at the live server.
+Account = TypeVar("Account")
 
 
 class Lapse(enum.Enum):
@@ -112,9 +116,29 @@ def seat_away(state: TableState, seat: int, at: float, effects: list[Effect], de
     return state
 
 
+def suspension_offender(
+    in_match: bool, accounts: Sequence[Account | None], suspended: Collection[Account]
+) -> int | None:
+    """The seat whose account's suspension ends the match now, unfinished (`Termination.SUSPENSION`,
+    the seat its offender, everyone else back to the meeting room): the first seat whose account is
+    among ``suspended``, while a match is under way (a hand, or between two). None: nothing ends
+    (nobody seated here was suspended, or no match is under way). ``accounts``: each seat's account
+    (None for a computer player). The server's actor asks this when a write's cards suspend an
+    account (the card ladder, `amigos.table.sanctions`)."""
+    if not in_match:
+        return None
+    return next(
+        (seat for seat, account in enumerate(accounts) if account is not None and account in suspended),
+        None,
+    )
+
+
 def suspend(state: TableState, seat: int, effects: list[Effect]) -> TableState:
-    """The account at ``seat`` was suspended: a match in progress ends unfinished, a table not yet
-    started closes."""
-    if state.phase in MATCH_PHASES:
-        return end_unfinished(state, Termination.SUSPENSION, seat, effects)
+    """The account at ``seat`` was suspended: a match in progress ends unfinished
+    (`suspension_offender`); a table not yet started, or voting, closes."""
+    player = state.seats[seat].player
+    if player is not None:
+        offender = suspension_offender(state.phase in MATCH_PHASES, state.config.players, {player})
+        if offender is not None:
+            return end_unfinished(state, Termination.SUSPENSION, offender, effects)
     return close(state, humans(state, except_seat=seat), effects)

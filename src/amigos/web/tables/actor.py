@@ -46,6 +46,7 @@ from amigos.table import (
     organizer_starts,
     start_refusal,
     start_window,
+    suspension_offender,
 )
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
@@ -799,10 +800,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             await self._archive()
         if (
             write.suspended
-            and self.status == "playing"
-            and any(seat.user_id in write.suspended for seat in self.seats)
+            and (
+                offender := suspension_offender(
+                    self.status == "playing", [seat.user_id for seat in self.seats], write.suspended
+                )
+            )
+            is not None
         ):
-            offender = next(seat.number for seat in self.seats if seat.user_id in write.suspended)
+            # The pure table's rule (`amigos.table.suspension_offender`): the match ends for it.
             await self._commit(self._end_for_suspension(offender))
             return
         self._arm()
