@@ -704,11 +704,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             if self.status != "inviting":
                 return False
             # Which invitations ran out, and what then, is the pure table's rule (`amigos.table`).
-            pending = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
-            lapsed = lapsed_invitations(pending, now)
+            invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
+            lapsed = lapsed_invitations(invited, now)
             if not lapsed:
                 # Due for a seat that has answered since: the others' time runs on.
-                later = next_lapse(pending)
+                later = next_lapse(invited)
                 if later is None:
                     return False
                 self.deadline_at = later
