@@ -798,18 +798,13 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             await self.links.seat_presence(self, presence)
         if write.record_ended:
             await self._archive()
-        if (
-            write.suspended
-            and (
-                offender := suspension_offender(
-                    self.status == "playing", [seat.user_id for seat in self.seats], write.suspended
-                )
-            )
-            is not None
-        ):
-            # The pure table's rule (`amigos.table.suspension_offender`): the match ends for it.
-            await self._commit(self._end_for_suspension(offender))
-            return
+        if write.suspended:
+            # Whose suspension ends the match is the pure table's rule (`suspension_offender`).
+            accounts = [seat.user_id for seat in self.seats]
+            offender = suspension_offender(self.status == "playing", accounts, write.suspended)
+            if offender is not None:
+                await self._commit(self._end_for_suspension(offender))
+                return
         self._arm()
 
     def _end_for_suspension(self, offender: int) -> Pending:
