@@ -67,6 +67,8 @@ def next_lapse(pending: Mapping[int, Moment | None]) -> Moment | None:
 
 
 def everyone_accepted(state: TableState) -> bool:
+    """Whether every seat has accepted (computer players and the organizer did at the opening):
+    what the last acceptance makes true, and what a start needs."""
     return all(info.invitation is Invitation.ACCEPTED for info in state.seats)
 
 
