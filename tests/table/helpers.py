@@ -14,7 +14,7 @@ from amigos.table import (
     Phase,
     SeatState,
     TableConfig,
-    TableEvent,
+    TableInput,
     TableState,
     Timing,
     advance,
@@ -64,14 +64,14 @@ def playing(
 
 
 class Table:
-    """A table driven by a fake clock: ``at(t, event)`` advances it and keeps every effect."""
+    """A table driven by a fake clock: ``at(t, given)`` advances it and keeps every effect."""
 
     def __init__(self, state: TableState) -> None:
         self.state = state
         self.log: list[tuple[float, Effect]] = []
 
-    def at(self, now: float, event: TableEvent) -> list[Effect]:
-        self.state, effects = advance(self.state, event, now)
+    def at(self, now: float, given: TableInput) -> list[Effect]:
+        self.state, effects = advance(self.state, given, now)
         self.log.extend((now, effect) for effect in effects)
         return effects
 

@@ -1,4 +1,4 @@
-"""The event log: every event survives JSON exactly, and a table rebuilt from its log is the table."""
+"""A log of inputs: every input survives JSON exactly, and a table rebuilt from its log is the table."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from amigos.table import (
     Reconnected,
     RedCard,
     Refuse,
+    Start,
     Suspend,
     TableError,
-    TableEvent,
+    TableInput,
     TakeOver,
     Tick,
     Vote,
@@ -33,7 +34,7 @@ from amigos.table import (
     open_table,
     rebuild,
 )
-from amigos.table.codec import event_from_json, event_to_json
+from amigos.table.codec import input_from_json, input_to_json
 
 from .helpers import OPEN, Table, config, playing
 from .test_lifecycle import KEYS
@@ -46,8 +47,8 @@ actions = st.one_of(
         Play, tiles, st.one_of(st.none(), st.sampled_from(Arm)), st.one_of(st.none(), st.integers(0, 6))
     ),
 )
-events = st.one_of(
-    *(st.builds(cls, seats) for cls in (Accept, Refuse, Heartbeat, Disconnected, Reconnected, Leave)),
+table_inputs = st.one_of(
+    *(st.builds(cls, seats) for cls in (Accept, Refuse, Start, Heartbeat, Disconnected, Reconnected, Leave)),
     st.builds(Suspend, seats),
     st.builds(RedCard, seats),
     st.builds(AskReshuffle, seats),
@@ -59,9 +60,9 @@ events = st.one_of(
 )
 
 
-@given(events)
-def test_every_event_survives_json(event: TableEvent) -> None:
-    assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
+@given(table_inputs)
+def test_every_input_survives_json(sent: TableInput) -> None:
+    assert input_from_json(json.loads(json.dumps(input_to_json(sent)))) == sent
 
 
 @pytest.mark.parametrize(
@@ -79,10 +80,10 @@ def test_every_event_survives_json(event: TableEvent) -> None:
         {"type": "deal", "key": 5},
     ],
 )
-def test_malformed_events_are_refused_with_a_code(obj: object) -> None:
+def test_malformed_inputs_are_refused_with_a_code(obj: object) -> None:
     with pytest.raises(TableError) as caught:
-        event_from_json(obj)
-    assert caught.value.code == "bad_event"
+        input_from_json(obj)
+    assert caught.value.code == "bad_input"
 
 
 @settings(max_examples=30, deadline=None)
@@ -90,28 +91,28 @@ def test_malformed_events_are_refused_with_a_code(obj: object) -> None:
 def test_a_table_rebuilt_from_its_log_is_the_same_table(data: st.DataObject) -> None:
     cfg = config(players=("ana", "beto", None, "dani"))
     state, _ = open_table(cfg, 0.0)
-    log: list[tuple[TableEvent, float]] = []
+    log: list[tuple[TableInput, float]] = []
     now = 0.0
-    script: list[TableEvent] = [Accept(1), Accept(3), Deal(KEYS[0], 0)]
+    script: list[TableInput] = [Accept(1), Accept(3), Start(0), Deal(KEYS[0], 0)]
     for step in range(60):
         now += data.draw(st.sampled_from([0.5, 3.0, 7.0, 21.0]))
         if script:
-            event: TableEvent = script.pop(0)
+            sent: TableInput = script.pop(0)
         elif state.phase is Phase.DEALING:
-            event = Deal(KEYS[step], None)
+            sent = Deal(KEYS[step], None)
         elif state.phase is Phase.PLAYING and state.hand is not None:
             hand = state.hand.state
             seat = hand.to_move
-            event = Move(seat, data.draw(st.sampled_from(hand.legal_actions())), seat == 2)
+            sent = Move(seat, data.draw(st.sampled_from(hand.legal_actions())), seat == 2)
         else:
             break
         if data.draw(st.booleans()):
-            event = Heartbeat(data.draw(st.sampled_from([0, 1, 3])))
+            sent = Heartbeat(data.draw(st.sampled_from([0, 1, 3])))
         try:
-            state, _ = advance(state, event, now)
+            state, _ = advance(state, sent, now)
         except TableError:
             continue
-        log.append((event_from_json(json.loads(json.dumps(event_to_json(event)))), now))
+        log.append((input_from_json(json.loads(json.dumps(input_to_json(sent)))), now))
     assert rebuild(cfg, 0.0, log) == state
 
 

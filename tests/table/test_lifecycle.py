@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from amigos.engine import commitment, deal_from_key, find_variant, verify_commitment
 from amigos.table import (
     Accept,
     BackToLobby,
+    Cancellation,
     ComputerTurn,
+    Deadline,
+    DeadlineKind,
     Deal,
     DealNeeded,
     HandEnded,
@@ -16,18 +21,24 @@ from amigos.table import (
     InvitationSent,
     Leave,
     MatchEnded,
+    Mode,
     Move,
     Notice,
     NoticeKind,
     Phase,
     Refuse,
+    Start,
+    StartAwaited,
+    TableCancelled,
     TableError,
     TableReady,
     Termination,
     Tick,
     TurnStarted,
     hand_id,
+    lapsed_invitations,
     next_deadline,
+    next_lapse,
     open_table,
 )
 
@@ -54,26 +65,84 @@ def test_a_player_alone_against_computers_starts_at_once() -> None:
     assert effects[:2] == [TableReady(), DealNeeded(1)]
 
 
-def test_the_last_acceptance_starts_the_match_by_itself() -> None:
-    """docs/protocol.md: once every seat has accepted the match starts; the organizer presses
-    nothing (the live server always did; the pure table waited for a start it never gets)."""
+def test_the_last_acceptance_seats_everyone_and_the_organizer_starts_the_match() -> None:
+    """Spec §2: once every seat has accepted, the match waits for the organizer's button, for as
+    long as an invitation (`start_window`); the press starts it, and heartbeats count from then."""
     table = invited()
     for seat in (1, 2):
         table.at(101.0, Accept(seat))
-    assert table.state.phase is Phase.INVITING
+    assert table.state.phase is Phase.INVITING and not table.state.awaits_start
     effects = table.at(129.0, Accept(3))
+    assert effects == [StartAwaited(0, 159.0), Deadline(159.0, DeadlineKind.START)]
+    assert table.state.awaits_start and table.state.invite_until is None
+    assert table.at(150.0, Tick()) == []
+    effects = table.at(158.0, Start(0))
     assert effects[:2] == [TableReady(), DealNeeded(1)]
-    assert table.state.phase is Phase.DEALING and table.state.invite_until is None
+    assert table.state.phase is Phase.DEALING and table.state.start_until is None
     # Heartbeats count from the start: the first lapse is 30 s after it.
     deadline = next_deadline(table.state)
-    assert deadline is not None and deadline.at == 159.0
+    assert deadline is not None and deadline.at == 188.0
+
+
+@pytest.mark.parametrize("seat", [1, 2, 3])
+def test_only_the_organizer_starts_the_match(seat: int) -> None:
+    table = invited()
+    for accepting in (1, 2, 3):
+        table.at(101.0, Accept(accepting))
+    before = table.state
+    with pytest.raises(TableError) as caught:
+        table.at(102.0, Start(seat))
+    assert caught.value.code == "not_organizer"
+    assert table.state is before
+
+
+def test_the_organizer_cannot_start_before_everyone_accepted_nor_twice() -> None:
+    table = invited()
+    table.at(101.0, Accept(1))
+    with pytest.raises(TableError) as caught:
+        table.at(102.0, Start(0))
+    assert caught.value.code == "not_all_accepted"
+    table.at(103.0, Accept(2))
+    table.at(103.0, Accept(3))
+    table.at(104.0, Start(0))
+    for later in (105.0, 500.0):
+        with pytest.raises(TableError) as caught:
+            table.at(later, Start(0))
+        assert caught.value.code == "already_started"
+
+
+def test_a_match_nobody_starts_in_time_is_cancelled_and_everyone_goes_back() -> None:
+    table = invited()
+    for seat in (1, 2, 3):
+        table.at(110.0, Accept(seat))
+    effects = table.at(140.0, Tick())
+    assert effects == [
+        TableCancelled(Cancellation.NOT_STARTED),
+        BackToLobby((0, 1, 2, 3)),
+        Deadline(None),
+    ]
+    assert table.state.phase is Phase.CLOSED and next_deadline(table.state) is None
+    with pytest.raises(TableError) as caught:
+        table.at(141.0, Start(0))
+    assert caught.value.code == "already_started"
+
+
+def test_alone_against_computers_or_by_correspondence_the_last_acceptance_starts_it() -> None:
+    state, effects = open_table(config(players=("ana", None, "caro", None), mode=Mode.CORRESPONDENCE), 0.0)
+    table = Table(state)
+    effects = table.at(5.0, Accept(2))
+    assert effects[:2] == [TableReady(), DealNeeded(1)] and table.state.phase is Phase.DEALING
 
 
 def test_a_refusal_tells_the_organizer_and_sends_those_at_the_table_back_to_the_lobby() -> None:
     table = invited()
     table.at(101.0, Accept(1))
     effects = table.at(102.0, Refuse(2))
-    assert effects[:2] == [Notice(NoticeKind.INVITATION_REFUSED, 2), BackToLobby((0, 1, 3))]
+    assert effects[:3] == [
+        Notice(NoticeKind.INVITATION_REFUSED, 2),
+        TableCancelled(Cancellation.INVITATIONS),
+        BackToLobby((0, 1, 3)),
+    ]
     assert table.state.phase is Phase.CLOSED
 
 
@@ -83,14 +152,18 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
     table.at(101.0, Accept(2))
     assert table.at(129.999, Tick()) == []
     effects = table.at(130.0, Tick())
-    assert effects[:2] == [Notice(NoticeKind.INVITATION_EXPIRED, 3), BackToLobby((0, 1, 2, 3))]
+    assert effects[:3] == [
+        Notice(NoticeKind.INVITATION_EXPIRED, 3),
+        TableCancelled(Cancellation.INVITATIONS),
+        BackToLobby((0, 1, 2, 3)),
+    ]
     with pytest.raises(TableError) as caught:
         table.at(131.0, Accept(3))
     assert caught.value.code == "wrong_phase"
 
 
 @pytest.mark.parametrize(
-    ("event", "code"),
+    ("sent", "code"),
     [
         (Accept(0), "not_invited"),
         (Accept(7), "not_a_seat"),
@@ -98,13 +171,13 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
         (Move(1, None), "wrong_phase"),  # type: ignore[arg-type]
     ],
 )
-def test_bad_events_while_inviting_are_refused_with_a_code_and_change_nothing(
-    event: object, code: str
+def test_bad_inputs_while_inviting_are_refused_with_a_code_and_change_nothing(
+    sent: object, code: str
 ) -> None:
     table = invited()
     before = table.state
     with pytest.raises(TableError) as caught:
-        table.at(101.0, event)  # type: ignore[arg-type]
+        table.at(101.0, sent)  # type: ignore[arg-type]
     assert caught.value.code == code
     assert table.state is before
 
@@ -115,6 +188,8 @@ def ready(players: tuple[str | None, ...] = HUMANS, variant: str = "amigos-100")
     for seat, player in enumerate(players):
         if seat and player is not None:
             table.at(0.0, Accept(seat))
+    if table.state.awaits_start:
+        table.at(0.0, Start(0))
     return table
 
 
@@ -232,3 +307,27 @@ def test_leaving_once_the_match_started_is_an_absence() -> None:
     effects = table.at(1.0, Leave(2))
     assert Notice(NoticeKind.PLAYER_LEFT, 2) in effects
     assert table.state.phase is Phase.DEALING and table.state.seats[2].is_away
+
+
+def test_which_invitations_lapsed_and_when_the_next_one_does() -> None:
+    """`lapsed_invitations` and `next_lapse`, the rule the live server's invitation deadline asks
+    too (there each seat's invitation has its own end, as an aware datetime)."""
+    pending: dict[int, float | None] = {3: 130.0, 1: 125.0, 2: None}
+    assert lapsed_invitations(pending, 124.9) == ()
+    assert lapsed_invitations(pending, 125.0) == (1,)
+    assert lapsed_invitations(pending, 200.0) == (1, 3)
+    assert next_lapse(pending) == 125.0
+    assert next_lapse({2: None}) is None and next_lapse({}) is None
+    noon = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    ends = {1: noon, 2: noon + timedelta(seconds=30)}
+    assert lapsed_invitations(ends, noon + timedelta(seconds=1)) == (1,)
+    assert next_lapse(ends) == noon
+
+
+def test_an_invitation_answered_meanwhile_does_not_lapse() -> None:
+    table = invited()
+    table.at(101.0, Accept(1))
+    table.at(102.0, Accept(2))
+    effects = table.at(130.0, Tick())
+    expired = [effect.seat for effect in effects if isinstance(effect, Notice)]
+    assert expired == [3]

@@ -3,6 +3,7 @@ correspondence table (spec §3.2, §3.3.3, cuban-rules "Disconnection Management
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -36,8 +37,10 @@ from amigos.table import (
     Tick,
     Timing,
     TurnStarted,
+    suspension_offender,
+    waits_for_absent,
 )
-from amigos.table.presence import Lapse, window, window_lapse
+from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
 from tests.engine.helpers import position, two_ended
 
 from .helpers import HUMANS, OPEN, Table, config, playing
@@ -254,3 +257,77 @@ def test_heartbeats_are_not_asked_of_computer_seats() -> None:
     assert not any(info.is_away for info in table.state.seats)
     table.at(59.0, Tick())
     assert table.state.seats[0].is_away
+
+
+def test_only_a_live_match_waits_and_only_for_an_absent_seat_nobody_holds() -> None:
+    """`waits_for_absent`, the rule the live server's `paused` asks too."""
+    for conduct in (Conduct.AMIGOS, Conduct.TIMED):
+        assert waits_for_absent(True, conduct, [True])
+        assert waits_for_absent(True, conduct, [False, True])
+        assert not waits_for_absent(True, conduct, [])  # nobody away
+        assert not waits_for_absent(True, conduct, [False, False])  # away, but played for
+        assert not waits_for_absent(False, conduct, [True])  # before or after the match
+    assert not waits_for_absent(True, Conduct.CORRESPONDENCE, [True])
+
+
+def test_the_table_waits_between_two_hands_too() -> None:
+    table = Table(playing(OPEN))
+    table.at(1.0, Disconnected(2))
+    waiting = replace(table.state, phase=Phase.DEALING, hand=None, clock=None)
+    assert waiting.paused
+    assert not replace(waiting, phase=Phase.VOTING).paused
+
+
+def test_what_a_return_does_is_one_rule() -> None:
+    """`comeback`, the rule the live server's `_present` asks too."""
+    for held, in_turn, paused in itertools.product((False, True), repeat=3):
+        assert comeback(False, held, in_turn, paused) is Return.BACK  # no match: simply back
+        if not held:
+            assert comeback(True, held, in_turn, paused) is Return.RESUME
+    assert comeback(True, True, True, False) is Return.MOVE
+    assert comeback(True, True, True, True) is Return.SEAT  # the table waits for someone else
+    assert comeback(True, True, False, False) is Return.SEAT
+
+
+def test_a_held_seat_given_back_out_of_turn_keeps_the_others_clock() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    mover = table.state.clock
+    assert mover is not None
+    away = (mover.seat + 1) % 4
+    table.at(1.0, Disconnected(away))
+    table.at(121.0, Tick())
+    assert table.state.seats[away].held_by_computer
+    clock = table.state.clock
+    effects = table.at(122.0, Reconnected(away))
+    assert SeatReturned(away) in effects
+    assert not any(isinstance(effect, TurnStarted) for effect in effects)
+    assert table.state.clock == clock
+
+
+def test_a_held_player_back_during_the_vote_is_simply_back() -> None:
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(1.0, Disconnected(2))
+    table.at(121.0, Tick())
+    voting = replace(table.state, phase=Phase.VOTING, hand=None, clock=None, vote_until=1e9)
+    table = Table(voting)
+    effects = table.at(122.0, Reconnected(2))
+    assert effects == [Notice(NoticeKind.PLAYER_BACK, 2)]
+    assert not table.state.seats[2].held_by_computer
+
+
+def test_whose_suspension_ends_the_match_is_one_rule() -> None:
+    """`suspension_offender`, the rule the live server asks when a write's cards suspend an
+    account: the first seat whose account was suspended, and only while a match is under way."""
+    accounts = (7, None, 9, 11)
+    assert suspension_offender(True, accounts, [9]) == 2
+    assert suspension_offender(True, accounts, {11, 9}) == 2  # the first seat, if several
+    assert suspension_offender(True, accounts, [5]) is None  # nobody seated here
+    assert suspension_offender(False, accounts, [9]) is None  # before or after the match
+    assert suspension_offender(True, accounts, []) is None
+
+
+def test_a_suspension_between_two_hands_ends_the_match_too() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    table = Table(replace(table.state, phase=Phase.DEALING, hand=None, clock=None))
+    effects = table.at(3.0, Suspend(3))
+    assert effects[0] == MatchEnded(Termination.SUSPENSION, None, 3, (0, 0))

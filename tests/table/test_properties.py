@@ -1,6 +1,6 @@
-"""Properties of any sequence of events at any times: the table stays consistent.
+"""Properties of any sequence of inputs at any times: the table stays consistent.
 
-Hypothesis draws the table (family, seats, mode), then events one by one from what makes sense
+Hypothesis draws the table (family, seats, mode), then inputs one by one from what makes sense
 now (mostly legal moves, but also refusals, disconnections, ticks far in the future...).
 """
 
@@ -32,8 +32,9 @@ from amigos.table import (
     Reconnected,
     RedCard,
     Refuse,
+    Start,
     TableError,
-    TableEvent,
+    TableInput,
     TableState,
     TakeOver,
     Tick,
@@ -57,7 +58,7 @@ TABLES = [
 ]
 
 
-def draw_event(data: st.DataObject, state: TableState) -> TableEvent:
+def draw_input(data: st.DataObject, state: TableState) -> TableInput:
     seats = st.integers(0, state.seat_count - 1)
     hand = state.hand
     if state.phase is Phase.PLAYING and hand is not None and data.draw(st.integers(0, 9)) < 7:
@@ -73,6 +74,8 @@ def draw_event(data: st.DataObject, state: TableState) -> TableEvent:
         return Deal(str(data.draw(st.uuids(version=4))), data.draw(st.sampled_from([None, 0, 1])))
     if state.phase is Phase.INVITING and data.draw(st.integers(0, 9)) < 8:
         pending = [seat for seat, info in enumerate(state.seats) if info.invitation is Invitation.PENDING]
+        if not pending:
+            return Start(data.draw(st.sampled_from([0, 0, 0, data.draw(seats)])))
         return Accept(data.draw(st.sampled_from(pending)))
     if state.phase in (Phase.DEALING, Phase.PLAYING) and data.draw(st.integers(0, 9)) < 5:
         present = [seat for seat, info in enumerate(state.seats) if not info.is_computer]
@@ -164,7 +167,7 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
 
 @settings(max_examples=100, deadline=None)
 @given(st.data())
-def test_any_sequence_of_events_keeps_the_table_consistent(data: st.DataObject) -> None:
+def test_any_sequence_of_inputs_keeps_the_table_consistent(data: st.DataObject) -> None:
     variant, players = data.draw(st.sampled_from(TABLES))
     mode = data.draw(st.sampled_from(Mode))
     state, _ = open_table(config(variant, players, mode=mode), 0.0)
@@ -172,9 +175,9 @@ def test_any_sequence_of_events_keeps_the_table_consistent(data: st.DataObject) 
     yellows: Counter[int] = Counter()
     for _ in range(data.draw(st.integers(1, 120))):
         now += data.draw(st.sampled_from([0.0, 0.5, 1.0, 4.0, 5.0, 6.0, 19.0, 31.0, 125.0, 301.0, 90_000.0]))
-        event = draw_event(data, state)
+        sent = draw_input(data, state)
         try:
-            after, effects = advance(state, event, now)
+            after, effects = advance(state, sent, now)
         except TableError:
             continue
         check(state, after, effects, now)
@@ -198,6 +201,8 @@ def test_a_late_tick_equals_punctual_ticks(data: st.DataObject) -> None:
     for seat, player in enumerate(players):
         if seat and player is not None:
             state, _ = advance(state, Accept(seat), 0.0)
+    if state.awaits_start:
+        state, _ = advance(state, Start(0), 0.0)
     state, _ = advance(state, Deal(str(data.draw(st.uuids(version=4))), 0), 0.0)
     end = data.draw(st.floats(0.0, 400.0))
     late, late_effects = advance(state, Tick(), end)

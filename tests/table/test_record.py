@@ -11,7 +11,7 @@ import pytest
 from amigos.cli.replay import replay_main
 from amigos.engine import RecordError, Termination, parse_record, replay_record, write_record
 from amigos.engine.codec import replay_json
-from amigos.table import Accept, Deal, Disconnected, Move, Phase, TableState, Tick, open_table
+from amigos.table import Accept, Deal, Disconnected, Move, Phase, Start, TableState, Tick, open_table
 from amigos.table.record import RecordDraft, new_draft, to_record, update
 
 from .helpers import PATIENT, config
@@ -26,10 +26,10 @@ class Recorded:
         self.state, _ = open_table(config(players=players, timing=PATIENT), 0.0)
         self.draft: RecordDraft = new_draft(self.state.config, 0.0)
 
-    def at(self, now: float, event: object) -> None:
+    def at(self, now: float, sent: object) -> None:
         from amigos.table import advance
 
-        self.state, effects = advance(self.state, event, now)  # type: ignore[arg-type]
+        self.state, effects = advance(self.state, sent, now)  # type: ignore[arg-type]
         self.draft = update(self.draft, self.state, effects)
 
 
@@ -38,6 +38,7 @@ def played(hands_to_wait: int = 1) -> Recorded:
     table = Recorded()
     table.at(0.0, Accept(1))
     table.at(0.0, Accept(3))
+    table.at(0.0, Start(0))
     keys = list(KEYS)
     now = 2.0
     waited = 0
@@ -93,6 +94,7 @@ def test_an_unfinished_record_can_be_taken_at_any_moment() -> None:
     table = Recorded()
     table.at(0.0, Accept(1))
     table.at(0.0, Accept(3))
+    table.at(0.0, Start(0))
     table.at(2.0, Deal(KEYS[0], 0))
     hand = table.state.hand
     assert hand is not None
@@ -107,6 +109,7 @@ def test_an_abandoned_match_is_recorded_as_such_with_its_blue_card() -> None:
     table = Recorded()
     table.at(0.0, Accept(1))
     table.at(0.0, Accept(3))
+    table.at(0.0, Start(0))
     table.at(2.0, Deal(KEYS[0], 0))
     table.at(3.0, Disconnected(3))
     table.at(400.0, Tick())

@@ -26,6 +26,7 @@ from amigos.table import (
     Move,
     Phase,
     ReshuffleOffered,
+    Start,
     TableError,
     Tick,
     advance,
@@ -56,9 +57,10 @@ class Cuban:
         self.effects: list[object] = []
         for seat in (1, 2, 3):
             self.at(0.0, Accept(seat))
+        self.at(0.0, Start(0))
 
-    def at(self, now: float, event: object) -> list[object]:
-        self.state, effects = advance(self.state, event, now)  # type: ignore[arg-type]
+    def at(self, now: float, sent: object) -> list[object]:
+        self.state, effects = advance(self.state, sent, now)  # type: ignore[arg-type]
         self.draft = update(self.draft, self.state, effects)
         self.effects.extend(effects)
         return list(effects)

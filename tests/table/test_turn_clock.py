@@ -12,6 +12,7 @@ from amigos.table import (
     Conduct,
     Deadline,
     DeadlineKind,
+    Disconnected,
     Heartbeat,
     Move,
     Notice,
@@ -24,6 +25,7 @@ from amigos.table import (
     Tick,
     Timing,
     TurnStarted,
+    gets_fresh_time,
     next_deadline,
 )
 from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
@@ -170,6 +172,23 @@ def test_takeover_gives_the_seat_in_turn_fresh_time() -> None:
     assert yellow_times(table) == []
     table.at(35.0, Tick())
     assert yellow_times(table) == [35.0]
+
+
+def test_takeover_gives_no_fresh_time_while_the_table_waits_for_an_absent_player() -> None:
+    table = Table(playing(OPEN))
+    table.at(3.0, Disconnected(2))
+    table.at(15.0, TakeOver())
+    assert Notice(NoticeKind.FRESH_TIME, 1) not in table.effects(Notice)
+    assert table.state.paused and table.state.clock is None
+
+
+def test_fresh_time_is_for_a_live_hand_that_does_not_wait() -> None:
+    """`gets_fresh_time`, the rule the live server's takeover (`TableActor._resume`) asks too."""
+    for conduct in (Conduct.AMIGOS, Conduct.TIMED):
+        assert gets_fresh_time(conduct, in_hand=True, paused=False)
+        assert not gets_fresh_time(conduct, in_hand=True, paused=True)
+        assert not gets_fresh_time(conduct, in_hand=False, paused=False)  # between hands, a vote
+    assert not gets_fresh_time(Conduct.CORRESPONDENCE, in_hand=True, paused=False)
 
 
 def test_pass_is_refused_while_a_tile_fits() -> None:

@@ -1,14 +1,14 @@
 """amigos.table: the rules of a live table over time, pure (no asyncio, no I/O, no Django).
 
-The server's table actor keeps one :class:`TableState` per table and feeds it events with the time
-they happened: ``advance(state, event, now) -> (state, effects)``. It carries out the effects (store,
+The server's table actor keeps one :class:`TableState` per table and feeds it inputs with the time
+they happened: ``advance(state, given, now) -> (state, effects)``. It carries out the effects (store,
 then tell), and calls ``advance(state, Tick(), at)`` when :func:`next_deadline` falls due. Because
 time is an argument, every rule is tested with a fake clock and a table can be rebuilt by
-replaying its events (:func:`rebuild`).
+replaying its inputs (:func:`rebuild`).
 
 Beside it: ``amigos.table.sanctions`` (the card ladder: cards into account suspensions),
 ``amigos.table.record`` (the match record, built as the table goes) and ``amigos.table.codec``
-(events as JSON for the server's durable log). docs/rules.md, "Live tables", states the rules.
+(inputs as JSON for a durable log). docs/rules.md, "Live tables", states the rules.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from amigos.engine import Termination
 from .advance import advance, next_deadline, open_table, rebuild
 from .effects import (
     BackToLobby,
+    Cancellation,
     CardGiven,
     CardReason,
     ComputerTurn,
@@ -36,15 +37,28 @@ from .effects import (
     ReshuffleOffered,
     SeatHeldByComputer,
     SeatReturned,
+    StartAwaited,
     SystemPlay,
     SystemReason,
+    TableCancelled,
     TableReady,
     TurnStarted,
     VoteCast,
     VoteResult,
 )
 from .errors import CODES, TableError
-from .events import (
+from .flow import (
+    computer_asks_reshuffle,
+    first_lead_draw,
+    gets_fresh_time,
+    hand_id,
+    may_reshuffle,
+    must_pass,
+    needs_first_leader,
+    redeal_id,
+)
+from .gathering import lapsed_invitations, next_lapse, organizer_starts, start_refusal, start_window
+from .inputs import (
     Accept,
     AskReshuffle,
     Deal,
@@ -55,22 +69,13 @@ from .events import (
     Reconnected,
     RedCard,
     Refuse,
+    Start,
     Suspend,
-    TableEvent,
+    TableInput,
     TakeOver,
     Tick,
     Vote,
 )
-from .flow import (
-    computer_asks_reshuffle,
-    first_lead_draw,
-    hand_id,
-    may_reshuffle,
-    must_pass,
-    needs_first_leader,
-    redeal_id,
-)
-from .gathering import organizer_starts, start_refusal, start_window
 from .model import (
     Colour,
     Conduct,
@@ -87,7 +92,9 @@ from .model import (
     TurnClock,
     VoteChoice,
     conduct_of,
+    waits_for_absent,
 )
+from .presence import suspension_offender
 from .seating import reseat
 
 __all__ = [
@@ -95,6 +102,7 @@ __all__ = [
     "Accept",
     "AskReshuffle",
     "BackToLobby",
+    "Cancellation",
     "CardGiven",
     "CardReason",
     "Colour",
@@ -130,12 +138,15 @@ __all__ = [
     "SeatReturned",
     "SeatState",
     "Situation",
+    "Start",
+    "StartAwaited",
     "Suspend",
     "SystemPlay",
     "SystemReason",
+    "TableCancelled",
     "TableConfig",
     "TableError",
-    "TableEvent",
+    "TableInput",
     "TableReady",
     "TableState",
     "TakeOver",
@@ -152,11 +163,14 @@ __all__ = [
     "computer_asks_reshuffle",
     "conduct_of",
     "first_lead_draw",
+    "gets_fresh_time",
     "hand_id",
+    "lapsed_invitations",
     "may_reshuffle",
     "must_pass",
     "needs_first_leader",
     "next_deadline",
+    "next_lapse",
     "open_table",
     "organizer_starts",
     "rebuild",
@@ -164,4 +178,6 @@ __all__ = [
     "reseat",
     "start_refusal",
     "start_window",
+    "suspension_offender",
+    "waits_for_absent",
 ]

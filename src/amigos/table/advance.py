@@ -1,8 +1,8 @@
 """The rules of a live table over time, as one pure function.
 
-``advance(state, event, now)`` returns the next state and the effects to carry out. Before the
-event itself, every deadline that fell due by ``now`` happens, each at its own due time, so a late
-``Tick`` gives the same result as a punctual one. Times never go back: an event stamped before the
+``advance(state, given, now)`` returns the next state and the effects to carry out. Before the
+input itself, every deadline that fell due by ``now`` happens, each at its own due time, so a late
+``Tick`` gives the same result as a punctual one. Times never go back: an input stamped before the
 table's clock counts as happening at the table's clock.
 """
 
@@ -13,10 +13,11 @@ from dataclasses import replace
 
 from amigos.engine import Termination
 
-from . import events as ev
+from . import inputs
 from .clock import clock_due
 from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
 from .effects import (
+    Cancellation,
     CardReason,
     Deadline,
     DeadlineKind,
@@ -25,10 +26,21 @@ from .effects import (
     Notice,
     NoticeKind,
     SeatHeldByComputer,
+    TableCancelled,
 )
 from .errors import TableError
 from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
-from .gathering import answer, leave, start, vote, vote_fails
+from .gathering import (
+    answer,
+    everyone_seated,
+    lapsed_invitations,
+    leave,
+    next_lapse,
+    not_started,
+    press_start,
+    vote,
+    vote_fails,
+)
 from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
 from .presence import Lapse, others_held, seat_away, seen, suspend, window, window_lapse
 
@@ -61,20 +73,20 @@ def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect
         state = TableState(config, Phase.INVITING, seats, now, now, invite_until=until)
         effects.extend(InvitationSent(seat, until) for seat in pending)
     else:
-        state = start(TableState(config, Phase.INVITING, seats, now, now), now, effects)
+        state = everyone_seated(TableState(config, Phase.INVITING, seats, now, now), now, effects)
     _note_deadline(None, state, effects)
     return state, effects
 
 
-def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[ev.TableEvent, float]]) -> TableState:
-    """The table after every accepted event of ``log`` (each with its time), from its opening.
+def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[inputs.TableInput, float]]) -> TableState:
+    """The table after every accepted input of ``log`` (each with its time), from its opening.
 
     This is how a process that takes a table over rebuilds it from the stored log; it then sends
     :class:`TakeOver` so that the player in turn gets fresh time.
     """
     state, _ = open_table(config, opened)
-    for event, now in log:
-        state, _ = advance(state, event, now)
+    for given, now in log:
+        state, _ = advance(state, given, now)
     return state
 
 
@@ -82,8 +94,10 @@ def next_deadline(state: TableState) -> Deadline | None:
     """The earliest moment something happens at this table without anyone acting, or None."""
     candidates: list[Deadline] = []
     phase = state.phase
-    if phase is Phase.INVITING and state.invite_until is not None:
-        candidates.append(Deadline(state.invite_until, DeadlineKind.INVITATION))
+    if phase is Phase.INVITING and (until := next_lapse(_open_invitations(state))) is not None:
+        candidates.append(Deadline(until, DeadlineKind.INVITATION))
+    if phase is Phase.INVITING and state.start_until is not None:
+        candidates.append(Deadline(state.start_until, DeadlineKind.START))
     if phase is Phase.VOTING and state.vote_until is not None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
     clock = state.clock
@@ -113,10 +127,10 @@ def next_deadline(state: TableState) -> Deadline | None:
     return min(candidates, key=lambda deadline: deadline.at if deadline.at is not None else 0.0)
 
 
-def advance(state: TableState, event: ev.TableEvent, now: float) -> tuple[TableState, list[Effect]]:
-    """The table after ``event`` at time ``now``, and the effects to carry out, in order.
+def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[TableState, list[Effect]]:
+    """The table after ``given`` at time ``now``, and the effects to carry out, in order.
 
-    Raises :class:`TableError` (with a stable code) for an event the table refuses; the caller's
+    Raises :class:`TableError` (with a stable code) for an input the table refuses; the caller's
     state is then unchanged, like every state.
     """
     before = next_deadline(state)
@@ -124,7 +138,7 @@ def advance(state: TableState, event: ev.TableEvent, now: float) -> tuple[TableS
     now = max(now, state.now)
     state = _run_due(state, now, effects)
     state = replace(state, now=now)
-    state = _apply(state, event, now, effects)
+    state = _apply(state, given, now, effects)
     _note_deadline(before, state, effects)
     return state, effects
 
@@ -143,10 +157,12 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     kind = deadline.kind
     seat = deadline.seat
     if kind is DeadlineKind.INVITATION:
-        for index, info in enumerate(state.seats):
-            if info.invitation is Invitation.PENDING:
-                effects.append(Notice(NoticeKind.INVITATION_EXPIRED, index))
+        lapsed = lapsed_invitations(_open_invitations(state), at)
+        effects.extend(Notice(NoticeKind.INVITATION_EXPIRED, seat) for seat in lapsed)
+        effects.append(TableCancelled(Cancellation.INVITATIONS))
         return close(state, humans(state), effects)
+    if kind is DeadlineKind.START:
+        return not_started(state, effects)
     if kind is DeadlineKind.VOTE:
         return vote_fails(state, effects)
     assert seat is not None
@@ -176,42 +192,59 @@ def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect
     return resume_if_ready(state, at, effects)
 
 
-def _apply(state: TableState, event: ev.TableEvent, now: float, effects: list[Effect]) -> TableState:
-    if isinstance(event, ev.Tick):
+def _apply(state: TableState, given: inputs.TableInput, now: float, effects: list[Effect]) -> TableState:
+    if isinstance(given, inputs.Tick):
         return state
+    if isinstance(given, inputs.Start):
+        # Asked of a closed table too: it started (or was called off) already, as the server says.
+        return press_start(state, _seat(state, given.seat), now, effects)
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
-    if isinstance(event, ev.TakeOver):
+    if isinstance(given, inputs.TakeOver):
         return take_over(state, now, effects)
-    if isinstance(event, ev.Deal):
-        return deal(state, event, now, effects)
-    seat = event.seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
-        raise TableError("not_a_seat", f"no seat {seat!r} at this table")
-    if isinstance(event, ev.Accept):
+    if isinstance(given, inputs.Deal):
+        return deal(state, given, now, effects)
+    seat = _seat(state, given.seat)
+    if isinstance(given, inputs.Accept):
         return answer(state, seat, True, now, effects)
-    if isinstance(event, ev.Refuse):
+    if isinstance(given, inputs.Refuse):
         return answer(state, seat, False, now, effects)
-    if isinstance(event, ev.Move):
-        return move(state, event, now, effects)
-    if isinstance(event, ev.Heartbeat | ev.Reconnected):
+    if isinstance(given, inputs.Move):
+        return move(state, given, now, effects)
+    if isinstance(given, inputs.Heartbeat | inputs.Reconnected):
         return seen(state, seat, now, effects)
-    if isinstance(event, ev.Disconnected):
+    if isinstance(given, inputs.Disconnected):
         if state.phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
             return seat_away(state, seat, now, effects, deliberate=False)
         return state
-    if isinstance(event, ev.Leave):
+    if isinstance(given, inputs.Leave):
         return leave(state, seat, now, effects)
-    if isinstance(event, ev.Vote):
-        return vote(state, seat, event.choice, effects)
-    if isinstance(event, ev.RedCard):
+    if isinstance(given, inputs.Vote):
+        return vote(state, seat, given.choice, effects)
+    if isinstance(given, inputs.RedCard):
         state = give_card(state, seat, Colour.RED, CardReason.ADMINISTRATOR, now, effects)
         return suspend(state, seat, effects)
-    if isinstance(event, ev.AskReshuffle):
+    if isinstance(given, inputs.AskReshuffle):
         return reshuffle(state, seat, effects)
-    if isinstance(event, ev.Suspend):
+    if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
-    raise TableError("wrong_phase", f"not a table event: {event!r}")
+    raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _open_invitations(state: TableState) -> dict[int, float | None]:
+    """Each seat whose invitation is open, with when it runs out (all of them together here)."""
+    return {
+        seat: state.invite_until
+        for seat, info in enumerate(state.seats)
+        if info.invitation is Invitation.PENDING
+    }
+
+
+def _seat(state: TableState, seat: object) -> int:
+    """``seat``, checked to be one of the table's."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
+        raise TableError("not_a_seat", f"no seat {seat!r} at this table")
+    return seat
 
 
 def _note_deadline(before: Deadline | None, state: TableState, effects: list[Effect]) -> None:

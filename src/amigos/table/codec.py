@@ -1,7 +1,7 @@
-"""Table events as JSON objects, for the server's durable log (and nothing else).
+"""A table's inputs as JSON objects, for a durable log of them (and nothing else).
 
-The log is what a table is rebuilt from after a restart, so every event must survive the trip
-exactly. Kept apart from the event classes (STYLE.md: wire formats stay out of the rules' values).
+Such a log is what a table is rebuilt from after a restart, so every input must survive the trip
+exactly. Kept apart from the input classes (STYLE.md: wire formats stay out of the rules' values).
 An action is ``{"pass": true}`` or ``{"tile": "6-4", "arm": "up" | null, "lead_left": n | null}``.
 """
 
@@ -12,79 +12,80 @@ from typing import Any
 
 from amigos.engine import Action, Arm, Pass, Play, Tile
 
-from . import events as ev
+from . import inputs
 from .errors import TableError
 from .model import VoteChoice
 
 _SEATED: dict[str, type] = {
-    "accept": ev.Accept,
-    "refuse": ev.Refuse,
-    "heartbeat": ev.Heartbeat,
-    "disconnected": ev.Disconnected,
-    "reconnected": ev.Reconnected,
-    "leave": ev.Leave,
-    "suspend": ev.Suspend,
-    "red_card": ev.RedCard,
-    "ask_reshuffle": ev.AskReshuffle,
+    "accept": inputs.Accept,
+    "start": inputs.Start,
+    "refuse": inputs.Refuse,
+    "heartbeat": inputs.Heartbeat,
+    "disconnected": inputs.Disconnected,
+    "reconnected": inputs.Reconnected,
+    "leave": inputs.Leave,
+    "suspend": inputs.Suspend,
+    "red_card": inputs.RedCard,
+    "ask_reshuffle": inputs.AskReshuffle,
 }
 _NAMES = {cls: name for name, cls in _SEATED.items()}
 
 
-def event_to_json(event: ev.TableEvent) -> dict[str, Any]:
-    """The JSON object of ``event``."""
-    name = _NAMES.get(type(event))
+def input_to_json(given: inputs.TableInput) -> dict[str, Any]:
+    """The JSON object of ``given``."""
+    name = _NAMES.get(type(given))
     if name is not None:
-        return {"type": name, "seat": event.seat}  # type: ignore[union-attr]
-    if isinstance(event, ev.Deal):
-        return {"type": "deal", "key": event.key, "leader": event.leader}
-    if isinstance(event, ev.Move):
+        return {"type": name, "seat": given.seat}  # type: ignore[union-attr]
+    if isinstance(given, inputs.Deal):
+        return {"type": "deal", "key": given.key, "leader": given.leader}
+    if isinstance(given, inputs.Move):
         return {
             "type": "move",
-            "seat": event.seat,
-            "action": action_to_json(event.action),
-            "by_computer": event.by_computer,
+            "seat": given.seat,
+            "action": action_to_json(given.action),
+            "by_computer": given.by_computer,
         }
-    if isinstance(event, ev.Vote):
-        return {"type": "vote", "seat": event.seat, "choice": event.choice.value}
-    if isinstance(event, ev.TakeOver):
+    if isinstance(given, inputs.Vote):
+        return {"type": "vote", "seat": given.seat, "choice": given.choice.value}
+    if isinstance(given, inputs.TakeOver):
         return {"type": "take_over"}
-    if isinstance(event, ev.Tick):
+    if isinstance(given, inputs.Tick):
         return {"type": "tick"}
-    raise TypeError(f"not a table event: {event!r}")
+    raise TypeError(f"not a table input: {given!r}")
 
 
-def event_from_json(obj: Any) -> ev.TableEvent:
-    """The event ``obj`` describes. Raises TableError ``bad_event`` for anything else."""
+def input_from_json(obj: Any) -> inputs.TableInput:
+    """The input ``obj`` describes. Raises TableError ``bad_input`` for anything else."""
     if not isinstance(obj, Mapping) or not isinstance(obj.get("type"), str):
-        raise TableError("bad_event", "an event is an object with a type")
+        raise TableError("bad_input", "an input is an object with a type")
     kind = obj["type"]
     if kind == "take_over":
-        return ev.TakeOver()
+        return inputs.TakeOver()
     if kind == "tick":
-        return ev.Tick()
+        return inputs.Tick()
     if kind == "deal":
         key, leader = obj.get("key"), obj.get("leader")
         if not isinstance(key, str) or not (leader is None or _is_int(leader)):
-            raise TableError("bad_event", "a deal has a key and a leader (or null)")
-        return ev.Deal(key, leader)
+            raise TableError("bad_input", "a deal has a key and a leader (or null)")
+        return inputs.Deal(key, leader)
     seat: Any = obj.get("seat")
     if not _is_int(seat):
-        raise TableError("bad_event", f"{kind}: the seat must be a number")
+        raise TableError("bad_input", f"{kind}: the seat must be a number")
     cls = _SEATED.get(kind)
     if cls is not None:
-        event: ev.TableEvent = cls(seat)
-        return event
+        seated: inputs.TableInput = cls(seat)
+        return seated
     if kind == "move":
         by_computer = obj.get("by_computer", False)
         if not isinstance(by_computer, bool):
-            raise TableError("bad_event", "by_computer must be true or false")
-        return ev.Move(seat, action_from_json(obj.get("action")), by_computer)
+            raise TableError("bad_input", "by_computer must be true or false")
+        return inputs.Move(seat, action_from_json(obj.get("action")), by_computer)
     if kind == "vote":
         try:
-            return ev.Vote(seat, VoteChoice(obj.get("choice")))
+            return inputs.Vote(seat, VoteChoice(obj.get("choice")))
         except ValueError as exc:
             raise TableError("bad_vote", "choice must be rematch, rotate or lobby") from exc
-    raise TableError("bad_event", f"unknown event type {kind[:40]!r}")
+    raise TableError("bad_input", f"unknown input type {kind[:40]!r}")
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -100,19 +101,19 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def action_from_json(obj: Any) -> Action:
     """The action ``obj`` describes (not yet checked against any position)."""
     if not isinstance(obj, Mapping):
-        raise TableError("bad_event", "an action is an object")
+        raise TableError("bad_input", "an action is an object")
     if obj.get("pass") is True:
         return Pass()
     tile, arm, lead_left = obj.get("tile"), obj.get("arm"), obj.get("lead_left")
     if not isinstance(tile, str):
-        raise TableError("bad_event", 'a play names its tile, e.g. "6-4"')
+        raise TableError("bad_input", 'a play names its tile, e.g. "6-4"')
     try:
         parsed = Tile.parse(tile)
         where = None if arm is None else Arm(arm)
     except ValueError as exc:
-        raise TableError("bad_event", f"not a tile and arm: {tile[:10]!r} {str(arm)[:10]!r}") from exc
+        raise TableError("bad_input", f"not a tile and arm: {tile[:10]!r} {str(arm)[:10]!r}") from exc
     if lead_left is not None and not _is_int(lead_left):
-        raise TableError("bad_event", "lead_left must be a number or null")
+        raise TableError("bad_input", "lead_left must be a number or null")
     return Play(parsed, where, lead_left)
 
 

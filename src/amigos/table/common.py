@@ -16,7 +16,9 @@ MATCH_PHASES = (Phase.DEALING, Phase.PLAYING)
 def close(state: TableState, seats: tuple[int, ...], effects: list[Effect]) -> TableState:
     """The table is over: these seats go back to the meeting room and no deadline remains."""
     effects.append(BackToLobby(seats))
-    return replace(state, phase=Phase.CLOSED, clock=None, invite_until=None, vote_until=None)
+    return replace(
+        state, phase=Phase.CLOSED, clock=None, invite_until=None, start_until=None, vote_until=None
+    )
 
 
 def humans(state: TableState, except_seat: int | None = None) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ class DeadlineKind(enum.Enum):
     """What happens when a deadline falls due."""
 
     INVITATION = "invitation"
+    START = "start"  # the organizer's window to start the match
     CARD = "card"
     SYSTEM_PLAY = "system_play"
     TURN = "turn"
@@ -25,6 +26,15 @@ class DeadlineKind(enum.Enum):
     RECONNECT = "reconnect"
     GRACE = "grace"
     VOTE = "vote"
+
+
+class Cancellation(enum.Enum):
+    """Why a table closed before its match started (the values are the words the live table
+    stores with its ``cancelled`` entry)."""
+
+    INVITATIONS = "invitations"  # an invitation was refused or not answered in time
+    ORGANIZER = "organizer"  # the organizer called the table off
+    NOT_STARTED = "not_started"  # everyone accepted, and the organizer did not start it in time
 
 
 class SystemReason(enum.Enum):
@@ -78,13 +88,29 @@ class InvitationSent:
 
 
 @dataclass(frozen=True, slots=True)
+class StartAwaited:
+    """Every seat accepted; the match starts when the organizer (``organizer``: its seat) presses
+    the start button, and the table is cancelled if nobody has by ``until``."""
+
+    organizer: int
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableCancelled:
+    """The table closed before its match started, for ``reason`` (a :class:`BackToLobby` follows)."""
+
+    reason: Cancellation
+
+
+@dataclass(frozen=True, slots=True)
 class TableReady:
     """Every seat accepted: the match starts now (a :class:`DealNeeded` follows)."""
 
 
 @dataclass(frozen=True, slots=True)
 class DealNeeded:
-    """Send :class:`amigos.table.events.Deal` with a fresh key for hand ``number`` (1-based)."""
+    """Send :class:`amigos.table.inputs.Deal` with a fresh key for hand ``number`` (1-based)."""
 
     number: int
 
@@ -237,6 +263,8 @@ class BackToLobby:
 Effect = (
     Deadline
     | InvitationSent
+    | StartAwaited
+    | TableCancelled
     | TableReady
     | DealNeeded
     | HandStarted

@@ -1,4 +1,4 @@
-"""The one error a table raises for a refused event, with a stable code for the site to translate.
+"""The one error a table raises for a refused input, with a stable code for the site to translate.
 
 The site never matches the English message: it maps ``code`` to a Spanish and English text.
 """
@@ -8,11 +8,12 @@ from __future__ import annotations
 #: Every code :class:`TableError` can carry, so callers (and tests) can check they know them all.
 CODES = frozenset(
     {
-        "wrong_phase",  # the event does not apply to what the table is doing now
+        "wrong_phase",  # the input does not apply to what the table is doing now
         "not_a_seat",  # no such seat at this table
         "not_organizer",  # only the organizer may do this
         "not_invited",  # the seat has no pending invitation
         "not_all_accepted",  # the match cannot start before every seat accepted
+        "already_started",  # the match has started already: no start button any more
         "computer_seat",  # a human command for a seat a computer player holds
         "not_your_turn",  # a move from a seat that is not the one to move
         "illegal_move",  # the engine refused the move
@@ -21,7 +22,7 @@ CODES = frozenset(
         "bad_leader",  # a leader that is not a seat
         "bad_vote",  # a vote for no known choice
         "already_voted",  # a seat votes twice
-        "bad_event",  # stored or sent data that is not a table event
+        "bad_input",  # stored or sent data that is not a table input
         "no_reshuffle",  # no new deal may be asked now (not offered to the seat, or play began)
         "table_paused",  # the table waits for an absent player: no move until they return
     }
@@ -29,7 +30,7 @@ CODES = frozenset(
 
 
 class TableError(ValueError):
-    """An event the table refuses. The table's state is unchanged (states are immutable).
+    """An input the table refuses. The table's state is unchanged (states are immutable).
 
     ``code`` is one of :data:`CODES`; ``detail`` is an English sentence for logs and developers.
     """

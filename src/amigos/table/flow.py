@@ -24,7 +24,7 @@ from amigos.engine.deal import Deal, normalise_key
 from amigos.engine.variants.base import LeadDraw
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
-from . import events as ev
+from . import inputs
 from .clock import after_card, card_reason, start_clock, system_reason, warns_no_block
 from .common import give_card
 from .effects import (
@@ -107,18 +107,18 @@ def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
     return sum(1 for tile in hand if tile.is_double) >= RESHUFFLE_DOUBLES
 
 
-def deal(state: TableState, event: ev.Deal, now: float, effects: list[Effect]) -> TableState:
+def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect]) -> TableState:
     """Deal the hand the server keyed: publish its commitment and start the first turn."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
     try:
-        key = normalise_key(event.key)
+        key = normalise_key(given.key)
     except ValueError as error:
         raise TableError("bad_key", str(error)) from error
     variant = state.variant
     match = state.match
     if match is None:
-        leader = event.leader
+        leader = given.leader
         if needs_first_leader(variant):
             if leader is None:
                 raise TableError("leader_required", f"{variant.name} needs the first leader")
@@ -167,27 +167,27 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
     return replace(state, phase=Phase.DEALING, hand=None, clock=None, redeal=hand.redeal + 1)
 
 
-def move(state: TableState, event: ev.Move, now: float, effects: list[Effect]) -> TableState:
+def move(state: TableState, given: inputs.Move, now: float, effects: list[Effect]) -> TableState:
     """A move from a seat: checked (phase, pause, who plays the seat, turn, the rules), then laid."""
     if state.phase is not Phase.PLAYING or state.hand is None:
         raise TableError("wrong_phase", "no hand is being played")
     if state.paused:
         raise TableError("table_paused", "the table waits for an absent player")
-    seat = event.seat
-    if state.seats[seat].plays_itself != event.by_computer:
+    seat = given.seat
+    if state.seats[seat].plays_itself != given.by_computer:
         raise TableError(
-            "computer_seat", f"seat {seat} is played by {'a person' if event.by_computer else 'the computer'}"
+            "computer_seat", f"seat {seat} is played by {'a person' if given.by_computer else 'the computer'}"
         )
     hand = state.hand.state
     if seat != hand.to_move:
         raise TableError("not_your_turn", f"it is seat {hand.to_move}'s turn")
     try:
-        after = hand.apply(event.action, seat)
+        after = hand.apply(given.action, seat)
     except IllegalAction as error:
         raise TableError("illegal_move", error.reason) from error
-    effects.append(Moved(seat, event.action, now))
-    reason = COMPUTER_MOVE if event.by_computer else None
-    state = record_move(state, seat, event.action, now, reason, after)
+    effects.append(Moved(seat, given.action, now))
+    reason = COMPUTER_MOVE if given.by_computer else None
+    state = record_move(state, seat, given.action, now, reason, after)
     return begin_turn(state, now, effects)
 
 
@@ -284,13 +284,22 @@ def system_play(state: TableState, at: float, effects: list[Effect]) -> TableSta
     return begin_turn(state, at, effects)
 
 
+def gets_fresh_time(conduct: Conduct, in_hand: bool, paused: bool) -> bool:
+    """Whether a table a new owner took over (a restart, another process) gives the seat in turn a
+    whole clock again, everyone told why (a ``fresh_time`` notice): in a hand under way that does
+    not wait for an absent player, at a live table. A correspondence table keeps its day as
+    stored: a restart is no reason for another day. The server's actor asks this too."""
+    return conduct is not Conduct.CORRESPONDENCE and in_hand and not paused
+
+
 def take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """A new owner rebuilt the table: heartbeats start again, and the seat in turn starts afresh."""
+    """A new owner rebuilt the table: heartbeats start again, and the seat in turn may start
+    afresh (`gets_fresh_time`)."""
     seats = tuple(replace(info, last_seen=now) if info.away_since is None else info for info in state.seats)
     state = replace(state, seats=seats)
-    if state.config.conduct is Conduct.CORRESPONDENCE:
-        return state  # a day per move is kept as stored: a restart is no reason for another day
-    if state.phase is Phase.PLAYING and state.clock is not None and not state.paused:
-        effects.append(Notice(NoticeKind.FRESH_TIME, state.clock.seat))
+    hand = state.hand
+    in_hand = state.phase is Phase.PLAYING and hand is not None
+    if hand is not None and gets_fresh_time(state.config.conduct, in_hand, state.paused):
+        effects.append(Notice(NoticeKind.FRESH_TIME, hand.state.to_move))
         return begin_turn(replace(state, clock=None), now, effects)
     return state

@@ -1,17 +1,29 @@
-"""Gathering players before a match and parting after it: invitations and the start they make,
-leaving, and
-the rematch and rotate votes."""
+"""Gathering players before a match and parting after it: invitations, the organizer's start,
+leaving, and the rematch and rotate votes."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import replace
+from datetime import datetime
+from typing import TypeVar
 
 from amigos.engine import Termination
 
 from . import ballot
 from .common import close, end_unfinished, humans, set_seat
-from .effects import DealNeeded, Effect, Notice, NoticeKind, TableReady, VoteCast, VoteResult
+from .effects import (
+    Cancellation,
+    DealNeeded,
+    Effect,
+    Notice,
+    NoticeKind,
+    StartAwaited,
+    TableCancelled,
+    TableReady,
+    VoteCast,
+    VoteResult,
+)
 from .errors import TableError
 from .model import Conduct, Invitation, Phase, TableState, Timing, VoteChoice
 from .presence import seat_away
@@ -20,7 +32,8 @@ from .seating import reseat
 
 def answer(state: TableState, seat: int, accepted: bool, now: float, effects: list[Effect]) -> TableState:
     """An answer to an invitation. A refusal closes the table: the organizer is told and those
-    already seated go back to the meeting room (spec §1.2.3). The last acceptance starts the match."""
+    already seated go back to the meeting room (spec §1.2.3). The last acceptance seats everyone
+    (`everyone_seated`)."""
     if state.phase is not Phase.INVITING:
         raise TableError("wrong_phase", "no invitation is pending")
     if state.seats[seat].invitation is not Invitation.PENDING:
@@ -28,21 +41,74 @@ def answer(state: TableState, seat: int, accepted: bool, now: float, effects: li
     if not accepted:
         state = set_seat(state, seat, invitation=Invitation.REFUSED)
         effects.append(Notice(NoticeKind.INVITATION_REFUSED, seat))
+        effects.append(TableCancelled(Cancellation.INVITATIONS))
         return close(state, humans(state, except_seat=seat), effects)
     state = set_seat(state, seat, invitation=Invitation.ACCEPTED)
-    if all(info.invitation is Invitation.ACCEPTED for info in state.seats):
-        return start(state, now, effects)
+    if everyone_accepted(state):
+        return everyone_seated(state, now, effects)
     return state
 
 
+#: A moment: seconds in this model, an aware datetime at the live server (which asks the same rules).
+Moment = TypeVar("Moment", float, datetime)
+
+
+def lapsed_invitations(pending: Mapping[int, Moment | None], now: Moment) -> tuple[int, ...]:
+    """The seats, in order, whose open invitation ran out by ``now``. ``pending``: each seat whose
+    invitation is still open, with the moment it runs out (None: no end). Any lapse cancels the
+    table (`Cancellation.INVITATIONS`), every other open invitation closing with it; a deadline
+    that finds none lapsed (its seat answered meanwhile) waits for `next_lapse`."""
+    return tuple(seat for seat, until in sorted(pending.items()) if until is not None and until <= now)
+
+
+def next_lapse(pending: Mapping[int, Moment | None]) -> Moment | None:
+    """When the next open invitation runs out (None: none will)."""
+    return min((until for until in pending.values() if until is not None), default=None)
+
+
+def everyone_accepted(state: TableState) -> bool:
+    """Whether every seat has accepted (computer players and the organizer did at the opening):
+    what the last acceptance makes true, and what a start needs."""
+    return all(info.invitation is Invitation.ACCEPTED for info in state.seats)
+
+
+def everyone_seated(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """Every seat has accepted: the match starts now, or waits for the organizer's button for the
+    window `start_window` gives when `organizer_starts` says so."""
+    config = state.config
+    if organizer_starts(humans(state), config.organizer, config.conduct):
+        until = now + start_window(config.timing)
+        effects.append(StartAwaited(config.organizer, until))
+        return replace(state, invite_until=None, start_until=until)
+    return start(state, now, effects)
+
+
+def press_start(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
+    """``seat`` presses the start button: refused (with `start_refusal`'s code) unless it is the
+    organizer's, before the match, with every seat accepted; else the match starts."""
+    refusal = start_refusal(
+        by_organizer=seat == state.config.organizer,
+        inviting=state.phase is Phase.INVITING,
+        everyone_accepted=everyone_accepted(state),
+    )
+    if refusal is not None:
+        raise TableError(refusal, f"seat {seat} may not start the match now")
+    return start(state, now, effects)
+
+
+def not_started(state: TableState, effects: list[Effect]) -> TableState:
+    """The organizer's window ran out with the button unpressed: the table is cancelled and
+    everyone goes back to the meeting room."""
+    effects.append(TableCancelled(Cancellation.NOT_STARTED))
+    return close(state, humans(state), effects)
+
+
 def start(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """Every seat has accepted: the match starts, the server is asked for the first deal, and
-    heartbeats count from now. This model starts it with the last acceptance; the live server
-    waits for the organizer's button first when `organizer_starts` says so (docs/protocol.md)."""
+    """The match starts: the server is asked for the first deal, and heartbeats count from now."""
     seats = tuple(replace(info, last_seen=now) for info in state.seats)
     effects.append(TableReady())
     effects.append(DealNeeded(1))
-    return replace(state, phase=Phase.DEALING, seats=seats, invite_until=None)
+    return replace(state, phase=Phase.DEALING, seats=seats, invite_until=None, start_until=None)
 
 
 def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]) -> TableState:

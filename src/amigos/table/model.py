@@ -1,12 +1,13 @@
 """The data of a live table: its configuration, its timings and its immutable state.
 
 Everything here is a frozen value. :func:`amigos.table.advance` is the only thing that makes a new
-state from an old one, so a table can be rebuilt at any time by replaying its events.
+state from an old one, so a table can be rebuilt at any time by replaying its inputs.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from amigos.engine import Action, HandState, Match, Termination, Variant
@@ -57,7 +58,9 @@ class Timing:
 class Phase(enum.Enum):
     """What the table is doing."""
 
-    INVITING = "inviting"  # invitations out, waiting for answers; the last acceptance starts the match
+    # Invitations out, waiting for answers; once every seat accepted, the match starts, or waits for
+    # the organizer's button (``TableState.start_until``) when `gathering.organizer_starts` says so.
+    INVITING = "inviting"
     DEALING = "dealing"  # a hand is to be dealt: waiting for the server's deal key
     PLAYING = "playing"  # a hand is running
     VOTING = "voting"  # the match reached its target: rematch, rotate or lobby
@@ -237,6 +240,7 @@ class TableState:
     clock: TurnClock | None = None
     vote_until: float | None = None
     invite_until: float | None = None
+    start_until: float | None = None
     termination: Termination | None = None
     offender: int | None = None
     redeal: int = 0
@@ -250,8 +254,25 @@ class TableState:
         return len(self.seats)
 
     @property
+    def awaits_start(self) -> bool:
+        """Whether every seat has accepted and the table waits for its organizer's button."""
+        return self.phase is Phase.INVITING and self.start_until is not None
+
+    @property
     def paused(self) -> bool:
         """Whether the match waits for an absent player (the clocks stand still meanwhile)."""
-        if self.phase not in (Phase.DEALING, Phase.PLAYING):
-            return False
-        return any(seat.is_away and not seat.held_by_computer for seat in self.seats)
+        return waits_for_absent(
+            self.phase in (Phase.DEALING, Phase.PLAYING),
+            self.config.conduct,
+            (not seat.held_by_computer for seat in self.seats if seat.is_away),
+        )
+
+
+def waits_for_absent(in_match: bool, conduct: Conduct, away_unheld: Iterable[bool]) -> bool:
+    """Whether a table waits for an absent player, its clocks standing still (docs/rules.md,
+    "Connection and absence"). ``in_match``: a match is under way (a hand, or between two);
+    ``away_unheld``: for every absent seat, whether no computer player holds it (a held seat is
+    played, so the table goes on). Only a live match waits: before and after one nobody's clock
+    runs, and a correspondence table has no presence to wait for. The server's actor asks this
+    too (`PresenceMixin.paused`); it is asked on every play, so ``away_unheld`` is read lazily."""
+    return in_match and conduct is not Conduct.CORRESPONDENCE and any(away_unheld)

@@ -23,7 +23,7 @@ def record_obj(
 def live_record_obj(variant: str = "amigos-100") -> dict[str, Any]:
     """A whole match played at a live table (``amigos.table``), with every live-table field of
     docs/record-format.md: deal keys and commitments, move times, system moves, termination."""
-    from amigos.table import Accept, Deal, Move, Phase, TableConfig, Timing, advance, open_table
+    from amigos.table import Accept, Deal, Move, Phase, Start, TableConfig, Timing, advance, open_table
     from amigos.table.record import new_draft, to_record, update
 
     config = TableConfig(
@@ -32,7 +32,7 @@ def live_record_obj(variant: str = "amigos-100") -> dict[str, Any]:
     state, _ = open_table(config, 1_000.0)
     draft = new_draft(config, 1_000.0)
     now = 1_000.0
-    events: list[Any] = [Accept(1), Accept(2), Accept(3)]
+    events: list[Any] = [Accept(1), Accept(2), Accept(3), Start(0)]
     keys = (f"{index:08x}-0000-4000-8000-000000000000" for index in range(1, 1_000))
     while state.phase is not Phase.VOTING:
         if events:

@@ -7,7 +7,9 @@ the system laying a single tile), and the very same events, at the very same mom
 the pure table. After every step both must say the same: whose turn it is and on which clock,
 which cards fell and why, and which moves the system made and why. A second set of matches also
 closes and reopens the players' pages: who is away, "Abandono", the table waiting without a clock,
-the return with fresh time, and the blue card and abandonment when a window runs out.
+the return with fresh time, and the blue card and abandonment when a window runs out. And before
+the match: the wait for the organizer's button, the presses both refuse, and the start or the
+cancellation when nobody presses it in time.
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ from amigos.table import (
     NoticeKind,
     Phase,
     Reconnected,
+    Start,
     Suspend,
     SystemPlay,
+    TableCancelled,
+    TableError,
     TableState,
     TakeOver,
     Termination,
@@ -44,8 +49,9 @@ from amigos.table import (
     open_table,
 )
 from amigos.web.accounts.models import User
+from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
-from amigos.web.tables import registry, store
+from amigos.web.tables import registry, services, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.actor_clock import WORDS
 from tests.table.helpers import config
@@ -73,14 +79,17 @@ class Mirror:
     actor's start), and every effect kept. Heartbeats never lapse here: the test keeps every seat
     heard at the actor too, so presence plays no part."""
 
-    def __init__(self, start: datetime) -> None:
+    def __init__(self, start: datetime, started: bool = True) -> None:
         self.start = start
         players = ("ana", "beto", "caro", "dani")
         self.state: TableState
         self.state, _ = open_table(config("amigos-100", players, timing=Timing(heartbeat_timeout=1e9)), 0.0)
         self.effects: list[Effect] = []
+        if not started:
+            return  # the invitations are out
         for seat in (1, 2, 3):
             self.at(start, Accept(seat))
+        self.at(start, Start(0))  # the organizer's button, as `among_people` presses it
 
     def at(self, moment: datetime, event: Any) -> None:
         self.state, effects = advance(self.state, event, (moment - self.start).total_seconds())
@@ -317,3 +326,72 @@ async def test_the_actor_and_the_pure_table_agree_on_absences(
     assert [colour for _, colour, _ in mirror.cards()].count("blue") == 1
     # Seeds 4 and 5 restart the server while a clock runs (seed 3 never does).
     assert bool(mirror.warnings(NoticeKind.FRESH_TIME)) is fresh_time
+
+
+async def refused_alike(actor: TableActor, user: User, mirror: Mirror, seat: int, moment: datetime) -> str:
+    """The organizer's button pressed by ``user`` (at ``seat``): the actor and the pure table refuse it
+    with the same code, and neither changes."""
+    version, before = actor.version, mirror.state
+    with pytest.raises(CommandError) as served:
+        await actor.call(lambda: actor.start_by_organizer(user.pk))
+    with pytest.raises(TableError) as modelled:
+        mirror.at(moment, Start(seat))
+    assert served.value.code == modelled.value.code
+    assert actor.version == version and mirror.state is before
+    return served.value.code
+
+
+@pytest.mark.parametrize("pressed", [True, False])
+async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock, pressed: bool
+) -> None:
+    """Every seat accepted: both wait for the organizer's button for the same window, refuse the
+    same presses with the same codes, and either start the match when the organizer presses it or
+    cancel the table (reason ``not_started``) when the window runs out."""
+    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
+    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
+    table = await sync_to_async(services.create_table)(
+        organizer=people[0],
+        name="Mesa",
+        variant="amigos-100",
+        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    start = fake_clock.now()
+    mirror = Mirror(start, started=False)
+    assert await refused_alike(actor, people[0], mirror, 0, start) == "not_all_accepted"
+    for seat in (1, 2):
+        await actor.call(lambda seat=seat: actor.accept(people[seat].pk))
+        mirror.at(start, Accept(seat))
+    assert await refused_alike(actor, people[1], mirror, 1, start) == "not_organizer"
+    fake_clock.advance(4)
+    await actor.call(lambda: actor.accept(people[3].pk))
+    mirror.at(fake_clock.now(), Accept(3))
+    # Both wait for the organizer, until the same moment.
+    assert actor.status == "inviting" and mirror.state.awaits_start
+    assert actor.deadline_at is not None and mirror.state.start_until is not None
+    assert (actor.deadline_at - start).total_seconds() == mirror.state.start_until
+    due = next_deadline(mirror.state)
+    assert due is not None and due.at == mirror.state.start_until
+    assert await refused_alike(actor, people[2], mirror, 2, fake_clock.now()) == "not_organizer"
+    if pressed:
+        fake_clock.advance(10)
+        await actor.call(lambda: actor.start_by_organizer(people[0].pk))
+        mirror.at(fake_clock.now(), Start(0))
+        assert actor.status == "playing" and mirror.state.phase is Phase.DEALING
+        assert await refused_alike(actor, people[0], mirror, 0, fake_clock.now()) == "already_started"
+        return
+    fake_clock.moment = start + timedelta(seconds=mirror.state.start_until - 0.5)
+    await actor.fire_deadline()
+    mirror.at(fake_clock.now(), Tick())
+    assert actor.status == "inviting" and mirror.state.awaits_start  # still in time, both
+    fake_clock.moment = start + timedelta(seconds=mirror.state.start_until)
+    await actor.fire_deadline()
+    mirror.at(fake_clock.now(), Tick())
+    log = await actor_log(actor)
+    reasons = [data["reason"] for kind, data in log if kind == "cancelled"]
+    cancelled = [effect.reason.value for effect in mirror.effects if isinstance(effect, TableCancelled)]
+    assert reasons == cancelled == ["not_started"]
+    assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
+    assert await refused_alike(actor, people[0], mirror, 0, fake_clock.now()) == "already_started"

@@ -39,10 +39,14 @@ from amigos.table import (
     VoteChoice,
     conduct_of,
     first_lead_draw,
+    gets_fresh_time,
+    lapsed_invitations,
     needs_first_leader,
+    next_lapse,
     organizer_starts,
     start_refusal,
     start_window,
+    suspension_offender,
 )
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
@@ -298,7 +302,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             # Refused or expired before a version that cancels such tables: it can never start.
             await self._close_invitations([], "expired")
             return
-        if self.status == "playing" and self.game.in_hand and self.kind == "live" and not self.paused:
+        if self.status == "playing" and gets_fresh_time(self.conduct, self.game.in_hand, self.paused):
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
@@ -697,23 +701,19 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         """Act on the table's stored deadline; False when it no longer applies."""
         kind = self.deadline_kind
         if kind == "invitation":
-            lapsed = [
-                state
-                for state in self.seats
-                if state.invitation == "pending"
-                and state.invited_until is not None
-                and now >= state.invited_until
-            ]
             if self.status != "inviting":
                 return False
+            # Which invitations ran out, and what then, is the pure table's rule (`amigos.table`).
+            invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
+            lapsed = lapsed_invitations(invited, now)
             if not lapsed:
                 # Due for a seat that has answered since: the others' time runs on.
-                later = [s.invited_until for s in self.seats if s.invitation == "pending" and s.invited_until]
-                if not later:
+                later = next_lapse(invited)
+                if later is None:
                     return False
-                self.deadline_at = min(later)
+                self.deadline_at = later
                 return True
-            await self._close_invitations(lapsed, "expired")
+            await self._close_invitations([self.seats[number] for number in lapsed], "expired")
             return True
         if kind == START_DEADLINE:
             if not self._waits_for_organizer():
@@ -798,14 +798,13 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             await self.links.seat_presence(self, presence)
         if write.record_ended:
             await self._archive()
-        if (
-            write.suspended
-            and self.status == "playing"
-            and any(seat.user_id in write.suspended for seat in self.seats)
-        ):
-            offender = next(seat.number for seat in self.seats if seat.user_id in write.suspended)
-            await self._commit(self._end_for_suspension(offender))
-            return
+        if write.suspended:
+            # Whose suspension ends the match is the pure table's rule (`suspension_offender`).
+            accounts = [seat.user_id for seat in self.seats]
+            offender = suspension_offender(self.status == "playing", accounts, write.suspended)
+            if offender is not None:
+                await self._commit(self._end_for_suspension(offender))
+                return
         self._arm()
 
     def _end_for_suspension(self, offender: int) -> Pending:

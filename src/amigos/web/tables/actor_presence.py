@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
-from amigos.table import CardReason, Conduct, TurnClock, VoteChoice
-from amigos.table.presence import Lapse, window, window_lapse
+from amigos.table import CardReason, Conduct, TurnClock, VoteChoice, waits_for_absent
+from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
 from amigos.web.tables.rendering import iso
@@ -68,9 +68,12 @@ class PresenceMixin:
 
     @property
     def paused(self) -> bool:
-        """Whether the match waits for an absent player (no clock runs meanwhile)."""
-        return self.tracking and any(
-            seat in self.away_since and not self.seats[seat].held_by_computer for seat in self.away_since
+        """Whether the match waits for an absent player (no clock runs meanwhile): the pure table's
+        rule (`amigos.table.waits_for_absent`)."""
+        return waits_for_absent(
+            self.status == "playing",
+            self.conduct,
+            (not self.seats[seat].held_by_computer for seat in self.away_since),
         )
 
     def _window(self) -> float:
@@ -252,16 +255,15 @@ class PresenceMixin:
         pending = Pending(
             events=[("reconnected", {"seat": seat})], write=store.Write(events=[], at=self.clock.now())
         )
-        if not self.tracking:
-            state.held_by_computer = False
-            return pending
-        if state.held_by_computer:
-            state.held_by_computer = False
+        held, state.held_by_computer = state.held_by_computer, False
+        # What the return does is the pure table's rule (`amigos.table.presence.comeback`).
+        back = comeback(self.tracking, held, self.game.to_move == seat, self.paused)
+        if back is Return.RESUME:
+            self._resume_clock(pending)
+        elif back is not Return.BACK:
             pending.events.append(("seat_returned", {"seat": seat}))
-            if self.game.to_move == seat and not self.paused:
+            if back is Return.MOVE:
                 self._set_clock(pending)  # the player takes the move back, with a fresh clock
-                return pending
-        self._resume_clock(pending)
         return pending
 
     async def attach(self, key: object, seat: int) -> None:

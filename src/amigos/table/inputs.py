@@ -28,6 +28,14 @@ class Refuse:
 
 
 @dataclass(frozen=True, slots=True)
+class Start:
+    """The player at ``seat`` presses the start button (only the organizer's press starts the match,
+    once every seat has accepted: `gathering.start_refusal`)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """The server deals the next hand with ``key`` (a fresh UUID4 from the CSPRNG).
 
@@ -120,9 +128,10 @@ class Tick:
     """Time passes; whatever fell due by ``now`` happens."""
 
 
-TableEvent = (
+TableInput = (
     Accept
     | Refuse
+    | Start
     | Deal
     | Move
     | Heartbeat
