@@ -1,9 +1,10 @@
-"""Who sees what of a table event: one neutral event from the log, one copy per audience.
+"""What leaves the server of a table's log: its stored rows, one copy per audience, in the
+`table.events` payloads (docs/protocol.md), and the topics they go to.
 
 The log keeps each seat's private part under its seat number (the tiles dealt to each seat, the
 tile a seat drew, the legal plays of the seat in turn) and the deal key until the hand is over.
-This is the only place that decides what leaves the server, for live pushes and for the catch-up
-of a reconnecting client alike, so both always agree.
+What each audience may see of a row is the codec's to say (`log_codec.wire`); every payload, live
+pushes and a reconnecting client's catch-up alike, is made here from it, so both always agree.
 """
 
 from __future__ import annotations
@@ -13,56 +14,27 @@ from datetime import UTC, datetime
 from typing import Any
 
 from amigos.web import jsontext
+from amigos.web.tables.log_codec import PER_AUDIENCE, PUBLIC_SITUATIONS, turn_for, wire
 
-#: Fields of the log that never leave the server as they are.
-_SECRET = ("key", "hands", "at", "reshuffle")
+__all__ = [
+    "LOBBY_TOPIC",
+    "PER_AUDIENCE",
+    "PUBLIC_SITUATIONS",
+    "batch",
+    "batch_texts",
+    "batches",
+    "chat_topic",
+    "iso",
+    "render",
+    "seat_topic",
+    "turn_for",
+    "user_topic",
+    "watch_topic",
+]
 
-#: Turn situations that follow from the table alone (its variant, its kind, a computer player in
-#: the seat), so anyone may see them. The others ("single": one legal tile, 5 s; "blocking": 60 s;
-#: "normal": 20 s) follow from the tiles of the seat in turn, and so does the clock's length: they
-#: go to that seat only.
-PUBLIC_SITUATIONS = frozenset({"timed", "computer", "correspondence"})
-
-
-def turn_for(data: dict[str, Any], audience: int | None) -> dict[str, Any]:
-    """The turn clock (a `clock` event's data, or the snapshot's `turn`) as ``audience`` sees it.
-
-    The seat in turn gets it all. Everyone else learns whose turn it is and, only when the
-    situation is public (PUBLIC_SITUATIONS), its clock; otherwise `deadline`, `seconds` and
-    `situation` are null, because a 5-second clock says "one legal tile" and a 60-second one
-    "a play that may block" (docs/protocol.md, "The turn clock for the others")."""
-    out = {name: value for name, value in data.items() if name not in _SECRET}
-    if audience == data["seat"]:
-        out["legal"] = list(data.get("legal") or [])
-        return out
-    out["legal"] = []
-    if data.get("situation") not in PUBLIC_SITUATIONS:
-        out["deadline"] = out["seconds"] = out["situation"] = None
-    return out
-
-
-#: The kinds of event whose copy depends on its audience; every other kind reads the same for all.
-PER_AUDIENCE = frozenset({"hand_started", "drew", "clock"})
-
-
-def render(kind: str, data: dict[str, Any], audience: int | None) -> dict[str, Any]:
-    """The copy of an event for ``audience``: a seat number, or None for the spectators. Only the
-    kinds in PER_AUDIENCE look at the audience."""
-    if kind == "clock":
-        return turn_for(data, audience)
-    out = {name: value for name, value in data.items() if name not in _SECRET}
-    if kind == "hand_started":
-        hands = data["hands"]
-        out["hand"] = list(hands[audience]) if audience is not None else []
-        if audience is not None and audience in (data.get("reshuffle") or ()):
-            # Cuban: only the seat dealt 5 or more doubles learns it may ask for a new deal.
-            out["reshuffle"] = True
-    elif kind == "drew":
-        out["tile"] = data["tile"] if audience == data["seat"] else None
-    elif kind in ("hand_ended", "hand_voided"):
-        out["key"] = data["key"]
-    return out
-
+#: The copy of a stored row for one audience is the codec's (`log_codec.wire`), named here too as
+#: the table's rendering has always named it.
+render = wire
 
 def batch(
     table_id: int, events: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str

@@ -1,4 +1,4 @@
-"""The table actor's database work: load a table, append its events durably, read what was missed.
+"""The table actor's database work: load a table, append to its log durably, read what was missed.
 
 Synchronous Django ORM code, called by the actor through `database_sync_to_async`. `append` is the
 one place a table's play is written: the events, the new version, the deadline, cards and the
@@ -18,7 +18,8 @@ from django.db import connection, transaction
 from django.db.models import F, Field, Q
 
 from amigos.web import jsontext
-from amigos.web.tables import card_hooks, chat_lines, lease_rows
+from amigos.web.tables import card_hooks, chat_lines, lease_rows, log_codec
+from amigos.web.tables.log_entries import MatchStarted, TableCancelled
 from amigos.web.tables.models import (
     OPEN_STATUSES,
     Card,
@@ -34,7 +35,7 @@ from amigos.web.tables.models import (
 if TYPE_CHECKING:
     from amigos.web.accounts.models import User
 
-#: How many recent events an actor keeps in memory for reconnecting clients.
+#: How many stored log rows a reconnecting client may catch up on (more: a snapshot).
 TAIL = 200
 
 
@@ -67,7 +68,8 @@ class Loaded:
     deadline_at: datetime | None
     deadline_kind: str
     seats: list[SeatRow]
-    # The log of the current match (from its `started` event on), oldest first.
+    # The log of the current match (from its start on), oldest first: (version, kind, data) rows,
+    # which `log_codec.decode` reads.
     log: list[tuple[int, str, dict[str, Any]]]
     cards: dict[int, dict[str, int]] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
@@ -75,10 +77,11 @@ class Loaded:
 
 @dataclass
 class Write:
-    """Everything one accepted action changes, written together."""
+    """Everything one accepted action changes, written together: ``rows``, the log rows it appends
+    (kind, data: `log_codec.encode` of each entry), and the table's other changes."""
 
-    events: list[tuple[str, dict[str, Any]]]
     at: datetime
+    rows: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     status: str | None = None
     started_at: datetime | None = None
     ended_at: datetime | None = None
@@ -161,7 +164,7 @@ def load(table_id: int) -> Loaded | None:
     cards: dict[int, dict[str, int]] = {}
     if table.version:
         started = list(
-            TableEvent.objects.filter(table_id=table_id, kind="started")
+            TableEvent.objects.filter(table_id=table_id, kind=log_codec.KIND[MatchStarted])
             .order_by("-version")
             .values_list("version", flat=True)[:1]
         )
@@ -289,7 +292,7 @@ class GroupWrite:
                 {
                     "id": table_id,
                     "expected": expected,
-                    "version": expected + len(write.events),
+                    "version": expected + len(write.rows),
                     "status": write.status,
                     "started_at": write.started_at,
                     "ended_at": write.ended_at,
@@ -302,7 +305,7 @@ class GroupWrite:
             at = write.at
             events += [
                 {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
-                for offset, (kind, data) in enumerate(write.events, start=1)
+                for offset, (kind, data) in enumerate(write.rows, start=1)
             ]
             if write.record is not None:
                 records.append(
@@ -438,7 +441,7 @@ def _alone(table_id: int, expected_version: int, write: Write) -> Outcome:
 
 def _changes(expected_version: int, write: Write) -> dict[str, Any]:
     """The table row's new values after ``write`` (its version first)."""
-    changes: dict[str, Any] = {"version": expected_version + len(write.events)}
+    changes: dict[str, Any] = {"version": expected_version + len(write.rows)}
     if write.status is not None:
         changes["status"] = write.status
     if write.started_at is not None:
@@ -460,8 +463,8 @@ def _write(table_id: int, expected_version: int, write: Write) -> int:
     if not _update_table(table_id, expected_version, changes):
         found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         raise _lost(table_id, found, expected_version)
-    if write.events:
-        _insert_events_of([(table_id, expected_version + 1, write.events, write.at)])
+    if write.rows:
+        _insert_rows_of([(table_id, expected_version + 1, write.rows, write.at)])
     _cards_and_seats(table_id, write)
     if write.record is not None:
         match = write.match_number or Table.objects.values_list("match_number", flat=True).get(pk=table_id)
@@ -526,8 +529,8 @@ def _update_table(table_id: int, expected_version: int, changes: dict[str, Any])
         return bool(cursor.rowcount == 1)
 
 
-def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]], datetime]]) -> None:
-    """One INSERT for the events of some writes (table, first version, events, time), each write's
+def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]], datetime]]) -> None:
+    """One INSERT for the log rows of some writes (table, first version, rows, time), each write's
     numbered from its first (see `_update_table` for why it is plain SQL)."""
     if not writes:
         return
@@ -539,9 +542,9 @@ def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any
     data_field, at_field = fields[3], fields[4]
     assert isinstance(data_field, Field) and isinstance(at_field, Field)
     rows: list[list[Any]] = []
-    for table_id, first, events, at in writes:
+    for table_id, first, rows_of, at in writes:
         stamp = at_field.get_db_prep_save(at, connection)
-        for offset, (kind, data) in enumerate(events):
+        for offset, (kind, data) in enumerate(rows_of):
             rows.append(
                 [table_id, first + offset, kind, data_field.get_db_prep_save(data, connection), stamp]
             )
@@ -621,8 +624,9 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
                     seated=accepted,
                 )
             )
+        kind, data = log_codec.encode(CANCELLED)
         TableEvent.objects.bulk_create(
-            TableEvent(table_id=item.table_id, version=item.version, kind="cancelled", data=CANCELLED, at=now)
+            TableEvent(table_id=item.table_id, version=item.version, kind=kind, data=data, at=now)
             for item in done
         )
         Seat.objects.filter(table_id__in=kept, invitation=Invitation.PENDING).update(
@@ -638,8 +642,8 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
     return done
 
 
-#: The data of the `cancelled` event of a table whose invitations were not all accepted.
-CANCELLED: dict[str, Any] = {"reason": "invitations"}
+#: The log entry of a table cancelled because its invitations were not all accepted.
+CANCELLED = TableCancelled("invitations")
 
 
 def mark_archived(table_id: int, match: int) -> None:
