@@ -4,8 +4,9 @@ Every change of a table (a play, an invitation answered, a vote, a deadline reac
 player's move) is a job in the actor's queue, run alone. A job checks the command against the
 engine and the seat of the player who sent it, computes the log entries it appends
 (`log_entries`), stores them (with the new version, deadline, cards and record) in one
-transaction, and only then publishes each, once per audience, as `log_codec.wire` shows it. If storing fails the actor stops: its memory may be
-ahead of the database, so the registry drops it and the next command rebuilds it from the log.
+transaction, and only then publishes each, once per audience, as `log_codec.wire` shows it. If
+storing fails the actor stops: its memory may be ahead of the database, so the registry drops it
+and the next command rebuilds it from the log.
 
 Time comes from an injected clock, and deadlines are fired by `fire_deadline`, which the actor's
 own timer calls when the time comes (tests call it directly with a fake clock).

@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from amigos.table import DeadlineKind, Situation, TurnClock
 from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
-from amigos.web.tables import store
+from amigos.web.tables import log_codec, store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
-from amigos.web.tables import log_codec
 from amigos.web.tables.game import legal_plays
 from amigos.web.tables.log_entries import CardGiven, Notice, TurnClockShown
 from amigos.web.tables.rendering import iso

@@ -53,6 +53,7 @@ __all__ = [
     "Row",
     "decode",
     "encode",
+    "read",
     "turn_for",
     "wire",
 ]
@@ -352,7 +353,9 @@ def _read_passed(data: Mapping[str, Any]) -> Passed:
 
 
 def _read_drew(data: Mapping[str, Any]) -> Drew:
-    return Drew(seat=int(data["seat"]), tile=str(data["tile"]), boneyard_size=int(data.get("boneyard_size") or 0))
+    return Drew(
+        seat=int(data["seat"]), tile=str(data["tile"]), boneyard_size=int(data.get("boneyard_size") or 0)
+    )
 
 
 def _read_hand_ended(data: Mapping[str, Any]) -> HandEnded:
@@ -384,7 +387,7 @@ def _read_turn_clock(data: Mapping[str, Any]) -> TurnClockShown:
         deadline=_str_or_none(data.get("deadline")),
         seconds=int(data.get("seconds") or 0),
         situation=str(data.get("situation", "")),
-        legal=data.get("legal") or [],
+        legal=data.get("legal", []),
     )
 
 
@@ -482,6 +485,15 @@ def decode(kind: str, data: Any) -> LogEntry:
     if reader is None or not isinstance(data, Mapping):
         return Unrecognized(kind, data)
     return reader(data)
+
+
+def read(kind: str, data: Any) -> LogEntry | None:
+    """`decode` for a reader that only shows what the log says (a list of tables, a reminder): a
+    row it cannot read is None, skipped, where rebuilding a table from it must fail loudly."""
+    try:
+        return decode(kind, data)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 # -- row to wire -----------------------------------------------------------------------------------

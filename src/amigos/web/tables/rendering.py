@@ -36,6 +36,7 @@ __all__ = [
 #: the table's rendering has always named it.
 render = wire
 
+
 def batch(
     table_id: int, events: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str
 ) -> dict[str, Any]:
