@@ -287,7 +287,7 @@ async def test_the_record_is_written_when_the_match_starts_and_when_a_hand_ends(
     original = storing.append
 
     async def noting(table_id: int, expected: int, write: Any, loop: Any = None) -> int:
-        stored.append(({kind for kind, _ in write.events}, write.record is not None))
+        stored.append(({kind for kind, _ in write.rows}, write.record is not None))
         return await original(table_id, expected, write, loop)
 
     monkeypatch.setattr(storing, "append", noting)
