@@ -8,7 +8,7 @@ unless that player was mailed about the same game within the last day. Only veri
 active, unsuspended accounts are written to. The mail is in Spanish and English (the site does not
 know which one the player reads), with the deadline in the player's own time zone.
 
-The turn is read from the table's log (its `clock` events), so this needs nothing from the table's
+The turn is read from the table's log (its `TurnClockShown` rows), so this needs nothing from the table's
 actor, and a reminder sent late or twice by two processes at once changes no game.
 """
 

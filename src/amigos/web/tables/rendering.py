@@ -38,17 +38,18 @@ render = wire
 
 
 def batch(
-    table_id: int, events: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str
+    table_id: int, rows: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str
 ) -> dict[str, Any]:
-    """The `table.events` payload for one audience: numbered events (version, kind, data) in order,
-    all those of one stored action (or of a catch-up), so a client gets them in one frame and
-    never draws the table halfway through an action (a play without the next turn)."""
-    return batches(table_id, events, [audience], now)[0]
+    """The `table.events` payload for one audience: stored log rows (version, kind, data) in order,
+    each an event of the protocol, all those of one stored action (or of a catch-up), so a client
+    gets them in one frame and never draws the table halfway through an action (a play without the
+    next turn)."""
+    return batches(table_id, rows, [audience], now)[0]
 
 
 def batches(
     table_id: int,
-    events: Sequence[tuple[int, str, dict[str, Any]]],
+    rows: Sequence[tuple[int, str, dict[str, Any]]],
     audiences: Sequence[int | None],
     now: str,
 ) -> list[dict[str, Any]]:
@@ -58,7 +59,7 @@ def batches(
     and its spectators, and rendering it five times over was a thirtieth of a play's time."""
     shared = [
         None if kind in PER_AUDIENCE else {"version": version, "kind": kind, "data": render(kind, data, None)}
-        for version, kind, data in events
+        for version, kind, data in rows
     ]
     return [
         {
@@ -68,7 +69,7 @@ def batches(
                 entry
                 if entry is not None
                 else {"version": version, "kind": kind, "data": render(kind, data, audience)}
-                for (version, kind, data), entry in zip(events, shared, strict=True)
+                for (version, kind, data), entry in zip(rows, shared, strict=True)
             ],
         }
         for audience in audiences
@@ -77,7 +78,7 @@ def batches(
 
 def batch_texts(
     table_id: int,
-    events: Sequence[tuple[int, str, dict[str, Any]]],
+    rows: Sequence[tuple[int, str, dict[str, Any]]],
     audiences: Sequence[int | None],
     now: str,
 ) -> list[str]:
@@ -93,14 +94,14 @@ def batch_texts(
         None
         if kind in PER_AUDIENCE
         else jsontext.dumps({"version": version, "kind": kind, "data": render(kind, data, None)})
-        for version, kind, data in events
+        for version, kind, data in rows
     ]
     # The copies of each per-audience event made so far: most audiences read the same one.
-    copies: list[list[tuple[dict[str, Any], str]]] = [[] for _ in events]
+    copies: list[list[tuple[dict[str, Any], str]]] = [[] for _ in rows]
     texts = []
     for audience in audiences:
         parts = []
-        for (version, kind, data), text, made in zip(events, shared, copies, strict=True):
+        for (version, kind, data), text, made in zip(rows, shared, copies, strict=True):
             if text is None:
                 copy = render(kind, data, audience)
                 text = next((known_text for known, known_text in made if known == copy), None)

@@ -1,7 +1,7 @@
 """The table actor's database work: load a table, append to its log durably, read what was missed.
 
 Synchronous Django ORM code, called by the actor through `database_sync_to_async`. `append` is the
-one place a table's play is written: the events, the new version, the deadline, cards and the
+one place a table's play is written: the log rows, the new version, the deadline, cards and the
 record go in one transaction, and the row lock plus the version check refuse a write from anyone
 who is not the current writer (a process that lost the table's lease, for instance).
 """
@@ -124,7 +124,7 @@ def made(
     chat: list[dict[str, Any]] | None = None,
 ) -> Loaded:
     """What `load` would read of a table just made, from the rows its maker holds: nothing stored
-    yet (no event, card or chat line); `load` passes what it read of them.
+    yet (no log row, card or chat line); `load` passes what it read of them.
 
     Why: a vote's rematch table is built by its actor right after it is made
     (`services.make_next_table`); reading back the rows just written cost a rematch three
@@ -152,7 +152,7 @@ def made(
 def load(table_id: int) -> Loaded | None:
     """The table as its actor needs it, or None (no such table).
 
-    A table at version 0 has stored no event yet, and so no card either (both are written only
+    A table at version 0 has stored no log row yet, and so no card either (both are written only
     with a new version, `_write`): their queries are skipped. Every rematch table is loaded so
     (its actor is built when the old table wakes it), and these statements were a third of what
     a rematch cost the server. Its chat is read all the same: a line does not move the version."""
@@ -194,7 +194,7 @@ def append(table_id: int, expected_version: int, write: Write) -> int:
     """Store ``write`` if the table is still at ``expected_version``; the new version.
 
     One conditional UPDATE both checks the version and locks the table's row until the commit (a
-    second writer finds the version moved and gets `LostWrite`), then one INSERT adds the events:
+    second writer finds the version moved and gets `LostWrite`), then one INSERT adds the log rows:
     two statements for a play. Every move takes this path on SQLite; on PostgreSQL it is what the
     one-statement group (`_write_group`) is tested against, and where a failed group's writes go."""
     with transaction.atomic():
@@ -257,7 +257,7 @@ def append_each(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
 def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     """`_write` for many tables at once (PostgreSQL), in the caller's transaction if it writes cards
     or seats and otherwise as a transaction of its own: one statement (`GROUP_SQL`) updates each
-    table still at its expected version, adds the events and upserts the records of those tables;
+    table still at its expected version, adds the log rows and upserts the records of those tables;
     cards and seat changes, which are rare, go as they do alone. A table whose version moved is
     left untouched and gets its `LostWrite`. The store's event-loop connections
     (`tables.loop_store`) run the same statement with the same parameters."""
@@ -284,7 +284,7 @@ class GroupWrite:
         assert len({table_id for table_id, _, _ in writes}) == len(writes), "one write per table"
         self.writes = writes
         tables: list[dict[str, Any]] = []
-        events: list[dict[str, Any]] = []
+        log_rows: list[dict[str, Any]] = []
         records: list[dict[str, Any]] = []
         for table_id, expected, write in writes:
             deadline_at, deadline_kind = write.deadline if write.deadline is not None else (None, None)
@@ -303,7 +303,7 @@ class GroupWrite:
                 }
             )
             at = write.at
-            events += [
+            log_rows += [
                 {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
                 for offset, (kind, data) in enumerate(write.rows, start=1)
             ]
@@ -318,8 +318,8 @@ class GroupWrite:
                     }
                 )
         self.versions = [int(row["version"]) for row in tables]
-        #: `GROUP_SQL`'s parameters: the tables' new values, their events, their records.
-        self.parameters = [jsontext.dumps(rows) for rows in (tables, events, records)]
+        #: `GROUP_SQL`'s parameters: the tables' new values, their log rows, their records.
+        self.parameters = [jsontext.dumps(rows) for rows in (tables, log_rows, records)]
 
     def lost(self, matches: Collection[int]) -> list[int]:
         """The tables the statement left alone (``matches``: the ids it returned): their versions
@@ -346,10 +346,10 @@ class GroupWrite:
 
 
 #: `_write_group`'s statement. Its parameters are JSON lists of the tables' new values, of their
-#: events and of their records. In a table's values a null keeps the column as it is (a write
+#: log rows and of their records. In a table's values a null keeps the column as it is (a write
 #: leaves unset what it does not change), but for the deadline's time, which a null kind keeps:
 #: a deadline is cleared with a null time and an empty kind. Only the tables whose version was
-#: the one expected are changed, and only their events and records are written.
+#: the one expected are changed, and only their log rows and records are written.
 GROUP_SQL = """
 WITH u AS (
     UPDATE {table} AS t SET
@@ -584,7 +584,7 @@ class Cancelled:
 def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[Cancelled]:
     """Cancel, without building their actors, the inviting tables that can no longer start: an
     invitation whose time ran out by ``now``, or one refused or expired and left so by versions
-    that kept such tables inviting for ever. Each gets its `cancelled` event (one version more),
+    that kept such tables inviting for ever. Each gets its `CANCELLED` entry (one version more),
     its open invitations closed as expired and no deadline, in one transaction for them all.
 
     ``owner``: when processes share the tables, only those this process may take (free, expired
