@@ -92,12 +92,13 @@ class TurnClockMixin:
         clock = turn_clock(self.game.hand, self.conduct, TIMING, 0.0, computer)
         self.turn, self.turn_started = clock, now
         seconds = int(clock.budget)
+        # seat, deadline, seconds, situation, legal (by position: this runs on every play)
         entry = TurnClockShown(
-            seat=seat,
-            deadline=iso(now + timedelta(seconds=seconds)),
-            seconds=seconds,
-            situation=WORDS[clock.situation],
-            legal=legal_plays(self.game.hand, seat),
+            seat,
+            iso(now + timedelta(seconds=seconds)),
+            seconds,
+            WORDS[clock.situation],
+            legal_plays(self.game.hand, seat),
         )
         pending.entries.append(entry)
         self.clock_info = log_codec.encode(entry)[1]
