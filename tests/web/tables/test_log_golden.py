@@ -73,7 +73,7 @@ class Capture:
 
     async def read_back(self, table_id: int) -> None:
         """The rows as the database gives them back (keys sorted: PostgreSQL's jsonb orders them)."""
-        rows = await sync_to_async(store.events_between)(table_id, 0, 10_000)
+        rows = await sync_to_async(store.rows_between)(table_id, 0, 10_000)
         for version, kind, data in rows:
             self.lines.append(f"db {table_id} {version} {kind} {jsontext.dumps(_sorted(data))}")
 

@@ -379,7 +379,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             # at a table joins again with `since` (docs/protocol.md, "resync"), most of them having
             # missed nothing.
             missed = (
-                await database_sync_to_async(store.events_between)(self.id, since, self.version)
+                await database_sync_to_async(store.rows_between)(self.id, since, self.version)
                 if since < self.version
                 else []
             )

@@ -556,7 +556,9 @@ def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]
         cursor.execute(sql, [value for row in rows for value in row])
 
 
-def events_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
+def rows_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
+    """The stored log rows (version, kind, data) after ``since`` up to ``until``: a client's
+    catch-up, published as they are stored (`log_codec.wire` shows each to its audience)."""
     rows = TableEvent.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by(
         "version"
     )
