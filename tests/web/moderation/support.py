@@ -30,4 +30,4 @@ def give(table: Table, user: User, colours: list[str], at: datetime, hand: int |
         {"user_id": user.pk, "match": table.match_number or 1, "hand": hand, "colour": c, "reason": "timeout"}
         for c in colours
     ]
-    store.append(table.pk, table.version, store.Write(events=[("card", {})], at=at, cards=cards))
+    store.append(table.pk, table.version, store.Write(rows=[("card", {})], at=at, cards=cards))

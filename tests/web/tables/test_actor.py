@@ -287,7 +287,7 @@ async def test_the_record_is_written_when_the_match_starts_and_when_a_hand_ends(
     original = storing.append
 
     async def noting(table_id: int, expected: int, write: Any, loop: Any = None) -> int:
-        stored.append(({kind for kind, _ in write.events}, write.record is not None))
+        stored.append(({kind for kind, _ in write.rows}, write.record is not None))
         return await original(table_id, expected, write, loop)
 
     monkeypatch.setattr(storing, "append", noting)
@@ -492,13 +492,13 @@ async def test_a_join_already_up_to_date_reads_nothing_from_the_log(
     await actor.call(lambda: actor.join(me, True, None))
     await until(lambda: actor.game.to_move == 0 and actor.clock_info is not None)
     reads: list[tuple[int, int]] = []
-    real = store.events_between
+    real = store.rows_between
 
     def counted(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
         reads.append((since, until))
         return real(table_id, since, until)
 
-    monkeypatch.setattr(store, "events_between", counted)
+    monkeypatch.setattr(store, "rows_between", counted)
     again = Recorder(user.pk)
     ack = await actor.call(lambda: actor.join(again, True, actor.version))
     assert ack["mode"] == "events" and again.events() == [] and reads == []

@@ -124,7 +124,7 @@ class Mirror:
 
 
 async def actor_log(actor: TableActor) -> list[tuple[str, dict[str, Any]]]:
-    rows = await sync_to_async(store.events_between)(actor.id, 0, actor.version)
+    rows = await sync_to_async(store.rows_between)(actor.id, 0, actor.version)
     return [(kind, data) for _, kind, data in rows]
 
 

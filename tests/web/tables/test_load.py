@@ -55,7 +55,7 @@ def test_a_played_table_loads_its_current_match_and_its_cards(make_player: Calla
     ):
         match = 1 if offset < 2 else 2
         write = store.Write(
-            events=events,
+            rows=events,
             at=AT + timedelta(seconds=offset),
             match_number=match,
             cards=[

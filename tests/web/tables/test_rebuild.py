@@ -38,7 +38,7 @@ async def break_on_a_computer_play(
     async def failing_once(
         table_id: int, expected: int, write: store.Write, loop: asyncio.AbstractEventLoop | None = None
     ) -> int:
-        computer_play = any(kind == "played" and data.get("seat") != mine for kind, data in write.events)
+        computer_play = any(kind == "played" and data.get("seat") != mine for kind, data in write.rows)
         if computer_play and not failed:
             failed.append(expected)
             raise OSError("the database went away for a moment")

@@ -15,8 +15,9 @@ from amigos.engine import find_variant, new_deal_key, parse_record, replay_recor
 from amigos.engine.record import record_hand
 from amigos.table import needs_first_leader
 from amigos.web.archive.errors import ArchiveError
-from amigos.web.tables import handover, rendering
+from amigos.web.tables import handover, log_codec, rendering
 from amigos.web.tables.game import Game
+from amigos.web.tables.log_entries import LogEntry
 
 
 def played_game(variant_name: str, players: int | None, moves: int) -> Game:
@@ -117,7 +118,7 @@ def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.D
     )
     variant = find_variant(name, players)
     game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
-    log: list[tuple[str, dict[str, Any]]] = []
+    log: list[LogEntry] = []
     for _match in range(data.draw(st.integers(1, 2), label="matches")):
         log += game.start_match(0 if needs_first_leader(variant) else None)
         for _hand in range(data.draw(st.integers(1, 3), label="hands")):
@@ -138,9 +139,10 @@ def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.D
             ]
 
 
-def _replayed(variant: Any, log: list[tuple[str, dict[str, Any]]]) -> Game:
+def _replayed(variant: Any, log: list[LogEntry]) -> Game:
+    """A fresh game replaying ``log`` as it is stored: each entry through its row and back."""
     fresh = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
-    fresh.replay(log)
+    fresh.replay(log_codec.decode(*log_codec.encode(entry)) for entry in log)
     return fresh
 
 

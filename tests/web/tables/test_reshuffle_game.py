@@ -10,13 +10,19 @@ import pytest
 
 from amigos.engine import Pass, deal_from_key, find_variant, parse_record, replay_record, verify_commitment
 from amigos.table import computer_asks_reshuffle
-from amigos.web.tables import rendering
+from amigos.web.tables import log_codec, rendering
 from amigos.web.tables.game import Game, Refused
+from amigos.web.tables.log_entries import HandStarted, LogEntry, MatchStarted
 
 #: cuban-1v1 deals offering a new deal to seat 0 alone, to seat 1 alone, and to nobody.
 SEAT_0 = "0000008a-0000-4000-8000-000000000000"
 SEAT_1 = "0000006b-0000-4000-8000-000000000000"
 PLAIN = "00000001-0000-4000-8000-000000000000"
+
+
+def rows(entries: list[LogEntry]) -> list[tuple[str, dict[str, Any]]]:
+    """The entries as they are stored and published."""
+    return [log_codec.encode(entry) for entry in entries]
 
 
 def cuban() -> Game:
@@ -27,7 +33,7 @@ def cuban() -> Game:
 
 def test_the_offer_reaches_only_the_seat_dealt_five_doubles() -> None:
     game = cuban()
-    ((kind, data),) = game.deal(SEAT_0)
+    ((kind, data),) = rows(game.deal(SEAT_0))
     assert data["reshuffle"] == [0]
     assert rendering.render(kind, data, 0)["reshuffle"] is True
     for audience in (1, None):
@@ -39,16 +45,16 @@ def test_the_offer_reaches_only_the_seat_dealt_five_doubles() -> None:
 
 def test_a_reshuffle_voids_the_deal_reveals_its_key_and_deals_again_under_a_new_identity() -> None:
     game = cuban()
-    started = game.deal(SEAT_0)[0][1]
+    started = rows(game.deal(SEAT_0))[0][1]
     with pytest.raises(Refused) as refused:
         game.reshuffle(1)
     assert refused.value.code == "no_reshuffle"
-    ((kind, voided),) = game.reshuffle(0)
+    ((kind, voided),) = rows(game.reshuffle(0))
     assert kind == "hand_voided" and voided["seat"] == 0 and voided["number"] == 1
     assert verify_commitment(voided["key"], voided["id"], started["commitment"])
     assert rendering.render(kind, voided, None)["key"] == SEAT_0  # revealed to everyone
     assert not game.in_hand and not game.reshuffle_open(0)
-    again = game.deal(PLAIN)[0][1]
+    again = rows(game.deal(PLAIN))[0][1]
     assert again["number"] == 1 and again["leader"] == started["leader"]
     assert again["id"] == f"{started['id']}:deal:2" and again["reshuffle"] == []
     assert verify_commitment(PLAIN, again["id"], again["commitment"])
@@ -66,9 +72,7 @@ def test_no_reshuffle_after_the_first_move() -> None:
 
 def test_the_record_keeps_the_voided_deal_and_the_log_rebuilds_it() -> None:
     game = cuban()
-    log: list[tuple[str, dict[str, Any]]] = [
-        ("started", {"match": 1, "players": ["Ana", "Beto"], "first_leader": 0})
-    ]
+    log: list[LogEntry] = [MatchStarted(1, ("Ana", "Beto"), 0)]
     log += game.deal(SEAT_0) + game.reshuffle(0) + game.deal(PLAIN)
     at = "2026-01-01T00:00:00.000Z"
     while game.in_hand:
@@ -76,12 +80,14 @@ def test_the_record_keeps_the_voided_deal_and_the_log_rebuilds_it() -> None:
         actions = game.hand.legal_actions()
         log += game.act(game.to_move, actions[0] if actions else Pass(), at=at)
     record = game.record()
+    first_deal = log[1]
+    assert isinstance(first_deal, HandStarted)
     (voided,) = record["hands"][0]["voided"]
     assert voided == {
         "seat": 0,
         "key": SEAT_0,
         "hand_id": "table:7:match:1:hand:1",
-        "commitment": log[1][1]["commitment"],
+        "commitment": first_deal.commitment,
     }
     assert replay_record(parse_record(record)).deals_verified >= 1
     rebuilt = Game(7, find_variant("cuban-1v1"), ("Ana", "Beto"))

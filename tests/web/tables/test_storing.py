@@ -38,7 +38,7 @@ async def tables(make_player: Callable[..., User], count: int) -> list[int]:
 
 
 def a_play(number: int) -> store.Write:
-    return store.Write(events=[("played", {"seat": 0, "n": number}), ("clock", {"seat": 1})], at=AT)
+    return store.Write(rows=[("played", {"seat": 0, "n": number}), ("clock", {"seat": 1})], at=AT)
 
 
 async def stored(table_id: int) -> tuple[int, list[tuple[int, str]]]:
@@ -143,7 +143,7 @@ async def test_a_seat_change_survives_being_tried_twice(make_player: Callable[..
     first, broken = await tables(make_player, 2)
     await sync_to_async(TableEvent.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
     seat = {"number": 1, "level": "hard"}
-    change = store.Write(events=[("seat_changed", {"seat": 1})], at=AT, seats=[seat])
+    change = store.Write(rows=[("seat_changed", {"seat": 1})], at=AT, seats=[seat])
     answers = await outcomes([(first, 0, change), (broken, 0, a_play(2))])
     assert answers[0] == 1
     level = await sync_to_async(lambda: Seat.objects.get(table_id=first, number=1).level)()
@@ -221,7 +221,7 @@ def _writes(draw: st.DrawFn, next_table: int) -> tuple[int, store.Write]:
     record = draw(st.none() | st.fixed_dictionaries({"hands": st.lists(st.integers(0, 9), max_size=3)}))
     ended = record is not None and draw(st.booleans())
     write = store.Write(
-        events=events,
+        rows=events,
         at=draw(_at),
         status=draw(st.none() | st.sampled_from(["playing", "voting", "finished"])),
         started_at=draw(_moments),
@@ -333,7 +333,7 @@ def test_a_group_stores_exactly_what_its_writes_store_one_by_one(
                 stored_events = TableEvent.objects.filter(table_id=table_id, version__gt=expected).order_by(
                     "version"
                 )
-                assert [(row.kind, row.data) for row in stored_events] == write.events
+                assert [(row.kind, row.data) for row in stored_events] == write.rows
             if isinstance(answer, int) and write.record is not None:
                 match = Table.objects.values_list("match_number", flat=True).get(pk=table_id)
                 row = MatchRecord.objects.filter(table_id=table_id, number=match).first()
@@ -357,7 +357,7 @@ async def test_a_finished_group_reaches_its_actors_within_two_turns_of_the_loop(
     def append_many(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
         written.set()
         release.wait()
-        return [expected + len(write.events) for _, expected, write in writes]
+        return [expected + len(write.rows) for _, expected, write in writes]
 
     real_hand_back = storing.Writer._hand_back
 
@@ -393,7 +393,7 @@ async def test_a_play_s_statement_leaves_at_the_loop_s_next_turn(monkeypatch: py
 
     async def write(writes: list[tuple[int, int, store.Write]]) -> list[store.Outcome]:
         sent.append(turns)
-        return [expected + len(play.events) for _, expected, play in writes]
+        return [expected + len(play.rows) for _, expected, play in writes]
 
     writer = storing.Writer(storing.LANES, asyncio.get_running_loop())
     monkeypatch.setattr(writer.connections, "write", write)

@@ -2,10 +2,11 @@
 
 Every change of a table (a play, an invitation answered, a vote, a deadline reached, a computer
 player's move) is a job in the actor's queue, run alone. A job checks the command against the
-engine and the seat of the player who sent it, computes the events, stores them (with the new
-version, deadline, cards and record) in one transaction, and only then publishes each event, once
-per audience, rendered by `rendering.render`. If storing fails the actor stops: its memory may be
-ahead of the database, so the registry drops it and the next command rebuilds it from the log.
+engine and the seat of the player who sent it, computes the log entries it appends
+(`log_entries`), stores them (with the new version, deadline, cards and record) in one
+transaction, and only then publishes each, once per audience, as `log_codec.wire` shows it. If
+storing fails the actor stops: its memory may be ahead of the database, so the registry drops it
+and the next command rebuilds it from the log.
 
 Time comes from an injected clock, and deadlines are fired by `fire_deadline`, which the actor's
 own timer calls when the time comes (tests call it directly with a fake clock).
@@ -53,7 +54,7 @@ from amigos.web.operations import logs, metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
-from amigos.web.tables import chat_lines, rendering, socket_keys, store, storing
+from amigos.web.tables import chat_lines, log_codec, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_timer import TimerMixin
@@ -61,6 +62,21 @@ from amigos.web.tables.actor_types import TIMING, Clock, NextTables, Pending, Se
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
+from amigos.web.tables.log_entries import (
+    ComputerHolds,
+    Disconnected,
+    HandEnded,
+    InvitationRefused,
+    LogEntry,
+    MatchEnded,
+    Notice,
+    Reconnected,
+    SeatChanged,
+    SeatReturned,
+    TableCancelled,
+    TurnClockShown,
+    VoteCast,
+)
 from amigos.web.tables.rendering import iso
 
 # The names other modules import from here (the shared types are defined in `actor_types`).
@@ -124,17 +140,16 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self.votes: dict[int, VoteChoice] = {}
         self.next_table_id: int | None = None
         self.game = Game(self.id, self.variant, self._names())
-        self.game.replay((kind, data) for _, kind, data in loaded.log)
-        for _, kind, data in loaded.log:
-            if kind == "vote" and (choice := VOTE_CHOICES.get(str(data["choice"]))) is not None:
-                self.votes[int(data["seat"])] = choice
-            elif kind == "card":
-                pass  # counts come from the Card rows
+        log_entries = [log_codec.decode(kind, data) for _, kind, data in loaded.log]
+        self.game.replay(log_entries)
+        # (A card's counts come from the Card rows, not from the log.)
         self.clock_info: dict[str, Any] | None = None
-        for _, kind, data in loaded.log:
-            if kind == "clock":
-                self.clock_info = dict(data)
-            elif kind in ("hand_ended", "match_ended", "disconnected"):
+        for entry in log_entries:
+            if isinstance(entry, VoteCast) and (choice := VOTE_CHOICES.get(entry.choice)) is not None:
+                self.votes[entry.seat] = choice
+            elif isinstance(entry, TurnClockShown):
+                self.clock_info = log_codec.encode(entry)[1]
+            elif isinstance(entry, (HandEnded, MatchEnded, Disconnected)):
                 self.clock_info = None
         # The rules of time this table follows, and the turn under way (docs/rules.md).
         self.conduct = conduct_of(
@@ -151,18 +166,20 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self.away_since: dict[int, datetime] = {}
         # During the vote: since when each human seat has had no page open (it left the table).
         self.vote_left: dict[int, datetime] = {}
-        for _, kind, data in loaded.log:
-            seat_number = data.get("seat") if isinstance(data, dict) else None
-            if not isinstance(seat_number, int) or not 0 <= seat_number < len(self.seats):
+        for entry in log_entries:
+            if not isinstance(entry, (Disconnected, Reconnected, ComputerHolds, SeatReturned)):
                 continue
-            if kind == "disconnected":
-                self.away_since[seat_number] = _moment(data.get("since")) or now
-            elif kind == "reconnected":
+            seat_number = entry.seat
+            if not 0 <= seat_number < len(self.seats):
+                continue
+            if isinstance(entry, Disconnected):
+                self.away_since[seat_number] = _moment(entry.since) or now
+            elif isinstance(entry, Reconnected):
                 self.away_since.pop(seat_number, None)
                 self.seats[seat_number].held_by_computer = False
-            elif kind == "computer_holds":
+            elif isinstance(entry, ComputerHolds):
                 self.seats[seat_number].held_by_computer = True
-            elif kind == "seat_returned":
+            else:
                 self.seats[seat_number].held_by_computer = False
         self.broken = False
         # The loop the actor lives in, kept: Python 3.11's `asyncio.get_running_loop()` makes a
@@ -306,10 +323,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
-            pending = Pending(
-                events=[("notice", {"code": "fresh_time", "seat": seat})],
-                write=store.Write(events=[], at=self.clock.now()),
-            )
+            pending = Pending(entries=[Notice("fresh_time", seat)], write=store.Write(at=self.clock.now()))
             self._set_clock(pending)
             await self._commit(pending)
             return
@@ -369,7 +383,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             # at a table joins again with `since` (docs/protocol.md, "resync"), most of them having
             # missed nothing.
             missed = (
-                await database_sync_to_async(store.events_between)(self.id, since, self.version)
+                await database_sync_to_async(store.rows_between)(self.id, since, self.version)
                 if since < self.version
                 else []
             )
@@ -408,9 +422,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             raise CommandError("invitation_expired", "the invitation is over")
         seat.invitation = "accepted"
         seat.invited_until = None
-        pending = Pending(events=[("seat_changed", {"seat": self.seat_dict(seat)})])
+        pending = Pending(entries=[SeatChanged(self.seat_dict(seat))])
         pending.write = store.Write(
-            events=[],
             at=now,
             seats=[{"number": seat.number, "invitation": "accepted", "invited_until": None}],
         )
@@ -420,7 +433,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             pending.write.deadline = (now + timedelta(seconds=start_window(TIMING)), START_DEADLINE)
         elif self._everyone_accepted():
             started = self._start_match()
-            pending.events += started.events
+            pending.entries += started.entries
             assert started.write is not None
             started.write.seats = pending.write.seats
             pending.write = started.write
@@ -461,11 +474,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         invited = [
             seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.user_id is not None
         ]
-        pending = self._cancel([], "expired")
-        for kind, data in pending.events:
-            if kind == "cancelled":
-                data["reason"] = "organizer"
-        await self._commit(pending)
+        await self._commit(self._cancel([], "expired", TableCancelled("organizer")))
         for invitee in invited:
             if invitee is not None:
                 await self._tell_invitee(invitee, "cancelled")
@@ -539,30 +548,30 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             if user_id is not None:
                 await self._tell_invitee(user_id, "cancelled")
 
-    def _cancel(self, answered: list[SeatState], reason: str) -> Pending:
-        """The events and the write of a table cancelled because of ``answered``'s invitations:
-        theirs marked ``reason``, every other open invitation closed ("expired"), and the table
-        `cancelled`, with no deadline left: nothing rebuilds or wakes it again."""
+    def _cancel(
+        self, answered: list[SeatState], reason: str, ending: TableCancelled = store.CANCELLED
+    ) -> Pending:
+        """The log entries and the write of a table cancelled because of ``answered``'s
+        invitations: theirs marked ``reason``, every other open invitation closed ("expired"), and
+        the table's ``ending`` entry (why it is cancelled), with no deadline left: nothing
+        rebuilds or wakes it again."""
         now = self.clock.now()
         numbers = {seat.number for seat in answered}
-        events: list[tuple[str, dict[str, Any]]] = []
+        entries: list[LogEntry] = []
         changed: list[dict[str, Any]] = []
         for seat in self.seats:
             if seat.invitation != "pending":
                 continue
             mark = reason if seat.number in numbers else "expired"
             if seat.number in numbers:
-                data = {"seat": seat.number, "user_id": seat.user_id, "name": seat.name, "reason": reason}
-                events.append(("invitation_refused", data))
+                entries.append(InvitationRefused(seat.number, seat.user_id, seat.name, reason))
             seat.invitation = mark
             seat.invited_until = None
             changed.append({"number": seat.number, "invitation": mark, "invited_until": None})
-        events.append(("cancelled", dict(store.CANCELLED)))
+        entries.append(ending)
         self.status = "cancelled"
-        write = store.Write(
-            events=[], at=now, seats=changed, status="cancelled", ended_at=now, deadline=(None, "")
-        )
-        return Pending(events=events, write=write)
+        write = store.Write(at=now, seats=changed, status="cancelled", ended_at=now, deadline=(None, ""))
+        return Pending(entries=entries, write=write)
 
     def _start_match(self) -> Pending:
         now = self.clock.now()
@@ -578,36 +587,33 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             first: int | None = drawn.leader
         else:
             first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
-        events = self.game.start_match(first)
-        events += self._dealt(key, drawn)
+        entries = self.game.start_match(first)
+        entries += self._dealt(key, drawn)
         self.status = "playing"
         self.votes = {}
         write = store.Write(
-            events=[],
             at=now,
             status="playing",
             started_at=now,
             match_number=self.game.match_number,
             record_started_at=now,
         )
-        pending = Pending(events=events, write=write)
+        pending = Pending(entries=entries, write=write)
         self._continue(pending)
         return pending
 
-    def _dealt(
-        self, key: str | None = None, lead_draw: LeadDraw | None = None
-    ) -> list[tuple[str, dict[str, Any]]]:
-        """The events of dealing the next hand with ``key`` (default: a fresh one), and with it the
+    def _dealt(self, key: str | None = None, lead_draw: LeadDraw | None = None) -> list[LogEntry]:
+        """The log entries of dealing the next hand with ``key`` (default: a fresh one), and with it the
         draw for the first lead ``lead_draw`` (`Game.deal`). A computer player offered a new
         deal (Cuban, 5 or more doubles) answers at once, by `amigos.table.computer_asks_reshuffle`;
         each deal voided so is dealt again. A seat a computer player only holds for an absent
         player never asks: an absent player's answer is "no"."""
-        events = self.game.deal(key or new_deal_key(), lead_draw)
+        entries = self.game.deal(key or new_deal_key(), lead_draw)
         computers = [seat.number for seat in self.seats if seat.is_computer]
         while (asking := self.game.computer_reshuffle(computers)) is not None:
-            events += self.game.reshuffle(asking)
-            events += self.game.deal(new_deal_key())
-        return events
+            entries += self.game.reshuffle(asking)
+            entries += self.game.deal(new_deal_key())
+        return entries
 
     async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:
         """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
@@ -621,11 +627,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         if self.paused:
             raise CommandError("table_paused", "the table waits for an absent player")
         try:
-            events = self.game.reshuffle(seat)
+            entries = self.game.reshuffle(seat)
         except Refused as refusal:
             raise CommandError(refusal.code, refusal.message) from None
-        events += self._dealt()
-        pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
+        entries += self._dealt()
+        pending = Pending(entries=entries, write=store.Write(at=self.clock.now()))
         self._continue(pending)
         assert pending.write is not None
         # The stored record listed the voided deal as the hand in play: write it again (rare).
@@ -637,11 +643,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         """``reason``: why the system or a computer player moved, for the record's ``system``."""
         at = iso(self.clock.now()) or ""
         try:
-            events = self.game.act(seat, action, at=at, system=system, reason=reason)
+            entries = self.game.act(seat, action, at=at, system=system, reason=reason)
         except Refused as refusal:
             raise CommandError(refusal.code, refusal.message) from None
         metrics.count_play(system, reason)
-        pending = Pending(events=events, write=store.Write(events=[], at=self.clock.now()))
+        pending = Pending(entries=entries, write=store.Write(at=self.clock.now()))
         self._continue(pending)
         return pending
 
@@ -653,12 +659,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         while self.game.forced_pass():
             seat = self.game.to_move
             assert seat is not None
-            pending.events += self.game.act(seat, Pass(), at=iso(now) or "", system=True)
-        kinds = {kind for kind, _ in pending.events}
-        if "match_ended" in kinds:
+            pending.entries += self.game.act(seat, Pass(), at=iso(now) or "", system=True)
+        if any(type(entry) is MatchEnded for entry in pending.entries):
             self._after_match(pending)
             return
-        if "hand_ended" in kinds or write.record_started_at is not None:
+        if write.record_started_at is not None or any(type(entry) is HandEnded for entry in pending.entries):
             # The record is rewritten whole, so only when the match starts and when a hand ends
             # (building it on every play cost a fifth of a play's time; at every deal too, a
             # fiftieth): what it gains between two (a deal, the moves) is durable in the log,
@@ -719,24 +724,20 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             if not self._waits_for_organizer():
                 return False
             # The organizer never pressed the button: everyone goes back to the meeting room.
-            pending = self._cancel([], "expired")
-            for event, data in pending.events:
-                if event == "cancelled":
-                    data["reason"] = "not_started"
-            await self._commit(pending)
+            await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
             return True
         if kind == "deal" and self.status == "playing" and not self.game.in_hand:
             if self.paused:
                 # Nobody deals while the table waits for an absent player; the deal follows the return.
-                await self._commit(Pending(write=store.Write(events=[], at=now, deadline=(None, ""))))
+                await self._commit(Pending(write=store.Write(at=now, deadline=(None, ""))))
                 return True
             await self._commit(self._deal_next())
             return True
         if kind == "votes" and self.status == "voting":
-            events = await self._close_votes()
-            write = store.Write(events=[], at=now, status=self.status, ended_at=now, deadline=(None, ""))
+            entries = await self._close_votes()
+            write = store.Write(at=now, status=self.status, ended_at=now, deadline=(None, ""))
             write.next_table_id = self.next_table_id
-            await self._commit(Pending(events=events, write=write))
+            await self._commit(Pending(entries=entries, write=write))
             await self._wake_next_table()
             return True
         seat = self.game.to_move
@@ -756,8 +757,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
 
     def _deal_next(self) -> Pending:
         now = self.clock.now()
-        events = self._dealt()
-        pending = Pending(events=events, write=store.Write(events=[], at=now))
+        pending = Pending(entries=self._dealt(), write=store.Write(at=now))
         self._continue(pending)
         return pending
 
@@ -766,12 +766,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
     async def _commit(self, pending: Pending) -> None:
         assert pending.write is not None
         write = pending.write
-        write.events = pending.events
+        entries = pending.entries
+        # Each entry becomes its stored row once: the same row is stored and published.
+        rows = write.rows = [log_codec.encode(entry) for entry in entries]
         try:
             version = await storing.append(self.id, self.version, write, self.loop)
         except Exception:
             self.broken = True
-            log.exception("table %s: could not store its events; it will be rebuilt", self.id)
+            log.exception("table %s: could not store its log entries; it will be rebuilt", self.id)
             self._rebuild_later()
             raise CommandError("busy", "the table is being reloaded; try again") from None
         first = self.version + 1
@@ -779,20 +781,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         if write.deadline is not None:
             self.deadline_at, self.deadline_kind = write.deadline
         now = iso(self.clock.now()) or ""
-        await self._publish(
-            [(first + offset, kind, data) for offset, (kind, data) in enumerate(pending.events)], now
-        )
-        seats_changed = any(kind == "seat_changed" for kind, _ in pending.events)
-        if (
-            write.status is not None
-            or seats_changed
-            or any(kind == "hand_ended" for kind, _ in pending.events)
-        ):
+        await self._publish([(first + offset, kind, data) for offset, (kind, data) in enumerate(rows)], now)
+        seats_changed = any(type(entry) is SeatChanged for entry in entries)
+        if write.status is not None or seats_changed or any(type(entry) is HandEnded for entry in entries):
             await self._status_changed(statuses=write.status is not None or seats_changed)
         presence = [
-            (int(data["seat"]), kind == "disconnected")
-            for kind, data in pending.events
-            if kind in ("disconnected", "reconnected")
+            (entry.seat, isinstance(entry, Disconnected))
+            for entry in entries
+            if isinstance(entry, (Disconnected, Reconnected))
         ]
         if presence and self.status == "playing":
             await self.links.seat_presence(self, presence)
@@ -817,8 +813,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         stands and everyone goes back to the meeting room; there is no vote."""
         now = self.clock.now()
         if pending is None:
-            pending = Pending(write=store.Write(events=[], at=now))
-        pending.events += self.game.end_match(termination, seat)
+            pending = Pending(write=store.Write(at=now))
+        pending.entries += self.game.end_match(termination, seat)
         self.status = "finished"
         self.clock_info = None
         self.turn = self.turn_started = None
@@ -832,11 +828,12 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         write.termination = termination
         return pending
 
-    async def _publish(self, events: list[tuple[int, str, dict[str, Any]]], now: str) -> None:
+    async def _publish(self, rows: list[tuple[int, str, dict[str, Any]]], now: str) -> None:
         """One `table.events` message per audience (each seat, the spectators) with all the stored
-        action's events. Most events read the same for every audience (a play, a card), so each
-        is encoded once (`rendering.batch_texts`; encoding was a tenth of the event loop's time)."""
-        if not events:
+        action's log rows (version, kind, data). Most read the same for every audience (a play, a
+        card), so each is encoded once (`rendering.batch_texts`; encoding was a tenth of the event
+        loop's time)."""
+        if not rows:
             return
         if self._origin is not None:
             # The command's socket answers it right after this job: its copy of these events waits
@@ -846,7 +843,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             (rendering.seat_topic(self.id, seat), seat) for seat in range(self.variant.players)
         ]
         audiences.append((rendering.watch_topic(self.id), None))
-        texts = rendering.batch_texts(self.id, events, [audience for _, audience in audiences], now)
+        texts = rendering.batch_texts(self.id, rows, [audience for _, audience in audiences], now)
         for (topic, _), text in zip(audiences, texts, strict=True):
             await self.hub.publish_encoded(topic, "table.events", text)
 
@@ -875,7 +872,7 @@ START_REFUSALS = {
     "not_all_accepted": "not every seat has accepted yet",
 }
 
-#: A table whose events could not be stored is rebuilt after this pause (doubling, up to 30 s).
+#: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).
 REBUILD_SECONDS = 1.0
 REBUILD_ATTEMPTS = 12
 

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from amigos.table import DeadlineKind, Situation, TurnClock
 from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
-from amigos.web.tables import store
+from amigos.web.tables import log_codec, store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.game import legal_plays
+from amigos.web.tables.log_entries import CardGiven, Notice, TurnClockShown
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -91,21 +92,22 @@ class TurnClockMixin:
         clock = turn_clock(self.game.hand, self.conduct, TIMING, 0.0, computer)
         self.turn, self.turn_started = clock, now
         seconds = int(clock.budget)
-        data = {
-            "seat": seat,
-            "deadline": iso(now + timedelta(seconds=seconds)),
-            "seconds": seconds,
-            "situation": WORDS[clock.situation],
-            "legal": legal_plays(self.game.hand, seat),
-        }
-        pending.events.append(("clock", data))
-        self.clock_info = data
+        # seat, deadline, seconds, situation, legal (by position: this runs on every play)
+        entry = TurnClockShown(
+            seat,
+            iso(now + timedelta(seconds=seconds)),
+            seconds,
+            WORDS[clock.situation],
+            legal_plays(self.game.hand, seat),
+        )
+        pending.entries.append(entry)
+        self.clock_info = log_codec.encode(entry)[1]
         write.deadline = _deadline(clock, now)
 
     def _clock_card(self, seat: int, now: datetime) -> Pending:
         """The turn's time ran out (or 5 s more passed): the yellow card the clock's rules give,
         with the notice that there was no blocking situation when they call for it."""
-        pending = Pending(write=store.Write(events=[], at=now))
+        pending = Pending(write=store.Write(at=now))
         assert pending.write is not None
         clock, started = self.turn, self.turn_started
         if clock is None or started is None or clock.card_at is None:
@@ -114,7 +116,7 @@ class TurnClockMixin:
             self._set_clock(pending)
             return pending
         if warns_no_block(clock):
-            pending.events.append(("notice", {"code": "no_blocking", "seat": seat}))
+            pending.entries.append(Notice("no_blocking", seat))
         self._give_card(pending, seat, "yellow", card_reason(clock).value)
         self.turn = after_card(clock, TIMING)
         pending.write.deadline = _deadline(self.turn, started)
@@ -135,19 +137,10 @@ class TurnClockMixin:
         counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
         counts[colour] += 1
         hand = self.game.current()
-        data: dict[str, object] = {
-            "seat": seat,
-            "user_id": state.user_id,
-            "colour": colour,
-            "reason": reason,
-            "cards": dict(counts),
-        }
         # A table with computer players is practice: its cards are shown (the table's rules hold)
         # but never reach the account's ladder, so exploring the site cannot get anyone suspended.
         practice = any(other.is_computer for other in self.seats)
-        if practice:
-            data["practice"] = True
-        pending.events.append(("card", data))
+        pending.entries.append(CardGiven(seat, state.user_id, colour, reason, dict(counts), practice))
         if practice:
             return
         assert pending.write is not None

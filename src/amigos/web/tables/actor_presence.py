@@ -20,6 +20,7 @@ from amigos.table import CardReason, Conduct, TurnClock, VoteChoice, waits_for_a
 from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
+from amigos.web.tables.log_entries import ComputerHolds, Disconnected, Reconnected, SeatReturned
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -177,7 +178,7 @@ class PresenceMixin:
         ]
         lapse = window_lapse(self.conduct, others)
         if lapse is Lapse.BLUE_CARD:
-            pending = Pending(write=store.Write(events=[], at=self.clock.now()))
+            pending = Pending(write=store.Write(at=self.clock.now()))
             self._give_card(pending, seat, "blue", CardReason.NO_RETURN.value)
             await self._commit(self._end_unfinished("abandonment", seat, pending))
         elif lapse is Lapse.ABANDONED:
@@ -186,8 +187,8 @@ class PresenceMixin:
             # Two minutes away at a timed table: a computer player holds the seat until the return.
             self.seats[seat].held_by_computer = True
             pending = Pending(
-                events=[("computer_holds", {"seat": seat, "level": "normal"})],
-                write=store.Write(events=[], at=self.clock.now()),
+                entries=[ComputerHolds(seat, "normal")],
+                write=store.Write(at=self.clock.now()),
             )
             self._resume_clock(pending)
             await self._commit(pending)
@@ -208,18 +209,8 @@ class PresenceMixin:
         waiting = self.paused
         self.away_since[seat] = at
         pending = Pending(
-            events=[
-                (
-                    "disconnected",
-                    {
-                        "seat": seat,
-                        "since": iso(at),
-                        "reconnect_deadline": iso(at + timedelta(seconds=self._window())),
-                        "abandon": waiting,
-                    },
-                )
-            ],
-            write=store.Write(events=[], at=self.clock.now()),
+            entries=[Disconnected(seat, iso(at), iso(at + timedelta(seconds=self._window())), waiting)],
+            write=store.Write(at=self.clock.now()),
         )
         if self.paused and self.clock_info is not None:
             # The game waits: the clock of the seat in turn stops; it starts afresh on the return.
@@ -239,7 +230,7 @@ class PresenceMixin:
                 self._set_clock(pending)
         elif self.deadline_kind != "deal" or self.deadline_at is None:
             dealt = self._deal_next()
-            pending.events += dealt.events
+            pending.entries += dealt.entries
             assert pending.write is not None and dealt.write is not None
             pending.write.record = dealt.write.record
             pending.write.deadline = dealt.write.deadline
@@ -252,16 +243,14 @@ class PresenceMixin:
             return None
         self.away_since.pop(seat)
         state = self.seats[seat]
-        pending = Pending(
-            events=[("reconnected", {"seat": seat})], write=store.Write(events=[], at=self.clock.now())
-        )
+        pending = Pending(entries=[Reconnected(seat)], write=store.Write(at=self.clock.now()))
         held, state.held_by_computer = state.held_by_computer, False
         # What the return does is the pure table's rule (`amigos.table.presence.comeback`).
         back = comeback(self.tracking, held, self.game.to_move == seat, self.paused)
         if back is Return.RESUME:
             self._resume_clock(pending)
         elif back is not Return.BACK:
-            pending.events.append(("seat_returned", {"seat": seat}))
+            pending.entries.append(SeatReturned(seat))
             if back is Return.MOVE:
                 self._set_clock(pending)  # the player takes the move back, with a fresh clock
         return pending

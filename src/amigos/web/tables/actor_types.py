@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from amigos.table import Timing
 from amigos.web.tables import store
+from amigos.web.tables.log_entries import LogEntry
 from amigos.web.tables.seat_names import computer_name
 
 #: Every duration of the live tables: the pure table's (`amigos.table.Timing`, the specs' numbers).
@@ -65,7 +66,8 @@ class SeatState(store.SeatRow):
 
 @dataclass
 class Pending:
-    """What the current job will write and then publish."""
+    """What the current job will write and then publish: the log entries it appends, and the rest
+    of the table's row (`store.Write`)."""
 
-    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    entries: list[LogEntry] = field(default_factory=list)
     write: store.Write | None = None

@@ -10,6 +10,7 @@ runs inside the actor, like the rest of its jobs.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from amigos.table.gathering import decide, vote_outcome
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
+from amigos.web.tables.log_entries import LogEntry, MatchEnded, VoteCast, VotesClosed
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -72,14 +74,11 @@ class VotesMixin:
         """Store a seat's choice, and close the vote when the pure table's rule
         (`amigos.table.gathering.decide`) says it is decided."""
         self.votes[seat] = choice
-        data: dict[str, Any] = {"seat": seat, "choice": VOTE_WORDS[choice]}
-        if left:
-            data["left"] = True
-        pending = Pending(events=[("vote", data)])
+        pending = Pending(entries=[VoteCast(seat, VOTE_WORDS[choice], left)])
         if decide(self.votes, self._voters()) is not None:
-            pending.events += await self._close_votes()
+            pending.entries += await self._close_votes()
         now = self.clock.now()
-        pending.write = store.Write(events=[], at=now)
+        pending.write = store.Write(at=now)
         if self.status != "voting":
             pending.write.status = self.status
             pending.write.ended_at = now
@@ -105,11 +104,13 @@ class VotesMixin:
         write.termination = self.game.termination
         deadline = now + timedelta(seconds=TIMING.vote)
         write.deadline = (deadline, "votes")
-        for kind, data in pending.events:
-            if kind == "match_ended":
-                data["votes_deadline"] = iso(deadline)
+        # The match's end tells when the vote closes.
+        pending.entries = [
+            replace(entry, votes_deadline=iso(deadline)) if isinstance(entry, MatchEnded) else entry
+            for entry in pending.entries
+        ]
 
-    async def _close_votes(self) -> list[tuple[str, dict[str, Any]]]:
+    async def _close_votes(self) -> list[LogEntry]:
         """Close the vote: the same rematch or rotate from every human seat creates the next table
         (stored before anyone is told, so `votes_closed` names it); anything else is the meeting
         room ("communicate"). Also when the vote's time ran out (`vote_outcome`)."""
@@ -121,7 +122,7 @@ class VotesMixin:
                 log.exception("table %s: could not create the next table; back to the lobby", self.id)
                 result, self.next_table_id = VoteChoice.LOBBY, None
         self.status = "finished"
-        return [("votes_closed", {"result": VOTE_WORDS[result], "next_table_id": self.next_table_id})]
+        return [VotesClosed(VOTE_WORDS[result], self.next_table_id)]
 
     async def _wake_next_table(self) -> None:
         """Start the table the vote created (its seats all accepted: the match starts at once)."""

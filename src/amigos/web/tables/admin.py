@@ -22,8 +22,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from amigos.web.tables import rendering
+from amigos.web.tables import log_codec, rendering
 from amigos.web.tables.forms import variant_names
+from amigos.web.tables.log_entries import MatchEnded
 from amigos.web.tables.models import CARD_REASONS, OPEN_STATUSES, Card, MatchRecord, Seat, Table, TableEvent
 
 #: How a match ended, in words (the stored code is the engine's `Termination`).
@@ -44,7 +45,7 @@ def event_in_play(event: TableEvent) -> bool:
     if not _is_open(event.table):
         return False
     return not TableEvent.objects.filter(
-        table_id=event.table_id, kind="match_ended", version__gte=event.version
+        table_id=event.table_id, kind=log_codec.KIND[MatchEnded], version__gte=event.version
     ).exists()
 
 

@@ -241,7 +241,7 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any]) 
                 last = max([last, *(int(event.get("version") or 0) for event in payload.get("events") or [])])
         events, audience = _audience(table_id, topics)
         if events:
-            stored = await database_sync_to_async(store.events_between)(table_id, last, 2**62)
+            stored = await database_sync_to_async(store.rows_between)(table_id, last, 2**62)
             if stored:
                 now = rendering.iso(timezone.now()) or ""
                 connection.push("table.events", rendering.batch(table_id, stored, audience, now))

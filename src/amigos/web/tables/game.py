@@ -1,10 +1,11 @@
-"""A table's play, as data the actor can store and replay: the engine driven by numbered events.
+"""A table's play, as data the actor can store and replay: the engine driven by its log.
 
-`Game` knows no database, no clock and no socket. The actor asks it for the events an action
-produces (`play`, `deal`, ...); the same events, read back from the log, rebuild the game after a
-restart (`replay`). Events are audience-neutral: a seat's private part (its dealt tiles, a tile it
-drew, its legal plays) is kept under that seat's number, and `rendering` decides who sees what.
-Everything a message says about a hand is read from the engine's views.
+`Game` knows no database, no clock and no socket. The actor asks it for the log entries an action
+produces (`log_entries`: a tile played, a hand dealt, ...); the same entries, read back from the
+stored log, rebuild the game after a restart (`replay`). Entries are audience-neutral: a seat's
+private part (its dealt tiles, a tile it drew, its legal plays) is kept under that seat's number,
+and the codec (`log_codec.wire`) decides who sees what. Everything a message says about a hand is
+read from the engine's views.
 """
 
 from __future__ import annotations
@@ -39,8 +40,17 @@ from amigos.engine.record import Record, RecordHand, hand_with_moves
 from amigos.engine.trail import HandTrail, MatchTrail, VoidedDeal, hand_trail_json, match_trail_json
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
-
-Event = tuple[str, dict[str, Any]]
+from amigos.web.tables.log_entries import (
+    Drew,
+    HandEnded,
+    HandStarted,
+    HandVoided,
+    LogEntry,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    Played,
+)
 
 
 class Refused(Exception):
@@ -124,7 +134,7 @@ class HandLog:
 
 
 def system_reason(action: Action, system: bool, reason: str | None) -> str | None:
-    """The record's ``system`` mark of a move. Events written before the reason was stored only
+    """The record's ``system`` mark of a move. Entries written before the reason was stored only
     say whether the system moved: a pass it made was an automatic pass, a play its single tile."""
     if reason is not None:
         return reason
@@ -134,7 +144,7 @@ def system_reason(action: Action, system: bool, reason: str | None) -> str | Non
 
 
 def epoch(at: str) -> float:
-    """An event's ISO 8601 time as seconds since the epoch, the unit of the record's times."""
+    """A log entry's ISO 8601 time as seconds since the epoch, the unit of the record's times."""
     return datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()
 
 
@@ -154,7 +164,7 @@ class Game:
     offender: int | None = None
     #: The deals voided so far (Cuban reshuffles), by the number of the hand they were dealt for.
     voided: dict[int, list[VoidedDeal]] = field(default_factory=dict)
-    #: Cuban: the draw that chose this match's first leader, as its first ``hand_started`` told it
+    #: Cuban: the draw that chose this match's first leader, as its first `HandStarted` told it
     #: (``[seat, tile]`` in draw order); None where the rules have no draw or before the deal.
     lead_draw: list[list[Any]] | None = None
     #: Each hand's record as last built, by hand id, with the number of actions it was built from:
@@ -184,7 +194,7 @@ class Game:
 
     def lead_draw_dict(self) -> dict[str, Any] | None:
         """Cuban: the draw for this match's first lead as the snapshot gives it (who won it, and
-        every tile drawn), so a late joiner sees what the first ``hand_started`` told; else None."""
+        every tile drawn), so a late joiner sees what the first `HandStarted` told; else None."""
         if self.lead_draw is None or self.match is None:
             return None
         return {"leader": self.match.first_leader, "draws": self.lead_draw}
@@ -214,9 +224,9 @@ class Game:
                 return seat
         return None
 
-    # -- producing events --------------------------------------------------------------------------
+    # -- producing log entries ---------------------------------------------------------------------
 
-    def start_match(self, first_leader: int | None) -> list[Event]:
+    def start_match(self, first_leader: int | None) -> list[LogEntry]:
         self.match_number += 1
         self.match = Match.new(self.variant, self.names, first_leader)
         self.hand = None
@@ -225,14 +235,9 @@ class Game:
         self.offender = None
         self.voided = {}
         self.lead_draw = None
-        return [
-            (
-                "started",
-                {"match": self.match_number, "players": list(self.names), "first_leader": first_leader},
-            )
-        ]
+        return [MatchStarted(self.match_number, tuple(self.names), first_leader)]
 
-    def deal(self, key: str, lead_draw: LeadDraw | None = None) -> list[Event]:
+    def deal(self, key: str, lead_draw: LeadDraw | None = None) -> list[LogEntry]:
         """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public).
         ``lead_draw``: the draw that chose the match's first leader (Cuban, first deal only), told
         to everyone with the deal: the tiles drawn are set aside, never played."""
@@ -242,52 +247,47 @@ class Game:
         ident = redeal_id(hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ())))
         deal = deal_from_key(key, self.variant)
         leader = self.match.leader_for(deal)
-        data = {
-            "number": number,
-            "id": ident,
-            "commitment": commitment(key, ident),
-            "leader": leader,
-            "key": deal.key,
-            "hands": [[str(tile) for tile in hand] for hand in deal.hands],
-            "hand_sizes": [len(hand) for hand in deal.hands],
-            "boneyard_size": len(deal.boneyard) if self.variant.draws else 0,
-            # Private: each offered seat alone is told (rendering), for the count of doubles
-            # says something of its tiles.
-            "reshuffle": list(self.match.reshuffle_offer(deal)),
-        }
-        if lead_draw is not None:
-            data["lead_draw"] = [[seat, str(tile)] for seat, tile in lead_draw.draws]
-        self._apply_hand_started(data, deal)
-        return [("hand_started", data)]
+        entry = HandStarted(
+            number=number,
+            id=ident,
+            commitment=commitment(key, ident),
+            leader=leader,
+            key=deal.key if deal.key is not None else key,
+            hands=tuple(tuple(str(tile) for tile in hand) for hand in deal.hands),
+            hand_sizes=tuple(len(hand) for hand in deal.hands),
+            boneyard_size=len(deal.boneyard) if self.variant.draws else 0,
+            # Private: each offered seat alone is told (the codec's `wire`), for the count of
+            # doubles says something of its tiles.
+            reshuffle=tuple(self.match.reshuffle_offer(deal)),
+            lead_draw=None
+            if lead_draw is None
+            else tuple((seat, str(tile)) for seat, tile in lead_draw.draws),
+        )
+        self._apply_hand_started(entry, deal)
+        return [entry]
 
-    def reshuffle(self, seat: int) -> list[Event]:
+    def reshuffle(self, seat: int) -> list[LogEntry]:
         """Cuban: ``seat``, dealt 5 or more doubles, asks for a new deal before anyone moved. The
-        deal is voided and its key revealed (`hand_voided`); the caller deals the same hand again
+        deal is voided and its key revealed (`HandVoided`); the caller deals the same hand again
         (`deal`), under the next identity (docs/rules.md)."""
         if not self.reshuffle_open(seat):
             raise Refused("no_reshuffle", "you may not ask for a new deal now")
         log = self.hands[-1]
-        data = {
-            "number": log.number,
-            "seat": seat,
-            "id": log.id,
-            "key": log.key,
-            "commitment": log.commitment,
-        }
-        self._apply_hand_voided(data)
-        return [("hand_voided", data)]
+        entry = HandVoided(number=log.number, seat=seat, id=log.id, key=log.key, commitment=log.commitment)
+        self._apply_hand_voided(entry)
+        return [entry]
 
-    def _apply_hand_voided(self, data: dict[str, Any]) -> None:
+    def _apply_hand_voided(self, entry: HandVoided) -> None:
         log = self.hands.pop()
         self._recorded.pop(log.id, None)
-        voided = VoidedDeal(int(data["seat"]), str(data["key"]), str(data["id"]), str(data["commitment"]))
+        voided = VoidedDeal(entry.seat, entry.key, entry.id, entry.commitment)
         self.voided.setdefault(log.number, []).append(voided)
         self.hand = None
 
     def act(
         self, seat: int, action: Action, *, at: str, system: bool = False, reason: str | None = None
-    ) -> list[Event]:
-        """The events of ``seat`` doing ``action`` (checked by the engine: turn, tile, arm).
+    ) -> list[LogEntry]:
+        """The log entries of ``seat`` doing ``action`` (checked by the engine: turn, tile, arm).
 
         ``reason`` says why the system or a computer player moved (engine/trail.py's
         SYSTEM_REASONS); it is logged with the move so the record, rebuilt after a restart, says
@@ -302,102 +302,84 @@ class Game:
             after = state.apply(action, seat)
         except IllegalAction as refusal:
             raise Refused("illegal_play", refusal.reason) from None
-        events: list[Event] = []
+        entries: list[LogEntry] = []
         if isinstance(action, Play):
             placement = after.line.placements[-1]
             played = after.history[len(state.history)]
             assert isinstance(played, PlayEvent)
-            events.append(
-                (
-                    "played",
-                    {
-                        "seat": seat,
-                        "tile": str(action.tile),
-                        "arm": None if action.arm is None else action.arm.value,
-                        "lead_left": action.lead_left,
-                        "ends": {arm.value: value for arm, value in after.line.ends},
-                        "placement": placement_json(placement),
-                        "points": played.points,
-                        "system": system,
-                        "reason": mark,
-                        "hand_sizes": [len(hand) for hand in after.hands],
-                        "at": at,
-                    },
+            # Fields in their order, not by name: a frozen entry's keyword arguments cost a play
+            # a microsecond more (`Played` says which is which).
+            entries.append(
+                Played(
+                    seat,
+                    str(action.tile),
+                    None if action.arm is None else action.arm.value,
+                    action.lead_left,
+                    {arm.value: value for arm, value in after.line.ends},
+                    placement_json(placement),
+                    played.points,
+                    system,
+                    mark,
+                    tuple([len(hand) for hand in after.hands]),
+                    at,
                 )
             )
         else:
-            events.append(
-                (
-                    "passed",
-                    {
-                        "seat": seat,
-                        "ends": list(state.line.open_ends()),
-                        "automatic": system,
-                        "reason": mark,
-                        "at": at,
-                    },
-                )
-            )
-        for event in after.history[len(state.history) + 1 :]:
-            if isinstance(event, DrawEvent):
-                assert event.tile is not None
-                events.append(("drew", {"seat": event.seat, "tile": str(event.tile), "boneyard_size": None}))
+            entries.append(Passed(seat, tuple(state.line.open_ends()), system, mark, at))
+        # Every tile drawn in this action tells the boneyard as the action leaves it.
         remaining = len(after.boneyard)
-        for _, data in events:
-            if "boneyard_size" in data:
-                data["boneyard_size"] = remaining
+        for happened in after.history[len(state.history) + 1 :]:
+            if isinstance(happened, DrawEvent):
+                assert happened.tile is not None
+                entries.append(Drew(seat=happened.seat, tile=str(happened.tile), boneyard_size=remaining))
         self._record(action, state.move_notation(action), at, mark)
         self.hand = after
         if after.is_over:
-            events.extend(self._end_hand())
-        return events
+            entries.extend(self._end_hand())
+        return entries
 
     def forced_pass(self) -> bool:
         """Whether the seat in turn can only pass (`amigos.table.must_pass`: the server then passes
         for it)."""
         return self.hand is not None and not self.hand.is_over and must_pass(self.hand)
 
-    def end_match(self, termination: str, offender: int | None = None) -> list[Event]:
+    def end_match(self, termination: str, offender: int | None = None) -> list[LogEntry]:
         """End the match early (abandonment, suspension) by ``offender``'s doing: no winner by
         target. The record names the offender (RECORD-FORMAT's live extension requires it)."""
         self.termination = termination
         self.offender = offender
-        data = self._match_ended_data(termination)
-        data["seat"] = offender
-        return [("match_ended", data)]
+        return [self._match_ended(termination, offender)]
 
-    def _end_hand(self) -> list[Event]:
+    def _end_hand(self) -> list[LogEntry]:
         assert self.match is not None and self.hand is not None and self.hand.outcome is not None
         log = self.hands[-1]
         self.match = self.match.finish_hand(self.hand)
         revealed = [sorted((str(tile) for tile in hand), reverse=True) for hand in self.hand.hands]
-        events: list[Event] = [
-            (
-                "hand_ended",
-                {
-                    "number": log.number,
-                    "id": log.id,
-                    "outcome": outcome_json(self.hand.outcome),
-                    "revealed": revealed,
-                    "key": log.key,
-                    "commitment": log.commitment,
-                    "sheet": sheet_json(self.match.sheet()),
-                },
+        entries: list[LogEntry] = [
+            HandEnded(
+                number=log.number,
+                id=log.id,
+                outcome=outcome_json(self.hand.outcome),
+                revealed=tuple(tuple(hand) for hand in revealed),
+                key=log.key,
+                commitment=log.commitment,
+                sheet=sheet_json(self.match.sheet()),
             )
         ]
         if self.match.is_over:
             self.termination = "target"
-            events.append(("match_ended", self._match_ended_data("target")))
-        return events
+            entries.append(self._match_ended("target"))
+        return entries
 
-    def _match_ended_data(self, termination: str) -> dict[str, Any]:
+    def _match_ended(self, termination: str, offender: int | None = None) -> MatchEnded:
         assert self.match is not None
-        return {
-            "termination": termination,
-            "winner": self.match.winner if termination == "target" else None,
-            "sheet": sheet_json(self.match.sheet()),
-            "completed": termination == "target",
-        }
+        return MatchEnded(
+            termination=termination,
+            winner=self.match.winner if termination == "target" else None,
+            sheet=sheet_json(self.match.sheet()),
+            completed=termination == "target",
+            offender=offender,
+        )
 
     def _record(self, action: Action, move: str, at: str, mark: str | None) -> None:
         log = self.hands[-1]
@@ -409,64 +391,58 @@ class Game:
 
     # -- replaying the log -------------------------------------------------------------------------
 
-    def replay(self, events: Iterable[tuple[str, dict[str, Any]]]) -> None:
+    def replay(self, entries: Iterable[LogEntry]) -> None:
         """Bring the game to the state the log describes (actions are re-checked by the engine)."""
-        for kind, data in events:
-            if kind == "started":
-                self.match_number = int(data["match"])
-                self.match = Match.new(self.variant, self.names, data["first_leader"])
+        for entry in entries:
+            if isinstance(entry, MatchStarted):
+                self.match_number = entry.match
+                self.match = Match.new(self.variant, self.names, entry.first_leader)
                 self.hand = None
                 self.hands = []
                 self.termination = ""
                 self.voided = {}
                 self.lead_draw = None
-            elif kind == "hand_started":
-                self._apply_hand_started(data)
-            elif kind == "hand_voided":
-                self._apply_hand_voided(data)
-            elif kind == "played":
+            elif isinstance(entry, HandStarted):
+                self._apply_hand_started(entry)
+            elif isinstance(entry, HandVoided):
+                self._apply_hand_voided(entry)
+            elif isinstance(entry, Played):
                 assert self.hand is not None
                 play = Play(
-                    Tile.parse(data["tile"]),
-                    None if data["arm"] is None else Arm(data["arm"]),
-                    data["lead_left"],
+                    Tile.parse(entry.tile), None if entry.arm is None else Arm(entry.arm), entry.lead_left
                 )
-                self._replay_action(play, data)
-            elif kind == "passed":
-                self._replay_action(Pass(), data)
-            elif kind == "match_ended":
-                self.termination = str(data["termination"])
-                seat = data.get("seat")
-                self.offender = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+                self._replay_action(play, entry.seat, entry.system, entry.reason, entry.at)
+            elif isinstance(entry, Passed):
+                self._replay_action(Pass(), entry.seat, entry.automatic, entry.reason, entry.at)
+            elif isinstance(entry, MatchEnded):
+                self.termination = entry.termination
+                self.offender = entry.offender
 
-    def _replay_action(self, action: Action, data: dict[str, Any]) -> None:
+    def _replay_action(self, action: Action, seat: int, system: bool, reason: str | None, at: str) -> None:
         assert self.hand is not None and self.match is not None
-        system = bool(data.get("system") or data.get("automatic"))
-        reason = data.get("reason")
-        mark = system_reason(action, system, reason if isinstance(reason, str) else None)
-        self._record(action, self.hand.move_notation(action), str(data.get("at", "")), mark)
-        self.hand = self.hand.apply(action, int(data["seat"]))
+        mark = system_reason(action, system, reason)
+        self._record(action, self.hand.move_notation(action), at, mark)
+        self.hand = self.hand.apply(action, seat)
         if self.hand.is_over:
             self.match = self.match.finish_hand(self.hand)
 
-    def _apply_hand_started(self, data: dict[str, Any], deal: Deal | None = None) -> None:
-        """``deal``: the one ``data``'s key gives, when the caller has it already (a live table
+    def _apply_hand_started(self, entry: HandStarted, deal: Deal | None = None) -> None:
+        """``deal``: the one the entry's key gives, when the caller has it already (a live table
         dealing; deriving a deal from its key is the costliest step of a hand's start)."""
         assert self.match is not None
         if deal is None:
-            deal = deal_from_key(str(data["key"]), self.variant)
-        drawn = data.get("lead_draw")
-        if drawn:
-            self.lead_draw = [[int(seat), str(tile)] for seat, tile in drawn]
-        state = self.match.start_hand(deal, int(data["leader"]))
+            deal = deal_from_key(entry.key, self.variant)
+        if entry.lead_draw:
+            self.lead_draw = [[seat, tile] for seat, tile in entry.lead_draw]
+        state = self.match.start_hand(deal, entry.leader)
         self.hands.append(
             HandLog(
-                number=int(data["number"]),
-                id=str(data["id"]),
-                key=str(data["key"]),
-                commitment=str(data["commitment"]),
+                number=entry.number,
+                id=entry.id,
+                key=entry.key,
+                commitment=entry.commitment,
                 start=state,
-                offered=tuple(int(seat) for seat in data.get("reshuffle") or ()),
+                offered=entry.reshuffle,
             )
         )
         self.hand = state

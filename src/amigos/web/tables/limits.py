@@ -19,6 +19,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from amigos.web.tables import log_codec
+from amigos.web.tables.log_entries import Disconnected, Reconnected
 from amigos.web.tables.models import OPEN_STATUSES, Invitation, Kind, Seat, Table, TableEvent
 
 
@@ -56,30 +58,30 @@ def open_tables(user_ids: Collection[int], kind: str) -> dict[int, int]:
     return {user_id: len(tables) for user_id, tables in held.items()}
 
 
-#: The table events that say a seat's player went away or came back (`actor_presence`).
-PRESENCE_EVENTS = ("disconnected", "reconnected")
+#: The kinds of log entry that say a seat's player went away or came back (`actor_presence`).
+PRESENCE_KINDS = (log_codec.KIND[Disconnected], log_codec.KIND[Reconnected])
 
 
 def _left_practice(rows: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
     """The (table, seat) pairs of ``rows`` at tables with a computer player whose player is away
-    now: the last presence event of the seat says it went away. Few rows (a player holds one live
-    table), so the events of those tables' presence are read in one query."""
+    now: the last presence entry of the seat says it went away. Few rows (a player holds one live
+    table), so the presence entries of those tables are read in one query."""
     tables = {table_id for _, table_id, _ in rows}
     practice = set(
         Seat.objects.filter(table_id__in=tables, user__isnull=True).values_list("table_id", flat=True)
     )
     if not practice:
         return set()
-    last: dict[tuple[int, int], str] = {}
+    away: dict[tuple[int, int], bool] = {}
     for table_id, kind, data in (
-        TableEvent.objects.filter(table_id__in=practice, kind__in=PRESENCE_EVENTS)
+        TableEvent.objects.filter(table_id__in=practice, kind__in=PRESENCE_KINDS)
         .order_by("table_id", "version")
         .values_list("table_id", "kind", "data")
     ):
-        seat = data.get("seat") if isinstance(data, dict) else None
-        if isinstance(seat, int):
-            last[(int(table_id), seat)] = str(kind)
-    return {key for key, kind in last.items() if kind == "disconnected"}
+        entry = log_codec.read(str(kind), data)
+        if isinstance(entry, (Disconnected, Reconnected)):
+            away[(int(table_id), entry.seat)] = isinstance(entry, Disconnected)
+    return {key for key, gone in away.items() if gone}
 
 
 def refusal(*, organizer_id: int, invited: Collection[int], kind: str, now: datetime) -> str | None:

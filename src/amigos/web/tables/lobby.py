@@ -13,7 +13,7 @@ from amigos.web.lobby import presence
 from amigos.web.lobby.feed import get_lobby_feed
 from amigos.web.lobby.models import Status as PresenceStatus
 from amigos.web.realtime.hub import Hub
-from amigos.web.tables import rendering, selectors, store
+from amigos.web.tables import log_codec, rendering, selectors, store
 from amigos.web.tables.models import Seat
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ async def table_changed(actor: TableActor, *, statuses: bool = True) -> None:
 
 
 async def cancelled_without_actor(hub: Hub, done: list[store.Cancelled], now: datetime) -> None:
-    """Tell what `store.cancel_lapsed_invitations` did: each table's `cancelled` event to its seats
+    """Tell what `store.cancel_lapsed_invitations` did: each table's `store.CANCELLED` entry to its seats
     and spectators (pages still open on it go back to the meeting room), each closed invitation
     to its player, every player of those tables available again in the online list, and the
     lobby's list of tables without them."""
@@ -96,12 +96,13 @@ async def cancelled_without_actor(hub: Hub, done: list[store.Cancelled], now: da
         return
     stamp = rendering.iso(now) or ""
     for item in done:
-        events = [(item.version, "cancelled", dict(store.CANCELLED))]
+        kind, data = log_codec.encode(store.CANCELLED)
+        rows = [(item.version, kind, data)]
         audiences: list[tuple[str, int | None]] = [
             (rendering.seat_topic(item.table_id, seat), seat) for seat in range(item.players)
         ]
         audiences.append((rendering.watch_topic(item.table_id), None))
-        texts = rendering.batch_texts(item.table_id, events, [audience for _, audience in audiences], stamp)
+        texts = rendering.batch_texts(item.table_id, rows, [audience for _, audience in audiences], stamp)
         for (topic, _), text in zip(audiences, texts, strict=True):
             await hub.publish_encoded(topic, "table.events", text)
         for user_id in item.invited:

@@ -8,7 +8,7 @@ unless that player was mailed about the same game within the last day. Only veri
 active, unsuspended accounts are written to. The mail is in Spanish and English (the site does not
 know which one the player reads), with the deadline in the player's own time zone.
 
-The turn is read from the table's log (its `clock` events), so this needs nothing from the table's
+The turn is read from the table's log (its `TurnClockShown` rows), so this needs nothing from the table's
 actor, and a reminder sent late or twice by two processes at once changes no game.
 """
 
@@ -28,6 +28,8 @@ from django.utils.translation import gettext as _
 from amigos.web.accounts import clock
 from amigos.web.accounts.models import User
 from amigos.web.lobby.models import TurnReminder
+from amigos.web.tables import log_codec
+from amigos.web.tables.log_entries import HandEnded, MatchEnded, TurnClockShown
 from amigos.web.tables.models import Kind, Seat, Status, Table, TableEvent
 
 logger = logging.getLogger(__name__)
@@ -52,10 +54,11 @@ def waiting_moves() -> list[Waiting]:
 
     One query for the games (their last clock and last end of a hand or match come as subqueries),
     one for the seats."""
-    clocks = TableEvent.objects.filter(table=OuterRef("pk"), kind="clock").order_by("-version")
-    ends = TableEvent.objects.filter(table=OuterRef("pk"), kind__in=("hand_ended", "match_ended")).order_by(
-        "-version"
-    )
+    clock_kind = log_codec.KIND[TurnClockShown]
+    clocks = TableEvent.objects.filter(table=OuterRef("pk"), kind=clock_kind).order_by("-version")
+    ends = TableEvent.objects.filter(
+        table=OuterRef("pk"), kind__in=(log_codec.KIND[HandEnded], log_codec.KIND[MatchEnded])
+    ).order_by("-version")
     tables = list(
         Table.objects.filter(kind=Kind.CORRESPONDENCE, status=Status.PLAYING)
         .annotate(
@@ -70,10 +73,9 @@ def waiting_moves() -> list[Waiting]:
     for table_id, name, clock_version, data, end_version in tables:
         if end_version is not None and end_version > clock_version:
             continue  # the hand or the match ended after that clock: nobody is to move
-        seat = data.get("seat") if isinstance(data, dict) else None
-        if isinstance(seat, int) and not isinstance(seat, bool):
-            deadline = clock.moment(data.get("deadline")) if isinstance(data, dict) else None
-            movers[int(table_id)] = (str(name), seat, deadline)
+        entry = log_codec.read(clock_kind, data)
+        if isinstance(entry, TurnClockShown):
+            movers[int(table_id)] = (str(name), entry.seat, clock.moment(entry.deadline))
     if not movers:
         return []
     users = {

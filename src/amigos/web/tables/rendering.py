@@ -1,9 +1,10 @@
-"""Who sees what of a table event: one neutral event from the log, one copy per audience.
+"""What leaves the server of a table's log: its stored rows, one copy per audience, in the
+`table.events` payloads (docs/protocol.md), and the topics they go to.
 
 The log keeps each seat's private part under its seat number (the tiles dealt to each seat, the
 tile a seat drew, the legal plays of the seat in turn) and the deal key until the hand is over.
-This is the only place that decides what leaves the server, for live pushes and for the catch-up
-of a reconnecting client alike, so both always agree.
+What each audience may see of a row is the codec's to say (`log_codec.wire`); every payload, live
+pushes and a reconnecting client's catch-up alike, is made here from it, so both always agree.
 """
 
 from __future__ import annotations
@@ -13,69 +14,42 @@ from datetime import UTC, datetime
 from typing import Any
 
 from amigos.web import jsontext
+from amigos.web.tables.log_codec import PER_AUDIENCE, PUBLIC_SITUATIONS, turn_for, wire
 
-#: Fields of the log that never leave the server as they are.
-_SECRET = ("key", "hands", "at", "reshuffle")
+__all__ = [
+    "LOBBY_TOPIC",
+    "PER_AUDIENCE",
+    "PUBLIC_SITUATIONS",
+    "batch",
+    "batch_texts",
+    "batches",
+    "chat_topic",
+    "iso",
+    "render",
+    "seat_topic",
+    "turn_for",
+    "user_topic",
+    "watch_topic",
+]
 
-#: Turn situations that follow from the table alone (its variant, its kind, a computer player in
-#: the seat), so anyone may see them. The others ("single": one legal tile, 5 s; "blocking": 60 s;
-#: "normal": 20 s) follow from the tiles of the seat in turn, and so does the clock's length: they
-#: go to that seat only.
-PUBLIC_SITUATIONS = frozenset({"timed", "computer", "correspondence"})
-
-
-def turn_for(data: dict[str, Any], audience: int | None) -> dict[str, Any]:
-    """The turn clock (a `clock` event's data, or the snapshot's `turn`) as ``audience`` sees it.
-
-    The seat in turn gets it all. Everyone else learns whose turn it is and, only when the
-    situation is public (PUBLIC_SITUATIONS), its clock; otherwise `deadline`, `seconds` and
-    `situation` are null, because a 5-second clock says "one legal tile" and a 60-second one
-    "a play that may block" (docs/protocol.md, "The turn clock for the others")."""
-    out = {name: value for name, value in data.items() if name not in _SECRET}
-    if audience == data["seat"]:
-        out["legal"] = list(data.get("legal") or [])
-        return out
-    out["legal"] = []
-    if data.get("situation") not in PUBLIC_SITUATIONS:
-        out["deadline"] = out["seconds"] = out["situation"] = None
-    return out
-
-
-#: The kinds of event whose copy depends on its audience; every other kind reads the same for all.
-PER_AUDIENCE = frozenset({"hand_started", "drew", "clock"})
-
-
-def render(kind: str, data: dict[str, Any], audience: int | None) -> dict[str, Any]:
-    """The copy of an event for ``audience``: a seat number, or None for the spectators. Only the
-    kinds in PER_AUDIENCE look at the audience."""
-    if kind == "clock":
-        return turn_for(data, audience)
-    out = {name: value for name, value in data.items() if name not in _SECRET}
-    if kind == "hand_started":
-        hands = data["hands"]
-        out["hand"] = list(hands[audience]) if audience is not None else []
-        if audience is not None and audience in (data.get("reshuffle") or ()):
-            # Cuban: only the seat dealt 5 or more doubles learns it may ask for a new deal.
-            out["reshuffle"] = True
-    elif kind == "drew":
-        out["tile"] = data["tile"] if audience == data["seat"] else None
-    elif kind in ("hand_ended", "hand_voided"):
-        out["key"] = data["key"]
-    return out
+#: The copy of a stored row for one audience is the codec's (`log_codec.wire`), named here too as
+#: the table's rendering has always named it.
+render = wire
 
 
 def batch(
-    table_id: int, events: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str
+    table_id: int, rows: Sequence[tuple[int, str, dict[str, Any]]], audience: int | None, now: str
 ) -> dict[str, Any]:
-    """The `table.events` payload for one audience: numbered events (version, kind, data) in order,
-    all those of one stored action (or of a catch-up), so a client gets them in one frame and
-    never draws the table halfway through an action (a play without the next turn)."""
-    return batches(table_id, events, [audience], now)[0]
+    """The `table.events` payload for one audience: stored log rows (version, kind, data) in order,
+    each an event of the protocol, all those of one stored action (or of a catch-up), so a client
+    gets them in one frame and never draws the table halfway through an action (a play without the
+    next turn)."""
+    return batches(table_id, rows, [audience], now)[0]
 
 
 def batches(
     table_id: int,
-    events: Sequence[tuple[int, str, dict[str, Any]]],
+    rows: Sequence[tuple[int, str, dict[str, Any]]],
     audiences: Sequence[int | None],
     now: str,
 ) -> list[dict[str, Any]]:
@@ -85,7 +59,7 @@ def batches(
     and its spectators, and rendering it five times over was a thirtieth of a play's time."""
     shared = [
         None if kind in PER_AUDIENCE else {"version": version, "kind": kind, "data": render(kind, data, None)}
-        for version, kind, data in events
+        for version, kind, data in rows
     ]
     return [
         {
@@ -95,7 +69,7 @@ def batches(
                 entry
                 if entry is not None
                 else {"version": version, "kind": kind, "data": render(kind, data, audience)}
-                for (version, kind, data), entry in zip(events, shared, strict=True)
+                for (version, kind, data), entry in zip(rows, shared, strict=True)
             ],
         }
         for audience in audiences
@@ -104,7 +78,7 @@ def batches(
 
 def batch_texts(
     table_id: int,
-    events: Sequence[tuple[int, str, dict[str, Any]]],
+    rows: Sequence[tuple[int, str, dict[str, Any]]],
     audiences: Sequence[int | None],
     now: str,
 ) -> list[str]:
@@ -120,14 +94,14 @@ def batch_texts(
         None
         if kind in PER_AUDIENCE
         else jsontext.dumps({"version": version, "kind": kind, "data": render(kind, data, None)})
-        for version, kind, data in events
+        for version, kind, data in rows
     ]
     # The copies of each per-audience event made so far: most audiences read the same one.
-    copies: list[list[tuple[dict[str, Any], str]]] = [[] for _ in events]
+    copies: list[list[tuple[dict[str, Any], str]]] = [[] for _ in rows]
     texts = []
     for audience in audiences:
         parts = []
-        for (version, kind, data), text, made in zip(events, shared, copies, strict=True):
+        for (version, kind, data), text, made in zip(rows, shared, copies, strict=True):
             if text is None:
                 copy = render(kind, data, audience)
                 text = next((known_text for known, known_text in made if known == copy), None)

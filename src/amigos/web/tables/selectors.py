@@ -7,6 +7,8 @@ from typing import Any
 from django.db.models import JSONField, OuterRef, Q, Subquery
 
 from amigos.web.accounts.models import User
+from amigos.web.tables import log_codec
+from amigos.web.tables.log_entries import HandEnded, MatchEnded, TurnClockShown
 from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
 from amigos.web.tables.seat_names import computer_label
 
@@ -52,16 +54,19 @@ def seated_live_table(user_id: int) -> Table | None:
 
 
 def _last_sheet(data: object) -> dict[str, Any] | None:
-    """The score sheet in a `hand_ended` event's data (None before the first hand ends)."""
-    sheet = data.get("sheet") if isinstance(data, dict) else None
+    """The score sheet a `HandEnded` row's data holds (None before the first hand ends)."""
+    entry = log_codec.read(log_codec.KIND[HandEnded], data)
+    sheet = entry.sheet if isinstance(entry, HandEnded) else None
     return sheet if isinstance(sheet, dict) else None
 
 
 def live_tables() -> list[dict[str, Any]]:
     """Live tables a spectator may open: inviting or playing, newest first."""
-    # The score comes with each table in the same query (its last `hand_ended` event), not one
+    # The score comes with each table in the same query (its last `HandEnded` row), not one
     # query per table: the list is rebuilt every second while hands end.
-    last_hand = TableEvent.objects.filter(table=OuterRef("pk"), kind="hand_ended").order_by("-version")
+    last_hand = TableEvent.objects.filter(table=OuterRef("pk"), kind=log_codec.KIND[HandEnded]).order_by(
+        "-version"
+    )
     tables = (
         Table.objects.filter(kind=Kind.LIVE, status__in=[Status.INVITING, Status.PLAYING])
         .annotate(last_hand=Subquery(last_hand.values("data")[:1], output_field=JSONField()))
@@ -145,16 +150,20 @@ def my_games(user_id: int) -> list[dict[str, Any]]:
     for table in tables:
         mine = next(seat for seat in table.seats.all() if seat.user_id == user_id)
         my_seat = mine.number
-        clock = TableEvent.objects.filter(table=table, kind="clock").order_by("-version").first()
+        clock_kind = log_codec.KIND[TurnClockShown]
+        clock = TableEvent.objects.filter(table=table, kind=clock_kind).order_by("-version").first()
         to_move = None
         deadline = None
         if clock is not None and table.status == Status.PLAYING:
             later_end = TableEvent.objects.filter(
-                table=table, kind__in=["hand_ended", "match_ended"], version__gt=clock.version
+                table=table,
+                kind__in=[log_codec.KIND[HandEnded], log_codec.KIND[MatchEnded]],
+                version__gt=clock.version,
             ).exists()
-            if not later_end:
-                to_move = int(clock.data["seat"])
-                deadline = clock.data.get("deadline")
+            shown = log_codec.read(clock_kind, clock.data)
+            if not later_end and isinstance(shown, TurnClockShown):
+                to_move = shown.seat
+                deadline = shown.deadline
         sheet = _last_sheet(table)
         games.append(
             {

@@ -1,7 +1,7 @@
-"""The table actor's database work: load a table, append its events durably, read what was missed.
+"""The table actor's database work: load a table, append to its log durably, read what was missed.
 
 Synchronous Django ORM code, called by the actor through `database_sync_to_async`. `append` is the
-one place a table's play is written: the events, the new version, the deadline, cards and the
+one place a table's play is written: the log rows, the new version, the deadline, cards and the
 record go in one transaction, and the row lock plus the version check refuse a write from anyone
 who is not the current writer (a process that lost the table's lease, for instance).
 """
@@ -18,7 +18,8 @@ from django.db import connection, transaction
 from django.db.models import F, Field, Q
 
 from amigos.web import jsontext
-from amigos.web.tables import card_hooks, chat_lines, lease_rows
+from amigos.web.tables import card_hooks, chat_lines, lease_rows, log_codec
+from amigos.web.tables.log_entries import MatchStarted, TableCancelled
 from amigos.web.tables.models import (
     OPEN_STATUSES,
     Card,
@@ -34,7 +35,7 @@ from amigos.web.tables.models import (
 if TYPE_CHECKING:
     from amigos.web.accounts.models import User
 
-#: How many recent events an actor keeps in memory for reconnecting clients.
+#: How many stored log rows a reconnecting client may catch up on (more: a snapshot).
 TAIL = 200
 
 
@@ -67,7 +68,8 @@ class Loaded:
     deadline_at: datetime | None
     deadline_kind: str
     seats: list[SeatRow]
-    # The log of the current match (from its `started` event on), oldest first.
+    # The log of the current match (from its start on), oldest first: (version, kind, data) rows,
+    # which `log_codec.decode` reads.
     log: list[tuple[int, str, dict[str, Any]]]
     cards: dict[int, dict[str, int]] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
@@ -75,10 +77,11 @@ class Loaded:
 
 @dataclass
 class Write:
-    """Everything one accepted action changes, written together."""
+    """Everything one accepted action changes, written together: ``rows``, the log rows it appends
+    (kind, data: `log_codec.encode` of each entry), and the table's other changes."""
 
-    events: list[tuple[str, dict[str, Any]]]
     at: datetime
+    rows: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     status: str | None = None
     started_at: datetime | None = None
     ended_at: datetime | None = None
@@ -121,7 +124,7 @@ def made(
     chat: list[dict[str, Any]] | None = None,
 ) -> Loaded:
     """What `load` would read of a table just made, from the rows its maker holds: nothing stored
-    yet (no event, card or chat line); `load` passes what it read of them.
+    yet (no log row, card or chat line); `load` passes what it read of them.
 
     Why: a vote's rematch table is built by its actor right after it is made
     (`services.make_next_table`); reading back the rows just written cost a rematch three
@@ -149,7 +152,7 @@ def made(
 def load(table_id: int) -> Loaded | None:
     """The table as its actor needs it, or None (no such table).
 
-    A table at version 0 has stored no event yet, and so no card either (both are written only
+    A table at version 0 has stored no log row yet, and so no card either (both are written only
     with a new version, `_write`): their queries are skipped. Every rematch table is loaded so
     (its actor is built when the old table wakes it), and these statements were a third of what
     a rematch cost the server. Its chat is read all the same: a line does not move the version."""
@@ -161,7 +164,7 @@ def load(table_id: int) -> Loaded | None:
     cards: dict[int, dict[str, int]] = {}
     if table.version:
         started = list(
-            TableEvent.objects.filter(table_id=table_id, kind="started")
+            TableEvent.objects.filter(table_id=table_id, kind=log_codec.KIND[MatchStarted])
             .order_by("-version")
             .values_list("version", flat=True)[:1]
         )
@@ -191,7 +194,7 @@ def append(table_id: int, expected_version: int, write: Write) -> int:
     """Store ``write`` if the table is still at ``expected_version``; the new version.
 
     One conditional UPDATE both checks the version and locks the table's row until the commit (a
-    second writer finds the version moved and gets `LostWrite`), then one INSERT adds the events:
+    second writer finds the version moved and gets `LostWrite`), then one INSERT adds the log rows:
     two statements for a play. Every move takes this path on SQLite; on PostgreSQL it is what the
     one-statement group (`_write_group`) is tested against, and where a failed group's writes go."""
     with transaction.atomic():
@@ -254,7 +257,7 @@ def append_each(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
 def _write_group(writes: list[tuple[int, int, Write]]) -> list[Outcome]:
     """`_write` for many tables at once (PostgreSQL), in the caller's transaction if it writes cards
     or seats and otherwise as a transaction of its own: one statement (`GROUP_SQL`) updates each
-    table still at its expected version, adds the events and upserts the records of those tables;
+    table still at its expected version, adds the log rows and upserts the records of those tables;
     cards and seat changes, which are rare, go as they do alone. A table whose version moved is
     left untouched and gets its `LostWrite`. The store's event-loop connections
     (`tables.loop_store`) run the same statement with the same parameters."""
@@ -281,7 +284,7 @@ class GroupWrite:
         assert len({table_id for table_id, _, _ in writes}) == len(writes), "one write per table"
         self.writes = writes
         tables: list[dict[str, Any]] = []
-        events: list[dict[str, Any]] = []
+        log_rows: list[dict[str, Any]] = []
         records: list[dict[str, Any]] = []
         for table_id, expected, write in writes:
             deadline_at, deadline_kind = write.deadline if write.deadline is not None else (None, None)
@@ -289,7 +292,7 @@ class GroupWrite:
                 {
                     "id": table_id,
                     "expected": expected,
-                    "version": expected + len(write.events),
+                    "version": expected + len(write.rows),
                     "status": write.status,
                     "started_at": write.started_at,
                     "ended_at": write.ended_at,
@@ -300,9 +303,9 @@ class GroupWrite:
                 }
             )
             at = write.at
-            events += [
+            log_rows += [
                 {"table_id": table_id, "version": expected + offset, "kind": kind, "data": data, "at": at}
-                for offset, (kind, data) in enumerate(write.events, start=1)
+                for offset, (kind, data) in enumerate(write.rows, start=1)
             ]
             if write.record is not None:
                 records.append(
@@ -315,8 +318,8 @@ class GroupWrite:
                     }
                 )
         self.versions = [int(row["version"]) for row in tables]
-        #: `GROUP_SQL`'s parameters: the tables' new values, their events, their records.
-        self.parameters = [jsontext.dumps(rows) for rows in (tables, events, records)]
+        #: `GROUP_SQL`'s parameters: the tables' new values, their log rows, their records.
+        self.parameters = [jsontext.dumps(rows) for rows in (tables, log_rows, records)]
 
     def lost(self, matches: Collection[int]) -> list[int]:
         """The tables the statement left alone (``matches``: the ids it returned): their versions
@@ -343,10 +346,10 @@ class GroupWrite:
 
 
 #: `_write_group`'s statement. Its parameters are JSON lists of the tables' new values, of their
-#: events and of their records. In a table's values a null keeps the column as it is (a write
+#: log rows and of their records. In a table's values a null keeps the column as it is (a write
 #: leaves unset what it does not change), but for the deadline's time, which a null kind keeps:
 #: a deadline is cleared with a null time and an empty kind. Only the tables whose version was
-#: the one expected are changed, and only their events and records are written.
+#: the one expected are changed, and only their log rows and records are written.
 GROUP_SQL = """
 WITH u AS (
     UPDATE {table} AS t SET
@@ -438,7 +441,7 @@ def _alone(table_id: int, expected_version: int, write: Write) -> Outcome:
 
 def _changes(expected_version: int, write: Write) -> dict[str, Any]:
     """The table row's new values after ``write`` (its version first)."""
-    changes: dict[str, Any] = {"version": expected_version + len(write.events)}
+    changes: dict[str, Any] = {"version": expected_version + len(write.rows)}
     if write.status is not None:
         changes["status"] = write.status
     if write.started_at is not None:
@@ -460,8 +463,8 @@ def _write(table_id: int, expected_version: int, write: Write) -> int:
     if not _update_table(table_id, expected_version, changes):
         found = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         raise _lost(table_id, found, expected_version)
-    if write.events:
-        _insert_events_of([(table_id, expected_version + 1, write.events, write.at)])
+    if write.rows:
+        _insert_rows_of([(table_id, expected_version + 1, write.rows, write.at)])
     _cards_and_seats(table_id, write)
     if write.record is not None:
         match = write.match_number or Table.objects.values_list("match_number", flat=True).get(pk=table_id)
@@ -526,8 +529,8 @@ def _update_table(table_id: int, expected_version: int, changes: dict[str, Any])
         return bool(cursor.rowcount == 1)
 
 
-def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]], datetime]]) -> None:
-    """One INSERT for the events of some writes (table, first version, events, time), each write's
+def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]], datetime]]) -> None:
+    """One INSERT for the log rows of some writes (table, first version, rows, time), each write's
     numbered from its first (see `_update_table` for why it is plain SQL)."""
     if not writes:
         return
@@ -539,9 +542,9 @@ def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any
     data_field, at_field = fields[3], fields[4]
     assert isinstance(data_field, Field) and isinstance(at_field, Field)
     rows: list[list[Any]] = []
-    for table_id, first, events, at in writes:
+    for table_id, first, rows_of, at in writes:
         stamp = at_field.get_db_prep_save(at, connection)
-        for offset, (kind, data) in enumerate(events):
+        for offset, (kind, data) in enumerate(rows_of):
             rows.append(
                 [table_id, first + offset, kind, data_field.get_db_prep_save(data, connection), stamp]
             )
@@ -553,7 +556,9 @@ def _insert_events_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any
         cursor.execute(sql, [value for row in rows for value in row])
 
 
-def events_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
+def rows_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
+    """The stored log rows (version, kind, data) after ``since`` up to ``until``: a client's
+    catch-up, published as they are stored (`log_codec.wire` shows each to its audience)."""
     rows = TableEvent.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by(
         "version"
     )
@@ -581,7 +586,7 @@ class Cancelled:
 def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[Cancelled]:
     """Cancel, without building their actors, the inviting tables that can no longer start: an
     invitation whose time ran out by ``now``, or one refused or expired and left so by versions
-    that kept such tables inviting for ever. Each gets its `cancelled` event (one version more),
+    that kept such tables inviting for ever. Each gets its `CANCELLED` entry (one version more),
     its open invitations closed as expired and no deadline, in one transaction for them all.
 
     ``owner``: when processes share the tables, only those this process may take (free, expired
@@ -621,8 +626,9 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
                     seated=accepted,
                 )
             )
+        kind, data = log_codec.encode(CANCELLED)
         TableEvent.objects.bulk_create(
-            TableEvent(table_id=item.table_id, version=item.version, kind="cancelled", data=CANCELLED, at=now)
+            TableEvent(table_id=item.table_id, version=item.version, kind=kind, data=data, at=now)
             for item in done
         )
         Seat.objects.filter(table_id__in=kept, invitation=Invitation.PENDING).update(
@@ -638,8 +644,8 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
     return done
 
 
-#: The data of the `cancelled` event of a table whose invitations were not all accepted.
-CANCELLED: dict[str, Any] = {"reason": "invitations"}
+#: The log entry of a table cancelled because its invitations were not all accepted.
+CANCELLED = TableCancelled("invitations")
 
 
 def mark_archived(table_id: int, match: int) -> None:
