@@ -110,7 +110,13 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
         try:
             reply = await _ask(found.owner, name, table_id, connection.user_id, payload)
         except _Moved:
+            registry.sharing().leases.forget(table_id)
             continue
+        except CommandError as refusal:
+            if refusal.code == "busy":  # no answer: the owner may be gone, ask the database next time
+                registry.sharing().leases.forget(table_id)
+            raise
+        registry.sharing().leases.confirm(table_id, found.owner)
         await _replay(connection, table_id, reply)
         result = reply.get("result")
         return result if isinstance(result, dict) else {}

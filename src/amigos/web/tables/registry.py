@@ -194,6 +194,10 @@ async def locate(
     actor = registry.actors.get(table_id)
     if usable(actor):
         return actor
+    if shared and actor is None:
+        holder = registry.leases.holder_known(table_id)
+        if holder is not None:
+            return Elsewhere(holder)
     lock = registry.locks.setdefault(table_id, asyncio.Lock())
     async with lock:
         actor = registry.actors.get(table_id)
