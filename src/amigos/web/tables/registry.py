@@ -285,7 +285,12 @@ async def cancel_lapsed(owner: str | None = None, loop: asyncio.AbstractEventLoo
 
 async def _keep_leases(registry: Actors) -> None:
     """Renew this process's leases, stop the actors whose lease went elsewhere, rebuild broken
-    ones, and adopt the tables nobody holds any more (their owner died)."""
+    ones, and adopt the tables nobody holds any more (their owner died).
+
+    The adoptions of one beat stop when the next renewal is due: the rest wait for the next beat.
+    Why: adopting is a table at a time (its lease, its log, its actor), and hosts starting together
+    beside 300 tables spent longer than a lease adopting, so the leases taken first expired before
+    the renewal came, other hosts took them and the tables changed hands again and again."""
     while True:
         await asyncio.sleep(lease.renew_seconds())
         try:
@@ -296,7 +301,10 @@ async def _keep_leases(registry: Actors) -> None:
                     log.warning("table %s: another process holds its lease; its actor here stops", table_id)
                     await actor.stop()
             await rebuild_broken(registry)
+            renew_by = time.monotonic() + lease.renew_seconds()
             for table_id in await registry.leases.adoptable():
+                if time.monotonic() >= renew_by:
+                    break
                 if table_id not in registry.actors:
                     found = await locate(table_id)
                     if isinstance(found, TableActor):
