@@ -809,6 +809,7 @@ def main(argv: list[str] | None = None) -> int:
         env = lobby_bench.server_env(data_dir, args.database)
         env["AMIGOS_TABLE_HAND_PAUSE_SECONDS"] = "0"
         env["AMIGOS_TABLE_BOT_DELAY_MS"] = "0"
+        env.update(IDLE_FOR_SLOW_JOINS)
         os.environ.update(env)
         sys.path.insert(0, str(lobby_bench.ROOT / "src"))
         players = make_players(args.tables * 4 + args.bot_tables)
@@ -864,6 +865,13 @@ def _interrupted(*_: object) -> None:
     raise KeyboardInterrupt
 
 
+#: The seats' sessions are made before the server starts, and a seat counts as active only from
+#: its first play: on a loaded machine, a thousand tables' joins took over five minutes, the
+#: sessions went idle (10 minutes from their making) and the server signed the seats out (their
+#: sockets closed 4401, opened again and refused `unauthenticated`). People do not wait that long
+#: at a table that has not started; the benches measure the tables, not the idle clock.
+IDLE_FOR_SLOW_JOINS = {"AMIGOS_IDLE_TIMEOUT_SECONDS": "86400"}
+
 #: With --hosts and no --database: a database of the bench's own (dropped and created again).
 HOSTS_DATABASE = "postgresql://postgres@127.0.0.1:5432/amigos_hosts"
 HOSTS_REDIS = "redis://127.0.0.1:6379/14"
@@ -882,6 +890,7 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
             {
                 "AMIGOS_TABLE_HAND_PAUSE_SECONDS": "0",
                 "AMIGOS_TABLE_BOT_DELAY_MS": "0",
+                **IDLE_FOR_SLOW_JOINS,
                 "PYTHONPATH": str(lobby_bench.ROOT / "src"),
             }
         )
