@@ -25,6 +25,7 @@ import os
 import secrets
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -96,6 +97,14 @@ def renew_seconds() -> float:
 
 def forward_timeout() -> float:
     return float(settings.AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS)
+
+
+#: The renewals' own thread (and so their own database connection). Why not the database thread
+#: every socket shares: at a thousand tables across three hosts each host's thread had over a
+#: thousand socket openings queued when the hosts started, a renewal waited behind them longer
+#: than a lease lasts, other hosts took tables whose owner was only late, and the tables changed
+#: hands (their writes refused by the version fence) again and again.
+_RENEWALS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amigos-leases")
 
 
 @dataclass
@@ -177,9 +186,9 @@ class Leases:
         """Renew the leases of ``table_ids``; the ids we lost (someone else holds them now)."""
         started = time.monotonic()
         moment = now or timezone.now()
-        kept: set[int] = await database_sync_to_async(lease_rows.renew_leases)(
-            table_ids, self.identity, moment + timedelta(seconds=lease_seconds())
-        )
+        kept: set[int] = await database_sync_to_async(
+            lease_rows.renew_leases, thread_sensitive=False, executor=_RENEWALS
+        )(table_ids, self.identity, moment + timedelta(seconds=lease_seconds()))
         self._trust(kept, started)
         lost = set(table_ids) - kept
         for table_id in lost:
