@@ -59,9 +59,10 @@ class FrameBudget:
     timed by `work_clock` (the server gives the thread's CPU time) and `clock` only refills.
 
     Why the CPU time: on a machine with more work than cores, a parse of a few microseconds may
-    take a whole time slice of wall time when the process is preempted in it, and sockets that
-    sent nothing costly were refused, then closed as floods (hundreds of them at 300 tables across
-    three hosts on two shared cores). The thread's CPU time counts only what the parse cost."""
+    take a whole time slice of wall time when the process is preempted in it, so a socket that
+    sent nothing costly could run out of parsing time, be refused, then closed as a flood (a
+    suspect when hundreds of sockets were refused at 300 tables across three hosts on two shared
+    cores). The thread's CPU time counts only what the parse cost."""
 
     __slots__ = (
         "char_burst",

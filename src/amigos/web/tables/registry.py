@@ -289,8 +289,9 @@ async def _keep_leases(registry: Actors) -> None:
 
     The adoptions of one beat stop when the next renewal is due: the rest wait for the next beat.
     Why: adopting is a table at a time (its lease, its log, its actor), and hosts starting together
-    beside 300 tables spent longer than a lease adopting, so the leases taken first expired before
-    the renewal came, other hosts took them and the tables changed hands again and again."""
+    beside hundreds of tables may adopt for longer than a lease: the leases taken first would
+    expire before the renewal came and other hosts take them (tables were seen changing hands at
+    300 tables; this alone did not end it)."""
     while True:
         await asyncio.sleep(lease.renew_seconds())
         try:
