@@ -187,7 +187,7 @@ def main(argv: list[str]) -> int:
         {"type": "table.play", "id": 1234, "payload": {"table": 12345, "tile": [3, 5], "end": "left"}}
     )
     heartbeat = json.dumps({"type": "heartbeat", "id": 99, "payload": {}})
-    budget = FrameBudget(1e12, 1e12, 1.0, 1e9)
+    budget = FrameBudget(1e12, 1e12, 1.0, 1e9, time.monotonic, time.thread_time)  # as the server times it
 
     def budgeted() -> None:
         started = budget.admit(100)

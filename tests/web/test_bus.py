@@ -88,6 +88,26 @@ async def test_subscribers_receive_in_publication_order(buses: tuple[Bus, Bus]) 
     assert {topic for topic, _ in items} == {"lobby"}
 
 
+async def test_messages_published_together_arrive_in_order_on_each_topic(buses: tuple[Bus, Bus]) -> None:
+    """`publish_messages` (a play's five audiences in one Redis round trip) keeps each topic's order."""
+    publisher, subscriber = buses
+    seats, watchers = Inbox(), Inbox()
+    await subscriber.subscribe("table.1.seat.0", seats)
+    await subscriber.subscribe("table.1.watch", watchers)
+    await settle(subscriber, publisher)
+    for n in range(3):
+        await publisher.publish_messages(
+            [
+                ("table.1.seat.0", "table.events", json.dumps({"n": n})),
+                ("table.1.watch", "table.events", json.dumps({"n": n})),
+            ]
+        )
+    await publisher.publish_messages([("table.1.watch", "table.events", json.dumps({"n": 3}))])
+    assert [message["payload"]["n"] for _, message in await seats.wait_for(3)] == [0, 1, 2]
+    assert [message["payload"]["n"] for _, message in await watchers.wait_for(4)] == [0, 1, 2, 3]
+    assert {message["type"] for _, message in watchers.items} == {"table.events"}
+
+
 async def test_topics_are_separate_and_every_subscriber_gets_a_copy(buses: tuple[Bus, Bus]) -> None:
     publisher, subscriber = buses
     first, second, other = Inbox(), Inbox(), Inbox()

@@ -94,6 +94,29 @@ def test_parsing_time_is_charged_and_a_socket_in_debt_is_refused_unread() -> Non
     assert budget.admit(1) is not None
 
 
+def test_with_a_work_clock_only_the_parse_s_own_work_is_charged() -> None:
+    """The server times a parse by the thread's CPU time: a process preempted in the middle of a
+    cheap parse (wall time passes, no work is done) is not charged the wait; costly work still is."""
+    wall, work = Clock(), Clock()
+    budget = FrameBudget(
+        char_rate=10_000, char_burst=10_000, time_rate=0.02, time_burst=0.2, clock=wall, work_clock=work
+    )
+    for _ in range(50):
+        started = budget.admit(100)
+        assert started is not None
+        wall.now += 0.5  # preempted: half a second of wall time in a parse
+        work.now += 0.00001  # that cost ten microseconds of work
+        budget.charge(started)
+    started = budget.admit(100)
+    assert started is not None
+    work.now += 0.5  # a parse that really worked half a second
+    budget.charge(started)
+    wall.now += 1
+    assert budget.admit(1) is None  # owes 0.3 s: refused, refilled by the wall clock
+    wall.now += 15
+    assert budget.admit(1) is not None
+
+
 @given(st.data())
 def test_parsing_never_costs_more_than_the_burst_plus_the_rate_and_one_frame(data: st.DataObject) -> None:
     """Whatever each parse costs, the time spent parsing a socket's admitted frames is at most the

@@ -162,3 +162,40 @@ async def test_a_restarted_process_takes_its_dead_predecessors_tables_without_wa
     # A live holder (this test's own process under another name) is waited out as before.
     other = lease.Leases()
     assert await other.acquire(table.pk, now) == restarted.identity
+
+
+async def test_a_holder_found_elsewhere_is_believed_for_a_renewal_period_unless_seen_wrong(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that forwards a table's commands asks the database who runs it once per renewal
+    period, not once per command, and asks again at once when the answer is seen to be wrong."""
+    owner, forwarder = lease.Leases(), lease.Leases()
+    assert forwarder.holder_known(table.pk) is None
+    assert await owner.acquire(table.pk) == owner.identity
+    assert await forwarder.acquire(table.pk) == owner.identity
+    assert forwarder.holder_known(table.pk) == owner.identity
+    assert owner.holder_known(table.pk) is None  # one's own tables are trusted by `holds`
+    forwarder.forget(table.pk)  # the owner did not answer, or said it moved
+    assert forwarder.holder_known(table.pk) is None
+    assert await forwarder.acquire(table.pk) == owner.identity
+    real = lease.time.monotonic
+    monkeypatch.setattr(lease.time, "monotonic", lambda: real() + lease.renew_seconds())
+    assert forwarder.holder_known(table.pk) is None  # a renewal period later: ask again
+    monkeypatch.undo()
+    forwarder.confirm(table.pk, owner.identity)  # the owner answered a command: believed again
+    assert forwarder.holder_known(table.pk) == owner.identity
+    await owner.release([table.pk])
+    assert await forwarder.acquire(table.pk) == forwarder.identity  # a free table is taken
+    assert forwarder.holder_known(table.pk) is None
+
+
+async def test_a_holder_that_died_here_or_left_its_table_adoptable_is_not_believed(table: Table) -> None:
+    dead = a_dead_process_of_this_machine()
+    forwarder = lease.Leases()
+    forwarder.elsewhere[table.pk] = (dead, float("inf"))
+    assert forwarder.holder_known(table.pk) is None  # its pid is gone: no need to wait
+    other = lease.Leases()
+    forwarder.elsewhere[table.pk] = (other.identity, float("inf"))
+    assert forwarder.holder_known(table.pk) == other.identity
+    assert await forwarder.adoptable() == [table.pk]  # nobody holds it in the database
+    assert forwarder.holder_known(table.pk) is None

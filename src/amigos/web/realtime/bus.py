@@ -78,6 +78,12 @@ class Bus(abc.ABC):
         is what crosses between processes."""
         await self.publish(topic, wire.encode(kind, payload_json))
 
+    async def publish_messages(self, messages: list[tuple[str, str, str]]) -> None:
+        """Publish several hub messages (topic, type, payload JSON), in order. A transport that
+        crosses processes sends them together (`RedisBus`: one round trip, not one each)."""
+        for topic, kind, payload_json in messages:
+            await self.publish_message(topic, kind, payload_json)
+
     async def subscribe(
         self, topic: str, handler: Handler, decoded: DecodedHandler | None = None
     ) -> Subscription:

@@ -139,7 +139,26 @@ class Hub:
                 return
             except Exception:
                 log.warning("publishing on %s failed; retrying in the background", topic, exc_info=True)
-        message = wire.encode(kind, payload_json)
+        self._queue_failed(topic, wire.encode(kind, payload_json))
+
+    async def publish_encoded_many(self, messages: list[tuple[str, str, str]]) -> None:
+        """`publish_encoded` for several messages (topic, type, payload JSON) at once, in order:
+        the bus may send them together (`Bus.publish_messages`). Never raises; on a failure they
+        all wait for the background retry, as one publication does (a message that did reach the
+        bus before the failure may then arrive twice: events carry their version, and whoever
+        reads them skips what it has)."""
+        if not self._pending:
+            try:
+                await self.bus.publish_messages(messages)
+                return
+            except Exception:
+                log.warning(
+                    "publishing %s messages failed; retrying in the background", len(messages), exc_info=True
+                )
+        for topic, kind, payload_json in messages:
+            self._queue_failed(topic, wire.encode(kind, payload_json))
+
+    def _queue_failed(self, topic: str, message: str) -> None:
         if len(self._pending) >= PENDING_LIMIT:
             dropped_topic, _ = self._pending.popleft()
             log.error("dropped a publication on %s: the bus has been down too long", dropped_topic)

@@ -844,8 +844,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         ]
         audiences.append((rendering.watch_topic(self.id), None))
         texts = rendering.batch_texts(self.id, rows, [audience for _, audience in audiences], now)
-        for (topic, _), text in zip(audiences, texts, strict=True):
-            await self.hub.publish_encoded(topic, "table.events", text)
+        await self.hub.publish_encoded_many(
+            [(topic, "table.events", text) for (topic, _), text in zip(audiences, texts, strict=True)]
+        )
 
     async def _status_changed(self, *, statuses: bool = True) -> None:
         await self.links.table_changed(self, statuses=statuses)

@@ -107,7 +107,10 @@ class TimerMixin:
         loop = self.loop
         at = loop.time() + max((due - self.clock.now()).total_seconds(), 0.0)
         if timer is not None:
-            if keep_earlier and timer.when() <= at:
+            # uvloop runs a `call_at` already due as a plain call soon, whose handle has no `when`:
+            # that timer fires at once, so it is the earliest there can be.
+            when = getattr(timer, "when", None)
+            if keep_earlier and (when is None or when() <= at):
                 return
             timer.cancel()
         self._timer = loop.call_at(at, self._deadline_due)

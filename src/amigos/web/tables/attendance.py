@@ -79,7 +79,10 @@ async def _forward(table_id: int, seat: int, user_id: int, key: str, closed: boo
 
     payload = {"table_id": table_id, "seat": seat, "socket_key": key, "closed": closed}
     try:
-        await forwarding.run("table.presence", table_id, forwarding.Remote(user_id), payload)
+        if closed:  # a departure is told once: it waits for the owner's answer
+            await forwarding.run("table.presence", table_id, forwarding.Remote(user_id), payload)
+        else:  # a heartbeat comes again in 20 s: told without an answer
+            await forwarding.tell("table.presence", table_id, forwarding.Remote(user_id), payload)
     except CommandError as refusal:
         log.info("table %s: presence of seat %s not told (%s)", table_id, seat, refusal.code)
     except Exception:

@@ -194,6 +194,10 @@ async def locate(
     actor = registry.actors.get(table_id)
     if usable(actor):
         return actor
+    if shared and actor is None:
+        holder = registry.leases.holder_known(table_id)
+        if holder is not None:
+            return Elsewhere(holder)
     lock = registry.locks.setdefault(table_id, asyncio.Lock())
     async with lock:
         actor = registry.actors.get(table_id)
@@ -281,7 +285,13 @@ async def cancel_lapsed(owner: str | None = None, loop: asyncio.AbstractEventLoo
 
 async def _keep_leases(registry: Actors) -> None:
     """Renew this process's leases, stop the actors whose lease went elsewhere, rebuild broken
-    ones, and adopt the tables nobody holds any more (their owner died)."""
+    ones, and adopt the tables nobody holds any more (their owner died).
+
+    The adoptions of one beat stop when the next renewal is due: the rest wait for the next beat.
+    Why: adopting is a table at a time (its lease, its log, its actor), and hosts starting together
+    beside hundreds of tables may adopt for longer than a lease: the leases taken first would
+    expire before the renewal came and other hosts take them (tables were seen changing hands at
+    300 tables; this alone did not end it)."""
     while True:
         await asyncio.sleep(lease.renew_seconds())
         try:
@@ -292,7 +302,10 @@ async def _keep_leases(registry: Actors) -> None:
                     log.warning("table %s: another process holds its lease; its actor here stops", table_id)
                     await actor.stop()
             await rebuild_broken(registry)
+            renew_by = time.monotonic() + lease.renew_seconds()
             for table_id in await registry.leases.adoptable():
+                if time.monotonic() >= renew_by:
+                    break
                 if table_id not in registry.actors:
                     found = await locate(table_id)
                     if isinstance(found, TableActor):

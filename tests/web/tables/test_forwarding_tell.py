@@ -1,0 +1,63 @@
+"""A notice told to the table's owner (`forwarding.tell`) goes without an address to answer to,
+and the owner answers only requests that carry one (a heartbeat forwarded between hosts costs one
+publication, not two)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from amigos.web.tables import forwarding, registry
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.published: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
+        self.published.append((topic, kind, payload))
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch) -> Hub:
+    fake = Hub()
+    monkeypatch.setattr(forwarding, "get_hub", lambda: fake)
+    return fake
+
+
+async def test_a_notice_for_a_table_run_elsewhere_is_sent_with_nobody_to_answer(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def elsewhere(table_id: int, loop: Any = None) -> registry.Elsewhere:
+        return registry.Elsewhere("host:1:boot:owner")
+
+    monkeypatch.setattr(registry, "locate", elsewhere)
+    payload = {"table_id": 5, "seat": 2, "socket_key": "k", "closed": False}
+    await forwarding.tell("table.presence", 5, forwarding.Remote(7), payload)
+    ((topic, kind, request),) = hub.published
+    assert topic == registry.process_topic("host:1:boot:owner") and kind == forwarding.REQUEST
+    assert request["reply_to"] is None and request["user_id"] == 7 and request["payload"] == payload
+
+
+async def test_the_owner_answers_only_a_request_with_an_address(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def nothing(table_id: int, loop: Any = None) -> None:
+        return None
+
+    monkeypatch.setattr(registry, "locate", nothing)
+    request = {
+        "id": None,
+        "reply_to": None,
+        "op": "table.presence",
+        "table_id": 5,
+        "user_id": 7,
+        "payload": {},
+    }
+    await forwarding._serve(request)
+    assert hub.published == []
+    await forwarding._serve({**request, "id": "r1", "reply_to": "host:2:boot:asker"})
+    ((topic, kind, reply),) = hub.published
+    assert topic == registry.process_topic("host:2:boot:asker") and kind == forwarding.REPLY
+    assert reply["id"] == "r1" and reply["error"]["code"] == "table_not_found"
