@@ -70,6 +70,15 @@ class Capture:
             await publish_encoded(topic, kind, payload_json)
 
         monkeypatch.setattr(hub, "publish_encoded", published)
+        publish_encoded_many = hub.publish_encoded_many
+
+        async def published_many(messages: list[tuple[str, str, str]]) -> None:
+            # A play's audiences go out together (one round trip to the bus): one line each.
+            for topic, kind, payload_json in messages:
+                self.lines.append(f"pub {topic} {kind} {payload_json}")
+            await publish_encoded_many(messages)
+
+        monkeypatch.setattr(hub, "publish_encoded_many", published_many)
 
     async def read_back(self, table_id: int) -> None:
         """The rows as the database gives them back (keys sorted: PostgreSQL's jsonb orders them)."""
