@@ -1,0 +1,192 @@
+"""No play is lost by a slow page (issue 38, items 6 and 10).
+
+The page's processor is slowed through Chromium's DevTools protocol
+(`Emulation.setCPUThrottlingRate`), as on a cheap phone, and every tile a keyboard player chooses
+must reach the table's log; a play the server refuses as stale is offered again; a message of the
+table does not replace the button a player is on.
+
+The table server's clock is a fake one (amigos.web.tables.registry.use_clock): no deadline runs out
+on its own, so every play in these tests is the player's or a computer player's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from amigos.web.tables import registry
+from amigos.web.tables.models import TableEvent
+from tests.web.tables.screen_support import (
+    HAND_GUARD_SECONDS,
+    LAY_GUARD_MS,
+    describe,
+    play_against_computer,
+    player,
+    sign_in_as,
+)
+from tests.web.tables.support import FakeClock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: How much slower than this machine the page's processor runs (DevTools' CPU throttling).
+THROTTLE = 6
+
+
+@pytest.fixture
+def fake_clock() -> Iterator[FakeClock]:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    yield clock
+    registry.use_clock(None)
+
+
+def throttle(page: Any, rate: int = THROTTLE) -> None:
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+
+def my_seat(page: Any) -> int:
+    return int(page.locator(".seat--me").get_attribute("data-seat"))
+
+
+def played_after(table_id: int, seat: int, tile: str, version: int) -> TableEvent | None:
+    """The `played` event of ``tile`` by ``seat`` stored after ``version``, if the table has it."""
+    events = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
+    return next((e for e in events.order_by("version") if e.data.get("seat") == seat and e.data.get("tile") == tile), None)
+
+
+def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> TableEvent:
+    """Waits for the table's log to hold the play (a guard against a hung page only: the test
+    plays once and never again, so a lost play fails here)."""
+    deadline = time.monotonic() + 2 * LAY_GUARD_MS / 1000
+    while (event := played_after(table_id, seat, tile, version)) is None:
+        assert time.monotonic() < deadline, f"{tile} was chosen and never laid: {describe(page)}"
+        page.wait_for_timeout(100)
+    return event
+
+
+def page_has_seen(page: Any, version: int) -> None:
+    page.wait_for_function(
+        "(v) => Number(document.getElementById('table-page').dataset.version || 0) >= v", arg=version
+    )
+
+
+def test_a_slow_page_lays_every_tile_chosen_by_keyboard(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
+    """Tiles are chosen by keyboard on a throttled page, each with one Enter (and Tab, Enter for the
+    arm question), while the computer players' moves keep coming: the table stores every one."""
+    player("Ana")
+    page = open_page(390, 844)
+    throttle(page)
+    sign_in_as(page, "Ana")
+    table_id = play_against_computer(page, "amigos-100")
+    seat = my_seat(page)
+    laid = asked = 0
+    deadline = time.monotonic() + 4 * HAND_GUARD_SECONDS  # a guard against a hung page only
+    while laid < 12 or asked < 2:
+        assert time.monotonic() < deadline, f"{laid} tiles laid, {asked} questions answered"
+        playable = page.locator("#my-hand .my-tile--playable")
+        if not playable.count():
+            page.wait_for_timeout(100)
+            continue
+        if page.locator("#hand-end[open]").count():
+            page.keyboard.press("Escape")  # the last hand's result is over the table: close it
+            continue
+        both = page.locator('#my-hand .my-tile--playable[data-arms="up down"]')
+        chosen = both.first if both.count() else playable.first
+        name = str(chosen.get_attribute("data-tile"))
+        two_ways = chosen.get_attribute("data-arms") == "up down"
+        version = int(page.get_attribute("#table-page", "data-version") or 0)
+        page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")
+        if two_ways:
+            expect(page.locator("#arm-dialog[open]")).to_be_visible()
+            page.keyboard.press("Tab")  # to "Abajo / Derecha"
+            page.keyboard.press("Enter")
+        event = until_stored(page, table_id, seat, name, version)
+        if two_ways:
+            assert event.data["arm"] == "down", event.data
+            asked += 1
+        laid += 1
+        page_has_seen(page, event.version)
+
+
+#: The page's first three plays reach the server one version behind (the table kept moving on
+#: under a slow page through every try the page makes on its own).
+STALE_THREE_PLAYS = """
+window.amigosStaleSent = 0;
+document.addEventListener("amigos:send", (event) => {
+  const detail = event.detail;
+  if (detail.type !== "table.play" || window.amigosStaleSent >= 3) return;
+  window.amigosStaleSent += 1;
+  detail.payload = { ...detail.payload, version: detail.payload.version - 1 };
+}, true);
+"""
+
+
+def test_a_play_refused_as_stale_is_offered_again(open_page: Callable[..., Any], fake_clock: FakeClock) -> None:
+    """After the page's own tries are refused as stale, the choice is the player's again: the same
+    tile stays playable, with the keyboard on it (or the arm question asked again), and the
+    refusal is said; one more Enter lays it."""
+    player("Ana")
+    page = open_page(390, 844)
+    page.add_init_script(STALE_THREE_PLAYS)
+    sign_in_as(page, "Ana")
+    table_id = play_against_computer(page, "amigos-100")
+    seat = my_seat(page)
+    page.locator("#my-hand .my-tile--playable").first.wait_for()
+    tile = page.locator("#my-hand .my-tile--playable").first
+    name = str(tile.get_attribute("data-tile"))
+    version = int(page.get_attribute("#table-page", "data-version") or 0)
+    tile.press("Enter")
+    page.wait_for_function(
+        """(name) => document.querySelector("#arm-dialog[open]")
+            || window.amigosStaleSent >= 1""",
+        arg=name,
+    )
+    if page.locator("#arm-dialog[open]").count():
+        page.keyboard.press("Enter")  # the first arm it offers
+    page.wait_for_function("() => window.amigosStaleSent >= 3")
+    expect(page.locator("#play-feedback")).to_have_text("La mesa avanzó; mira otra vez antes de jugar.")
+    expect(page.locator(f'#my-hand .my-tile--playable[data-tile="{name}"]')).to_have_count(1)
+    # Offered again: the question (a tile fitting both ends) or the keyboard on the tile.
+    page.wait_for_function(
+        """(name) => document.querySelector("#arm-dialog[open]")
+            || document.activeElement?.dataset?.tile === name""",
+        arg=name,
+    )
+    assert played_after(table_id, seat, name, version) is None
+    page.keyboard.press("Enter")
+    until_stored(page, table_id, seat, name, version)
+    assert page.evaluate("window.amigosStaleSent") == 3
+
+
+def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
+    """The cause of item 10: the hand was drawn anew on every message of the table, so a key or a
+    tap meant for the focused tile could reach a button already gone. The tile's button stays."""
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    page.locator("#my-hand .my-tile--playable").first.wait_for()
+    page.locator("#my-hand .my-tile").first.focus()
+    page.evaluate("() => { window.amigosFocused = document.activeElement; }")
+    # A message of the table that changes nothing in the hand (a notice, as the server sends one).
+    page.evaluate(
+        """() => {
+          const table = document.getElementById("table-page");
+          const seat = Number(document.querySelector(".seat--me").dataset.seat);
+          document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: { type: "table.events",
+            payload: { table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
+              events: [{ version: Number(table.dataset.version) + 1, kind: "notice",
+                data: { seat, code: "no_blocking" } }] } } }));
+        }"""
+    )
+    expect(page.locator("#play-feedback")).not_to_have_text("")
+    assert page.evaluate("() => window.amigosFocused.isConnected && document.activeElement === window.amigosFocused")
