@@ -79,7 +79,9 @@ def wait_for_my_turn(page: Any) -> None:
 SAY_ALL = """() => {
   window.amigosSaid = [];
   new MutationObserver((changes) => {
-    for (const change of changes) for (const node of change.addedNodes) window.amigosSaid.push(node.textContent);
+    for (const change of changes) {
+      for (const node of change.addedNodes) window.amigosSaid.push(node.textContent);
+    }
   }).observe(document.getElementById("announcer"), { childList: true });
 }"""
 
@@ -137,7 +139,8 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], fake_c
             # (or the next hand, dealt at once in tests) can push it out before a loaded machine's
             # test looks (waiting for it there failed a busy machine's run: issue 38, item 10).
             stored = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
-            assert [e.data["arm"] for e in stored if e.data["seat"] == seat and e.data["tile"] == name] == ["down"]
+            mine = [e.data["arm"] for e in stored if e.data["seat"] == seat and e.data["tile"] == name]
+            assert mine == ["down"], mine
             page.wait_for_function(
                 "() => window.amigosSaid.some((line) => line.includes('por Abajo / Derecha'))"
             )

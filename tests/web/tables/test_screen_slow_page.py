@@ -56,7 +56,8 @@ def my_seat(page: Any) -> int:
 def played_after(table_id: int, seat: int, tile: str, version: int) -> TableEvent | None:
     """The `played` event of ``tile`` by ``seat`` stored after ``version``, if the table has it."""
     events = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
-    return next((e for e in events.order_by("version") if e.data.get("seat") == seat and e.data.get("tile") == tile), None)
+    mine = (e for e in events.order_by("version") if (e.data.get("seat"), e.data.get("tile")) == (seat, tile))
+    return next(mine, None)
 
 
 def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> TableEvent:
@@ -128,7 +129,9 @@ document.addEventListener("amigos:send", (event) => {
 """
 
 
-def test_a_play_refused_as_stale_is_offered_again(open_page: Callable[..., Any], fake_clock: FakeClock) -> None:
+def test_a_play_refused_as_stale_is_offered_again(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
     """After the page's own tries are refused as stale, the choice is the player's again: the same
     tile stays playable, with the keyboard on it (or the arm question asked again), and the
     refusal is said; one more Enter lays it."""
@@ -189,4 +192,5 @@ def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
         }"""
     )
     expect(page.locator("#play-feedback")).not_to_have_text("")
-    assert page.evaluate("() => window.amigosFocused.isConnected && document.activeElement === window.amigosFocused")
+    kept = "() => window.amigosFocused.isConnected && document.activeElement === window.amigosFocused"
+    assert page.evaluate(kept)
