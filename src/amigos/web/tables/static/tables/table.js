@@ -1061,6 +1061,7 @@ document.addEventListener("amigos:connection", (event) => {
     // A play whose answer was lost with the socket: once back and caught up, the page sees whether
     // it was taken (the turn moved on) or plays it again.
     const pending = pendingPlay;
+    if (pending) pending.awaiting = false; // its answer went with the socket
     if (pending && !afterJoin.length) afterJoin.push(() => playAgain(pending));
     banner.hidden = false;
     banner.dataset.state = "lost";
@@ -1123,10 +1124,12 @@ function myTurn() {
 }
 
 function sendPlay(tile, arm, leadLeft, tries = 1) {
-  const pending = { tile, arm, leadLeft, tries, turn: turnKey(), version: state.version };
+  // `awaiting`: sent, and its answer not come yet (the only time a second press is ignored).
+  const pending = { tile, arm, leadLeft, tries, turn: turnKey(), version: state.version, awaiting: true };
   const payload = { table_id: tableId, version: state.version, tile, arm, lead_left: leadLeft };
   pendingPlay = pending;
   const sent = send("table.play", payload, (ok, reply) => {
+    pending.awaiting = false;
     if (pendingPlay !== pending) return;
     if (ok) {
       pendingPlay = null; // the events on their way lay the tile
@@ -1243,7 +1246,7 @@ async function play(tile) {
   }
   // A second Enter or tap while this turn's play is on its way (or its question is open) sends
   // nothing more: a second play could only be refused, and its refusal would hide the first's fate.
-  if ((pendingPlay && pendingPlay.turn === turnKey()) || asking) return;
+  if ((pendingPlay && pendingPlay.awaiting && pendingPlay.turn === turnKey()) || asking) return;
   const arms = entry.arms || [];
   const name = tileName(tile);
   if (arms.length === 0) {
