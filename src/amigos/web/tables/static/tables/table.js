@@ -1008,6 +1008,8 @@ function onEvent(event, draw) {
     replaying = true;
     page.dataset.replaying = "true";
     announce(labels.replaying);
+    // No tile stands out as playable while the missed moves are laid (a press then only says so).
+    if (state) renderHand();
     window.setTimeout(drain, REPLAY_STEP_MS);
   }
   if (replaying || queue.length) {
