@@ -21,7 +21,6 @@ from playwright.sync_api import expect
 from amigos.web.tables import registry
 from amigos.web.tables.models import TableEvent
 from tests.web.tables.screen_support import (
-    HAND_GUARD_SECONDS,
     LAY_GUARD_MS,
     describe,
     play_against_computer,
@@ -74,46 +73,6 @@ def page_has_seen(page: Any, version: int) -> None:
     page.wait_for_function(
         "(v) => Number(document.getElementById('table-page').dataset.version || 0) >= v", arg=version
     )
-
-
-def test_a_slow_page_lays_every_tile_chosen_by_keyboard(
-    open_page: Callable[..., Any], fake_clock: FakeClock
-) -> None:
-    """Tiles are chosen by keyboard on a throttled page, each with one Enter (and Tab, Enter for the
-    arm question), while the computer players' moves keep coming: the table stores every one."""
-    player("Ana")
-    page = open_page(390, 844)
-    throttle(page)
-    sign_in_as(page, "Ana")
-    table_id = play_against_computer(page, "amigos-100")
-    seat = my_seat(page)
-    laid = asked = 0
-    deadline = time.monotonic() + 4 * HAND_GUARD_SECONDS  # a guard against a hung page only
-    while laid < 12 or asked < 2:
-        assert time.monotonic() < deadline, f"{laid} tiles laid, {asked} questions answered"
-        playable = page.locator("#my-hand .my-tile--playable")
-        if not playable.count():
-            page.wait_for_timeout(100)
-            continue
-        if page.locator("#hand-end[open]").count():
-            page.keyboard.press("Escape")  # the last hand's result is over the table: close it
-            continue
-        both = page.locator('#my-hand .my-tile--playable[data-arms="up down"]')
-        chosen = both.first if both.count() else playable.first
-        name = str(chosen.get_attribute("data-tile"))
-        two_ways = chosen.get_attribute("data-arms") == "up down"
-        version = int(page.get_attribute("#table-page", "data-version") or 0)
-        page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")
-        if two_ways:
-            expect(page.locator("#arm-dialog[open]")).to_be_visible()
-            page.keyboard.press("Tab")  # to "Abajo / Derecha"
-            page.keyboard.press("Enter")
-        event = until_stored(page, table_id, seat, name, version)
-        if two_ways:
-            assert event.data["arm"] == "down", event.data
-            asked += 1
-        laid += 1
-        page_has_seen(page, event.version)
 
 
 #: The page's first three plays reach the server one version behind (the table kept moving on
