@@ -159,6 +159,8 @@ def table_labels() -> dict[str, object]:
         },
         "choose_arm": _("Where does %(tile)s go?"),
         "choose_left": _("Which half of %(tile)s faces left?"),
+        # The arm question closed because its turn ended before the player chose (table.js).
+        "question_closed": _("The turn changed before you chose: your tile was not played."),
         "half": _("%(value)s on the left"),
         "voted": _("%(name)s chose %(choice)s."),
         "vote_left": _("%(name)s left the table."),

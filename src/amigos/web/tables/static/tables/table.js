@@ -290,39 +290,55 @@ function legalEntry(tile) {
   return (state.turn.legal || []).find((entry) => entry.tile === tile) || null;
 }
 
+// The hand is brought up to date in place: each tile keeps its one button for as long as it is
+// held, and only its marks (playable, which arms) change. A hand rebuilt on every message of the
+// table (as it was) replaced the button a player had just focused, tapped or pressed Enter on: on a
+// slow phone the key or the tap then reached a button no longer in the page, and the play was lost.
 function renderHand() {
   const container = $("my-hand");
   if (!container) return;
   const view = state.hand && state.hand.view;
   const tiles = view && view.hand ? view.hand : [];
   const myTurn = state.turn && state.turn.seat === state.seat && !replaying;
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
+  const held = new Map([...container.querySelectorAll(":scope > [data-tile]")].map((button) => [button.dataset.tile, button]));
   const buttons = tiles.map((tile) => {
-    const [high, low] = tile.split("-").map(Number);
-    const button = element("button", "my-tile");
-    button.type = "button";
-    button.dataset.tile = tile;
+    const button = held.get(tile) || tileButton(tile);
+    held.delete(tile);
     const entry = myTurn ? legalEntry(tile) : null;
     const playable = entry !== null;
-    if (playable) {
-      button.classList.add("my-tile--playable");
-      button.dataset.arms = (entry.arms || []).join(" ");
-    }
-    button.setAttribute("aria-label", tileName(tile));
+    button.classList.toggle("my-tile--playable", playable);
+    if (playable) button.dataset.arms = (entry.arms || []).join(" ");
+    else delete button.dataset.arms;
     if (myTurn) button.setAttribute("aria-disabled", playable ? "false" : "true");
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("viewBox", "0 0 30 60");
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    svg.append(tileGroup(0, 0, 30, false, high, low));
-    button.append(svg);
+    else button.removeAttribute("aria-disabled");
     return button;
   });
-  container.replaceChildren(...buttons);
-  if (focused) {
+  for (const gone of held.values()) gone.remove();
+  // Moved only when the order changed (a drawn tile, a new deal): moving a node takes its focus.
+  const current = [...container.children];
+  if (current.length !== buttons.length || buttons.some((button, index) => current[index] !== button)) {
+    container.replaceChildren(...buttons);
+  }
+  if (focused && document.activeElement === document.body) {
     const again = container.querySelector(`[data-tile="${focused}"]`);
     if (again) again.focus();
   }
+}
+
+function tileButton(tile) {
+  const [high, low] = tile.split("-").map(Number);
+  const button = element("button", "my-tile");
+  button.type = "button";
+  button.dataset.tile = tile;
+  button.setAttribute("aria-label", tileName(tile));
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 30 60");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.append(tileGroup(0, 0, 30, false, high, low));
+  button.append(svg);
+  return button;
 }
 
 function renderClock() {
@@ -992,6 +1008,8 @@ function onEvent(event, draw) {
     replaying = true;
     page.dataset.replaying = "true";
     announce(labels.replaying);
+    // No tile stands out as playable while the missed moves are laid (a press then only says so).
+    if (state) renderHand();
     window.setTimeout(drain, REPLAY_STEP_MS);
   }
   if (replaying || queue.length) {
@@ -1045,6 +1063,7 @@ document.addEventListener("amigos:connection", (event) => {
     // A play whose answer was lost with the socket: once back and caught up, the page sees whether
     // it was taken (the turn moved on) or plays it again.
     const pending = pendingPlay;
+    if (pending) pending.awaiting = false; // its answer went with the socket
     if (pending && !afterJoin.length) afterJoin.push(() => playAgain(pending));
     banner.hidden = false;
     banner.dataset.state = "lost";
@@ -1107,10 +1126,12 @@ function myTurn() {
 }
 
 function sendPlay(tile, arm, leadLeft, tries = 1) {
-  const pending = { tile, arm, leadLeft, tries, turn: turnKey(), version: state.version };
+  // `awaiting`: sent, and its answer not come yet (the only time a second press is ignored).
+  const pending = { tile, arm, leadLeft, tries, turn: turnKey(), version: state.version, awaiting: true };
   const payload = { table_id: tableId, version: state.version, tile, arm, lead_left: leadLeft };
   pendingPlay = pending;
   const sent = send("table.play", payload, (ok, reply) => {
+    pending.awaiting = false;
     if (pendingPlay !== pending) return;
     if (ok) {
       pendingPlay = null; // the events on their way lay the tile
@@ -1142,22 +1163,32 @@ function playAgain(pending) {
     return;
   }
   pendingPlay = null;
-  if (!myTurn() || pending.tries >= MAX_TRIES) return;
+  if (!myTurn()) return;
   const entry = legalEntry(pending.tile);
   if (!entry) return;
   const arms = entry.arms || [];
   const halves = entry.lead_left || [];
   const stillFits = pending.arm === null ? arms.length === 0 && (pending.leadLeft === null || halves.includes(pending.leadLeft)) : arms.includes(pending.arm);
-  if (turnKey() === pending.turn && stillFits) sendPlay(pending.tile, pending.arm, pending.leadLeft, pending.tries + 1);
-  // A later turn: the player decides again on the table as it is now. A tile with one way only is
-  // not laid for them (the refusal's words stay); one with several asks the question again.
+  const again = turnKey() === pending.turn && stillFits && pending.tries < MAX_TRIES;
+  if (again) sendPlay(pending.tile, pending.arm, pending.leadLeft, pending.tries + 1);
+  // A later turn (or a table that kept moving on through every try): the player decides again on
+  // the table as it is now. A tile with one way only is not laid for them (the refusal's words
+  // stay, the focus is back on the tile: Enter plays it); one with several asks the question again.
   else if (arms.length > 1 || halves.length > 1) play(pending.tile);
+  else focusTile(pending.tile);
+}
+
+// The keyboard's place goes back to a tile still in the hand (after a question or a refusal), so
+// that the next key acts on it and not on whatever came next in the page.
+function focusTile(tile) {
+  const button = document.querySelector(`#my-hand [data-tile="${tile}"]`);
+  if (button && !$("arm-dialog").open) button.focus();
 }
 
 // Asks which arm (or, for a spinner game's lead, which half faces left); resolves to the choice, or
 // null if the player cancels or the turn it was asked for is over (render closes it then).
 let asking = null;
-function ask(title, options) {
+function ask(tile, title, options) {
   const dialog = $("arm-dialog");
   $("arm-title").textContent = title;
   const buttons = options.map((option) => {
@@ -1168,7 +1199,7 @@ function ask(title, options) {
     return button;
   });
   $("arm-buttons").replaceChildren(...buttons);
-  const question = { turn: turnKey() };
+  const question = { turn: turnKey(), tile };
   asking = question;
   return new Promise((resolve) => {
     dialog.addEventListener(
@@ -1176,7 +1207,9 @@ function ask(title, options) {
       () => {
         const value = dialog.returnValue;
         if (asking === question) asking = null;
-        resolve(value && value !== "cancel" && turnKey() === question.turn && myTurn() ? value : null);
+        const chosen = value && value !== "cancel" && turnKey() === question.turn && myTurn() ? value : null;
+        if (chosen === null) focusTile(tile);
+        resolve(chosen);
       },
       { once: true },
     );
@@ -1193,6 +1226,9 @@ function closeStaleQuestion() {
   if (myTurn() && turnKey() === asking.turn && !replaying) return;
   asking = null;
   dialog.close("cancel");
+  // Said, so that a player whose choice the table did not wait for knows the tile was not played
+  // (what ended the turn, a tile played for them or a seat gone, is in the announcements).
+  feedback(labels.question_closed);
 }
 
 async function play(tile) {
@@ -1210,12 +1246,15 @@ async function play(tile) {
     feedback(errorText("does_not_fit"));
     return;
   }
+  // A second Enter or tap while this turn's play is on its way (or its question is open) sends
+  // nothing more: a second play could only be refused, and its refusal would hide the first's fate.
+  if ((pendingPlay && pendingPlay.awaiting && pendingPlay.turn === turnKey()) || asking) return;
   const arms = entry.arms || [];
   const name = tileName(tile);
   if (arms.length === 0) {
     const halves = entry.lead_left || [];
     if (halves.length > 1) {
-      const choice = await ask(format(labels.choose_left, { tile: name }), halves.map((value) => ({ value: String(value), label: format(labels.half, { value }) })));
+      const choice = await ask(tile, format(labels.choose_left, { tile: name }), halves.map((value) => ({ value: String(value), label: format(labels.half, { value }) })));
       if (choice === null) return;
       sendPlay(tile, null, Number(choice));
     } else sendPlay(tile, null, halves.length === 1 ? halves[0] : null);
@@ -1227,7 +1266,7 @@ async function play(tile) {
   }
   const ends = state.hand.view.line.ends || {};
   const options = arms.map((arm) => ({ value: arm, label: `${armName(arm)} (${ends[arm]})` }));
-  const choice = await ask(format(labels.choose_arm, { tile: name }), options);
+  const choice = await ask(tile, format(labels.choose_arm, { tile: name }), options);
   if (choice !== null) sendPlay(tile, choice, null);
 }
 

@@ -1,0 +1,174 @@
+"""No play is lost by a slow page (issue 38, items 6 and 10).
+
+The page's processor is slowed through Chromium's DevTools protocol
+(`Emulation.setCPUThrottlingRate`), as on a cheap phone, and every tile a keyboard player chooses
+must reach the table's log; a play the server refuses as stale is offered again; a message of the
+table does not replace the button a player is on.
+
+The table server's clock is a fake one (amigos.web.tables.registry.use_clock): no deadline runs out
+on its own, so every play in these tests is the player's or a computer player's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from amigos.web.tables import registry
+from amigos.web.tables.models import TableEvent
+from tests.web.tables.screen_support import (
+    LAY_GUARD_MS,
+    describe,
+    play_against_computer,
+    player,
+    sign_in_as,
+)
+from tests.web.tables.support import FakeClock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: How much slower than this machine the page's processor runs (DevTools' CPU throttling).
+THROTTLE = 6
+
+
+@pytest.fixture
+def fake_clock() -> Iterator[FakeClock]:
+    clock = FakeClock()
+    registry.use_clock(clock)
+    yield clock
+    registry.use_clock(None)
+
+
+def throttle(page: Any, rate: int = THROTTLE) -> None:
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+
+def my_seat(page: Any) -> int:
+    return int(page.locator(".seat--me").get_attribute("data-seat"))
+
+
+def played_after(table_id: int, seat: int, tile: str, version: int) -> TableEvent | None:
+    """The `played` event of ``tile`` by ``seat`` stored after ``version``, if the table has it."""
+    events = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
+    mine = (e for e in events.order_by("version") if (e.data.get("seat"), e.data.get("tile")) == (seat, tile))
+    return next(mine, None)
+
+
+def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> TableEvent:
+    """Waits for the table's log to hold the play (a guard against a hung page only: the test
+    plays once and never again, so a lost play fails here)."""
+    deadline = time.monotonic() + 2 * LAY_GUARD_MS / 1000
+    while (event := played_after(table_id, seat, tile, version)) is None:
+        assert time.monotonic() < deadline, f"{tile} was chosen and never laid: {describe(page)}"
+        page.wait_for_timeout(100)
+    return event
+
+
+def page_has_seen(page: Any, version: int) -> None:
+    page.wait_for_function(
+        "(v) => Number(document.getElementById('table-page').dataset.version || 0) >= v", arg=version
+    )
+
+
+#: The page's first three plays reach the server one version behind (the table kept moving on
+#: under a slow page through every try the page makes on its own).
+STALE_THREE_PLAYS = """
+window.amigosStaleSent = 0;
+document.addEventListener("amigos:send", (event) => {
+  const detail = event.detail;
+  if (detail.type !== "table.play" || window.amigosStaleSent >= 3) return;
+  window.amigosStaleSent += 1;
+  detail.payload = { ...detail.payload, version: detail.payload.version - 1 };
+}, true);
+"""
+
+
+def test_a_play_refused_as_stale_is_offered_again(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
+    """After the page's own tries are refused as stale, the choice is the player's again: the same
+    tile stays playable, with the keyboard on it (or the arm question asked again), and the
+    refusal is said; one more Enter lays it."""
+    player("Ana")
+    page = open_page(390, 844)
+    page.add_init_script(STALE_THREE_PLAYS)
+    sign_in_as(page, "Ana")
+    table_id = play_against_computer(page, "amigos-100")
+    seat = my_seat(page)
+    page.locator("#my-hand .my-tile--playable").first.wait_for()
+    tile = page.locator("#my-hand .my-tile--playable").first
+    name = str(tile.get_attribute("data-tile"))
+    version = int(page.get_attribute("#table-page", "data-version") or 0)
+    tile.press("Enter")
+    page.wait_for_function(
+        """(name) => document.querySelector("#arm-dialog[open]")
+            || window.amigosStaleSent >= 1""",
+        arg=name,
+    )
+    if page.locator("#arm-dialog[open]").count():
+        page.keyboard.press("Enter")  # the first arm it offers
+    page.wait_for_function("() => window.amigosStaleSent >= 3")
+    expect(page.locator("#play-feedback")).to_have_text("La mesa avanzó; mira otra vez antes de jugar.")
+    expect(page.locator(f'#my-hand .my-tile--playable[data-tile="{name}"]')).to_have_count(1)
+    # Offered again: the question (a tile fitting both ends) or the keyboard on the tile.
+    page.wait_for_function(
+        """(name) => document.querySelector("#arm-dialog[open]")
+            || document.activeElement?.dataset?.tile === name""",
+        arg=name,
+    )
+    assert played_after(table_id, seat, name, version) is None
+    page.keyboard.press("Enter")
+    until_stored(page, table_id, seat, name, version)
+    assert page.evaluate("window.amigosStaleSent") == 3
+
+
+#: A message of the table that changes nothing in the hand (a notice, as the server sends one).
+NOTICE = """() => {
+  const table = document.getElementById("table-page");
+  const seat = Number(document.querySelector(".seat--me").dataset.seat);
+  document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: { type: "table.events",
+    payload: { table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
+      events: [{ version: Number(table.dataset.version) + 1, kind: "notice",
+        data: { seat, code: "no_blocking" } }] } } }));
+}"""
+
+
+def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
+    open_page: Callable[..., Any], fake_clock: FakeClock
+) -> None:
+    """The hand was drawn anew on every message of the table: the button a player had focused was
+    replaced, and a press or tap whose two halves came either side of a message reached no button
+    (a click needs its pointer down and up on one element). The tile's button now stays."""
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    page.locator("#my-hand .my-tile--playable").first.wait_for()
+    tile = page.locator("#my-hand .my-tile").first
+    tile.focus()
+    page.evaluate(
+        """() => {
+          window.amigosFocused = document.activeElement;
+          window.amigosClicked = [];
+          document.getElementById("my-hand").addEventListener("click", (event) => {
+            window.amigosClicked.push(event.target.closest("[data-tile]") === window.amigosFocused);
+          });
+        }"""
+    )
+    page.evaluate(NOTICE)
+    expect(page.locator("#play-feedback")).not_to_have_text("")
+    kept = "() => window.amigosFocused.isConnected && document.activeElement === window.amigosFocused"
+    assert page.evaluate(kept)
+    # A mouse's press and release either side of a message: one click, on the same button (a mouse
+    # click only focuses a tile; a double click or a tap lays it).
+    tile.hover()
+    page.mouse.down()
+    page.evaluate(NOTICE)
+    page.mouse.up()
+    page.wait_for_function("() => window.amigosClicked.length > 0")
+    assert page.evaluate("window.amigosClicked") == [True]
