@@ -71,6 +71,9 @@ class HardSettings:
     # (heavy tiles first) or "follow" (the normal level's rules: heavy tiles, doubles, long suits).
     play_model: str = "pips"
     play_beta: float = 0.3
+    # Before the 8th tile, search only this many of the plays the normal level scores best (0: all),
+    # so that the budget covers more worlds where a world is dear.
+    early_actions: int = 0
     # When no exact world fits (Cuban's opening: 40 tiles in the hands), a determinized search
     # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all; 0
     # worlds: the normal level's rules decide there. Off by default: in Cuban 2v2 against normal
@@ -213,6 +216,12 @@ class HardBot:
             ends = (a, b)
         choices = past_choices(view) if settings.play_inference else []
         weigh = self._weigher(choices, variant.max_pip, settings)
+        only: set[Move] | None = None
+        if settings.early_actions and laid < 7 and len(moves) > settings.early_actions:
+            heuristic = self._heuristic.scores(view)
+            ranked = sorted(moves, key=lambda action: -heuristic.get(action, 0.0))
+            moves = {action: moves[action] for action in ranked[: settings.early_actions]}
+            only = set(moves.values())
         solved: list[tuple[float, dict[Move, int]]] = []
         for _ in range(settings.max_worlds):
             world = sample_world(knowledge, rng)
@@ -220,7 +229,7 @@ class HardBot:
                 own if other == seat else tiles.mask_of(world[other]) for other in range(variant.players)
             )
             try:
-                values = solver.action_values(Position(hands, ends, seat))
+                values = solver.action_values(Position(hands, ends, seat), only)
             except BudgetExceeded:
                 break
             solved.append((weigh(world), values))
