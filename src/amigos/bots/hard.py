@@ -70,7 +70,7 @@ class HardSettings:
     # The model of the other players behind that weighting (``amigos.bots.likelihood``): "pips"
     # (heavy tiles first) or "follow" (the normal level's rules: heavy tiles, doubles, long suits).
     # "follow" with beta 0.3 lost 2.24 points a hand to "pips" against normal (105 paired Amigos
-    # deals, interval -4.34 to -0.14): its weights are uneven, so fewer worlds count (docs/bots.md).
+    # deals, interval -4.34 to -0.14), and 2.90 with beta 0.15 (-4.93 to -0.87): docs/bots.md.
     play_model: str = "pips"
     play_beta: float = 0.3
     # Before the 8th tile, search only this many of the plays the normal level scores best (0: all),
