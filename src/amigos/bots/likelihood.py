@@ -113,6 +113,9 @@ class FollowModel:
     the seat's remaining tiles of that suit (at most three); the model picks among the fitting
     plays with probability proportional to ``exp(beta * score)``. Built once per decision
     (the choices as bit masks), then called once per sampled world.
+
+    Measured, it made the hard level weaker than the pips model against normal (docs/bots.md):
+    it is kept as an option (``HardSettings.play_model``), off, for a better-fitted model later.
     """
 
     def __init__(self, choices: list[PastChoice], max_pip: int, beta: float = FOLLOW_BETA) -> None:
