@@ -100,6 +100,24 @@ def test_every_action_value_and_node_count_matches_the_python_search(data: st.Da
         assert compiled.stats.nodes == python.stats.nodes
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_valuing_only_some_plays_gives_their_exact_values(data: st.DataObject) -> None:
+    """``action_values(only=...)`` (the hard level's "search only the best few plays") answers exactly
+    those plays, each with the value the full call gives it, in both searches."""
+    rules = _rules(data)
+    position = _position(data, rules, data.draw(st.integers(1, 5), label="most"))
+    everything = TwoEndedSolver(rules, compiled=False).action_values(position)
+    chosen = (
+        set(data.draw(st.lists(st.sampled_from(sorted(everything)), unique=True), label="only"))
+        if everything
+        else set()
+    )
+    for compiled in (False, True):
+        some = TwoEndedSolver(rules, compiled=compiled).action_values(position, chosen)
+        assert some == {move: everything[move] for move in chosen}
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.data())
 def test_a_budget_runs_out_at_the_same_node_in_both(data: st.DataObject) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import random
 
 from hypothesis import assume, given, settings
@@ -40,6 +41,8 @@ QUICK_HARD = HardSettings(
     exact_nodes=500,
     spinner_worlds=3,
 )
+#: The same with the options that change which worlds count and which plays are searched.
+QUICK_HARD_FOLLOW = dataclasses.replace(QUICK_HARD, play_model="follow", early_actions=2)
 
 
 def exchanged(state: HandState, view: SeatView, swaps: list[tuple[int, int]]) -> HandState:
@@ -125,7 +128,7 @@ def test_the_bots_choose_the_same_in_worlds_their_seat_cannot_tell_apart(
     world: tuple[tuple[str, int | None], random.Random, int, list[tuple[int, int]]], rng: random.Random
 ) -> None:
     state, other = two_worlds(*world)
-    for bot in (HardBot(QUICK_HARD), NormalBot()):
+    for bot in (HardBot(QUICK_HARD), HardBot(QUICK_HARD_FOLLOW), NormalBot()):
         # Each world gets a generator in the same state: only the hidden tiles differ.
         here = first_choice_through_the_runner(state, bot, copy.copy(rng))
         there = first_choice_through_the_runner(other, bot, copy.copy(rng))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from amigos.bots.likelihood import log_likelihood, past_choices
+from amigos.bots.likelihood import FollowModel, log_likelihood, past_choices
 from amigos.engine import Arm, HandState, Play, Tile, find_variant
 from amigos.engine.view import seat_view
 
@@ -59,3 +59,36 @@ def test_tiles_that_did_not_fit_tell_nothing() -> None:
     assert log_likelihood(choices, {1: [t(5, 4)]}) == log_likelihood(choices, {1: [t(2, 1)]})
     # Holding another six when it laid the 6-4 is: a heavier six makes the 6-4 less likely.
     assert log_likelihood(choices, {1: [t(6, 5)]}) < log_likelihood(choices, {1: [t(6, 0)]})
+
+
+def test_the_follow_model_also_passes_over_heavier_tiles_reluctantly() -> None:
+    """The "follow" model keeps the pips model's first lesson: a heavier fitting tile left in hand
+    makes the light play less likely."""
+    view = seat_view(_state(), 3)
+    choices = [c for c in past_choices(view) if c.seat == 1]
+    model = FollowModel(choices, view.variant.max_pip)
+    assert model.log_likelihood({1: [t(6, 5)]}) < model.log_likelihood({1: [t(6, 0)]})
+
+
+def test_the_follow_model_reads_long_suits_from_the_ends_left_showing() -> None:
+    """Seat 1 faced two sixes and laid the 6-4, leaving a 4 showing: a regular player does that when
+    it can follow the 4. A world in which it still holds fours explains the play better than one in
+    which it holds none, even though no four fitted the sixes (the pips model cannot tell)."""
+    view = seat_view(_state(), 3)
+    choices = [c for c in past_choices(view) if c.seat == 1]
+    assert set(choices[0].after) == {4, 6}
+    model = FollowModel(choices, view.variant.max_pip)
+    fours = {1: [t(4, 0), t(4, 2), t(6, 0)]}
+    none = {1: [t(2, 0), t(2, 1), t(6, 0)]}
+    assert model.log_likelihood(fours) > model.log_likelihood(none)
+    assert log_likelihood(choices, fours) == log_likelihood(choices, none)
+
+
+def test_the_follow_model_is_a_probability_of_the_plays_seen() -> None:
+    """With one past play, the likelihood is the softmax share of the laid tile: below 1, and exactly
+    1 when the laid tile was the only play that fitted."""
+    view = seat_view(_state(), 3)
+    choices = [c for c in past_choices(view) if c.seat == 1]
+    model = FollowModel(choices, view.variant.max_pip)
+    assert model.log_likelihood({1: [t(2, 0)]}) == 0.0  # the 6-4 was its only six
+    assert model.log_likelihood({1: [t(6, 0)]}) < 0.0

@@ -18,7 +18,7 @@ that side wins it, negative when the other side does (see ``HandScoring``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from amigos.academy.compact import TileSet, tile_set_for
@@ -163,16 +163,19 @@ class TwoEndedSolver:
         hand = position.hands[position.to_move]
         return [move for move, _ in self._children(hand, position.ends)]
 
-    def action_values(self, position: Position) -> dict[Move, int]:
+    def action_values(self, position: Position, only: Collection[Move] | None = None) -> dict[Move, int]:
         """The exact margin, for the mover's side, of every play of the seat to move.
 
-        A seat that must pass has no choice to value: the result is empty.
+        A seat that must pass has no choice to value: the result is empty. ``only``: value just
+        those plays (a caller that has ruled the others out saves their search).
         """
         packed = self._pack(position.hands)
         seat = position.to_move
         out: dict[Move, int] = {}
         guess = 0
         for move, bit in self._children(position.hands[seat], position.ends):
+            if only is not None and move not in only:
+                continue
             guess = out[move] = self._after_play(packed ^ (bit << (self._shift * seat)), move, seat, guess)
         return out
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from amigos.academy.compact import tile_set_for
@@ -42,9 +43,9 @@ from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import BudgetExceeded, Move, Position, TwoEndedSolver
 from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
-from amigos.bots.likelihood import log_likelihood, past_choices
+from amigos.bots.likelihood import FollowModel, PastChoice, log_likelihood, past_choices
 from amigos.bots.normal import NormalBot
-from amigos.engine import Action, Play
+from amigos.engine import Action, Play, Tile
 from amigos.engine.view import SeatView
 
 
@@ -66,6 +67,16 @@ class HardSettings:
     # a Cuban world with more than 34 takes millions of nodes, so the budget would be wasted).
     exact_tiles: int = 34
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
+    # The model of the other players behind that weighting (``amigos.bots.likelihood``): "pips"
+    # (heavy tiles first) or "follow" (the normal level's rules: heavy tiles, doubles, long suits).
+    # "follow" with beta 0.3 lost 2.24 points a hand to "pips" against normal (105 paired Amigos
+    # deals, interval -4.34 to -0.14), and 2.90 with beta 0.15 (-4.93 to -0.87): docs/bots.md.
+    play_model: str = "pips"
+    play_beta: float = 0.3
+    # Before the 8th tile, search only this many of the plays the normal level scores best (0: all),
+    # so that the budget covers more worlds where a world is dear. 3 was no better against normal
+    # (180 paired Amigos deals: -0.92, interval -2.92 to +1.08), so it is off.
+    early_actions: int = 0
     # When no exact world fits (Cuban's opening: 40 tiles in the hands), a determinized search
     # ``shallow_depth`` actions deep over ``shallow_worlds`` worlds, ``shallow_nodes`` in all; 0
     # worlds: the normal level's rules decide there. Off by default: in Cuban 2v2 against normal
@@ -207,6 +218,13 @@ class HardBot:
             a, b = view.line.open_ends()
             ends = (a, b)
         choices = past_choices(view) if settings.play_inference else []
+        weigh = self._weigher(choices, variant.max_pip, settings)
+        only: set[Move] | None = None
+        if settings.early_actions and laid < 7 and len(moves) > settings.early_actions:
+            heuristic = self._heuristic.scores(view)
+            ranked = sorted(moves, key=lambda action: -heuristic.get(action, 0.0))
+            moves = {action: moves[action] for action in ranked[: settings.early_actions]}
+            only = set(moves.values())
         solved: list[tuple[float, dict[Move, int]]] = []
         for _ in range(settings.max_worlds):
             world = sample_world(knowledge, rng)
@@ -214,10 +232,10 @@ class HardBot:
                 own if other == seat else tiles.mask_of(world[other]) for other in range(variant.players)
             )
             try:
-                values = solver.action_values(Position(hands, ends, seat))
+                values = solver.action_values(Position(hands, ends, seat), only)
             except BudgetExceeded:
                 break
-            solved.append((log_likelihood(choices, world), values))
+            solved.append((weigh(world), values))
         if len(solved) < settings.min_worlds:
             return None
         # Weight each world by how well it explains the plays seen (see amigos.bots.likelihood).
@@ -228,6 +246,16 @@ class HardBot:
             action: sum(w * values[move] for w, (_, values) in zip(weights, solved, strict=True)) / norm
             for action, move in moves.items()
         }
+
+    @staticmethod
+    def _weigher(
+        choices: list[PastChoice], max_pip: int, settings: HardSettings
+    ) -> Callable[[dict[int, list[Tile]]], float]:
+        """The log-likelihood of the plays seen in a world, under the settings' model of players."""
+        if settings.play_model == "follow":
+            return FollowModel(choices, max_pip, settings.play_beta).log_likelihood
+        beta = settings.play_beta
+        return lambda world: log_likelihood(choices, world, beta)
 
     def _determinized_totals(
         self,
