@@ -89,7 +89,7 @@ async def test_subscribers_receive_in_publication_order(buses: tuple[Bus, Bus]) 
 
 
 async def test_messages_published_together_arrive_in_order_on_each_topic(buses: tuple[Bus, Bus]) -> None:
-    """`publish_messages` (a play's five audiences in one Redis round trip) keeps each topic's order."""
+    """`publish_messages` (a play's five audiences) keeps each topic's order."""
     publisher, subscriber = buses
     seats, watchers = Inbox(), Inbox()
     await subscriber.subscribe("table.1.seat.0", seats)

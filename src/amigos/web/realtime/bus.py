@@ -79,8 +79,15 @@ class Bus(abc.ABC):
         await self.publish(topic, wire.encode(kind, payload_json))
 
     async def publish_messages(self, messages: list[tuple[str, str, str]]) -> None:
-        """Publish several hub messages (topic, type, payload JSON), in order. A transport that
-        crosses processes sends them together (`RedisBus`: one round trip, not one each)."""
+        """Publish several hub messages (topic, type, payload JSON), in order, one after another.
+
+        Redis could take them in one pipeline, and that saved a round trip per audience of a play;
+        but a player's own socket must get its play's events before the play's acknowledgement
+        (docs/protocol.md), and with the pipeline's one quick answer the acknowledgement overtook
+        the events coming back through the subscription on a loaded machine (CI failed
+        tests/web/tables/test_socket_tables.py on PostgreSQL and Redis beside a CPU hog). Publishing
+        one by one gives the subscription the time it needs; making that order certain, not only
+        likely, is open work (issue 40)."""
         for topic, kind, payload_json in messages:
             await self.publish_message(topic, kind, payload_json)
 

@@ -28,7 +28,6 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from amigos.web.realtime import wire
 from amigos.web.realtime.bus import Bus
 
 log = logging.getLogger("amigos.realtime.redis")
@@ -101,20 +100,6 @@ class RedisBus(Bus):
 
     async def publish(self, topic: str, text: str) -> None:
         await self._redis.publish(self._channel(topic), text)
-
-    async def publish_messages(self, messages: list[tuple[str, str, str]]) -> None:
-        """One pipeline (no transaction) for all: a table's play goes to five audiences, and five
-        PUBLISHes one after the other were five round trips to Redis, each waiting its turn of a
-        busy event loop, on the way of every play between hosts. Redis runs a connection's
-        commands in order, so each topic still hears them in the order given."""
-        if len(messages) == 1:
-            topic, kind, payload_json = messages[0]
-            await self.publish(topic, wire.encode(kind, payload_json))
-            return
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for topic, kind, payload_json in messages:
-                pipe.publish(self._channel(topic), wire.encode(kind, payload_json))
-            await pipe.execute()
 
     async def _listen(self, topic: str) -> None:
         """Subscribe and wait for the server's confirmation: once `subscribe` returns, every message
