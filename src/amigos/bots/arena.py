@@ -8,18 +8,21 @@ hands is one paired observation), not over hands, because the two hands of a
 deal are not independent.
 
 Deals are reproducible: deal ``i`` of seed ``s`` is always the same shuffle,
-and every seat's random generator is derived from (seed, deal, seat).
+and every seat's random generator is derived from (seed, deal, seat), so deal
+``i`` gives the same result whether a run starts at deal 0 or at deal ``i``
+(``ArenaConfig.first_deal``): a long run can be played in parts and joined.
 The leader of deal ``i`` is seat ``i % players`` (the lead rotates as in a
 match); in Cuban the leader's side wins a tied block (the first-hand rule).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +35,7 @@ from amigos.engine import HandState, Variant, find_variant, tile_set
 
 @dataclass(frozen=True)
 class ArenaConfig:
-    """What to play: bot names, variant, number of deals, seed, worker processes."""
+    """What to play: bots, variant, deals ``first_deal`` to ``first_deal + deals - 1``, seed, processes."""
 
     a: str
     b: str
@@ -41,6 +44,11 @@ class ArenaConfig:
     deals: int = 100
     seed: int = 0
     workers: int = 1
+    first_deal: int = 0
+
+    def indices(self) -> range:
+        """The deals this run plays."""
+        return range(self.first_deal, self.first_deal + self.deals)
 
     def resolve(self) -> Variant:
         variant = find_variant(self.variant, self.players)
@@ -59,6 +67,41 @@ class DealResult:
     won: int  # games A's side won
     # A's choices: (tiles on the table, processor ms, wall ms)
     decisions: list[tuple[int, float, float]] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        """One line of a deal log (see ``run_arena``'s ``on_deal`` and ``read_deal_log``)."""
+        return json.dumps(
+            {
+                "index": self.index,
+                "margins": list(self.margins),
+                "decided": self.decided,
+                "won": self.won,
+                "decisions": [list(d) for d in self.decisions],
+            }
+        )
+
+    @classmethod
+    def from_json(cls, line: str) -> DealResult:
+        data = json.loads(line)
+        first, second = data["margins"]
+        decisions = [(int(laid), float(cpu), float(wall)) for laid, cpu, wall in data["decisions"]]
+        return cls(
+            int(data["index"]), (int(first), int(second)), int(data["decided"]), int(data["won"]), decisions
+        )
+
+
+def read_deal_log(lines: Iterable[str]) -> list[DealResult]:
+    """The deals of a log written one JSON line per deal, sorted by deal (a cut-off last line is skipped)."""
+    results: dict[int, DealResult] = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            result = DealResult.from_json(line)
+        except (ValueError, KeyError, TypeError):
+            continue  # the run was stopped while writing this line
+        results[result.index] = result
+    return [results[index] for index in sorted(results)]
 
 
 def deal_state(variant: Variant, seed: int, index: int) -> HandState:
@@ -115,19 +158,32 @@ def _play_chunk(config: ArenaConfig, indices: Sequence[int]) -> list[DealResult]
     return [play_deal(config, bots, index) for index in indices]
 
 
-def run_arena(config: ArenaConfig) -> list[DealResult]:
-    """Play every deal, spread over ``config.workers`` processes (1: in this process)."""
+def run_arena(config: ArenaConfig, on_deal: Callable[[DealResult], None] | None = None) -> list[DealResult]:
+    """Play every deal, spread over ``config.workers`` processes (1: in this process).
+
+    ``on_deal`` is called with each result as soon as it is in this process: after every deal
+    with one process, after every chunk of deals with several.
+    """
     config.resolve()
-    indices = list(range(config.deals))
+    indices = list(config.indices())
     workers = max(1, config.workers)
+    results: list[DealResult] = []
     if workers == 1:
-        return _play_chunk(config, indices)
+        bots = (find_bot(config.a), find_bot(config.b))
+        for index in indices:
+            result = play_deal(config, bots, index)
+            results.append(result)
+            if on_deal is not None:
+                on_deal(result)
+        return results
     chunks = [indices[start :: workers * 4] for start in range(workers * 4)]
     chunks = [chunk for chunk in chunks if chunk]
-    results: list[DealResult] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part in pool.map(_play_chunk, [config] * len(chunks), chunks):
             results.extend(part)
+            if on_deal is not None:
+                for result in part:
+                    on_deal(result)
     results.sort(key=lambda result: result.index)
     return results
 
@@ -179,6 +235,7 @@ def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, A
             "p95": round(percentile(wall, 0.95), 2),
         },
         "seed": config.seed,
+        "first_deal": min((r.index for r in results), default=config.first_deal),
     }
 
 

@@ -1,4 +1,6 @@
-"""`amigos arena A B --variant V --deals N [--seed S] [--workers W] [--json]`: bot against bot.
+"""`amigos arena A B --variant V --deals N [--seed S] [--first-deal F] [--log FILE] [--workers W] [--json]`.
+
+Bot against bot in duplicate format.
 
 The logic lives in ``amigos.bots.arena``; this module only reads the options and prints.
 """
@@ -21,13 +23,24 @@ def register(sub: Any) -> None:
     parser.add_argument("--players", type=int, default=None, help="players (draw and fives games: 2 or 4)")
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="play deals F to F+N-1 of the seed (default 0); deal i is the same in any run",
+    )
+    parser.add_argument(
+        "--log",
+        default=None,
+        help="append each deal's result to this file as one JSON line as soon as it is played",
+    )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from amigos.bots.arena import ArenaConfig, default_workers, run_arena, summarize
+    from amigos.bots.arena import ArenaConfig, DealResult, default_workers, run_arena, summarize
     from amigos.bots.registry import UnknownBot, find_bot
 
     try:
@@ -41,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
             deals=args.deals,
             seed=args.seed,
             workers=args.workers or default_workers(),
+            first_deal=args.first_deal,
         )
         config.resolve()
     except (UnknownBot, ValueError) as exc:
@@ -49,7 +63,20 @@ def run(args: argparse.Namespace) -> int:
     if config.deals < 1:
         print("amigos arena: --deals must be at least 1", file=sys.stderr)
         return 2
-    summary = summarize(config, run_arena(config))
+    if config.first_deal < 0:
+        print("amigos arena: --first-deal must be at least 0", file=sys.stderr)
+        return 2
+    if args.log is None:
+        results = run_arena(config)
+    else:
+        with open(args.log, "a", encoding="utf-8") as log:
+
+            def write(result: DealResult) -> None:
+                log.write(result.to_json() + "\n")
+                log.flush()
+
+            results = run_arena(config, write)
+    summary = summarize(config, results)
     if args.json:
         print(json.dumps(summary))
     else:
