@@ -194,7 +194,11 @@ class Leases:
             if holder is None:
                 self.elsewhere.pop(table_id, None)
             else:
-                self.elsewhere[table_id] = (holder, started + renew_seconds())
+                # Believed from the answer, not from the question: behind a queued database
+                # thread (a host's start-up) the answer came after the belief would have run out,
+                # and every command for the table asked the database again, queueing it further.
+                # A belief that is wrong costs one hop (the holder answers that it moved).
+                self.elsewhere[table_id] = (holder, time.monotonic() + renew_seconds())
         return holder
 
     async def renew(self, table_ids: list[int], now: datetime | None = None) -> set[int]:
