@@ -50,11 +50,14 @@ import json
 import multiprocessing
 import os
 import random
+import re
+import secrets
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -286,6 +289,7 @@ class SeatSocket(asyncio.Protocol):
         self.plays_sent: set[int] = set()  # the ids of the plays not yet answered
         self.votes_sent: set[int] = set()  # and of the votes
         self.joins_sent: dict[int, dict[str, Any]] = {}  # and of the joins, with what they asked
+        self.joins_refused = 0  # joins answered `busy` in a row (`_join_again` waits longer each time)
         self.tasks: set[asyncio.Task[None]] = set()
         self.parts: list[bytes] = []  # a fragmented message's frames so far
 
@@ -409,7 +413,11 @@ class SeatSocket(asyncio.Protocol):
             await asyncio.sleep(period)
 
     async def _join_again(self, join: dict[str, Any]) -> None:
-        await asyncio.sleep(random.uniform(0.5, 1.5))
+        # Twice as long after each `busy` in a row, up to about 16 s: a table that is slow to
+        # answer at start-up (its host building hundreds of tables) is not asked again every
+        # second by each of its seats, which only made it slower.
+        self.joins_refused += 1
+        await asyncio.sleep(random.uniform(0.5, 1.5) * min(2 ** (self.joins_refused - 1), 16))
         await self.send_paced("table.join", join)
 
     async def move(self, old: int, new: int) -> None:
@@ -428,6 +436,7 @@ class SeatSocket(asyncio.Protocol):
                 self.heartbeat.set_result(float(payload["heartbeat_seconds"]))
         elif kind == "table.snapshot":
             self.joins_sent.clear()  # joined: nothing to ask again
+            self.joins_refused = 0
             place.seat = payload["seat"]  # a rematch may seat the client elsewhere
             if not self.joined[0]:
                 self.joined[0] = True
@@ -891,6 +900,7 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
                 "AMIGOS_TABLE_HAND_PAUSE_SECONDS": "0",
                 "AMIGOS_TABLE_BOT_DELAY_MS": "0",
                 **IDLE_FOR_SLOW_JOINS,
+                "AMIGOS_METRICS_TOKEN": METRICS_TOKEN,
                 "PYTHONPATH": str(lobby_bench.ROOT / "src"),
             }
         )
@@ -903,6 +913,7 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
         with Cluster(
             args.hosts, database, args.redis, env, bot_workers=args.bot_workers, keep_logs=args.keep_logs
         ) as cluster:
+            start_seconds = _started(args.tables + args.bot_tables, cluster)
             owners = _owners([table for table, _ in made], cluster)
             connections.close_all()  # forked clients must not share it
             seat_hosts: dict[tuple[int, int], tuple[str, int]] = {}
@@ -939,6 +950,8 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
                 }
                 for host in cluster.hosts
             ]
+            result["start_seconds"] = start_seconds
+            result["handovers"] = handovers(cluster)
             result["namespaces"] = cluster.namespaces
             result["bot_workers"] = args.bot_workers
             result["seats_on_owner"] = sum(
@@ -946,6 +959,62 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
                 if owners.get(table) is not None and cluster.hosts[owners[table]].address == where[0]
             )  # fmt: skip
     return result
+
+
+#: What a host logs when a table it ran went to another host (`registry`: a renewal or a look-up
+#: found another holder); each change of hands is logged once, by the host that lost the table.
+#: The hosts' /metrics token (`handovers` reads their counters).
+METRICS_TOKEN = secrets.token_hex(16)
+LOST_TABLE = re.compile(r"^table (\d+): (?:its lease went to|another process holds its lease)")
+
+
+def handovers(cluster: Any) -> dict[str, Any]:
+    """How often tables changed hands while the hosts ran (read from the hosts' logs), and the
+    tables each host adopted from another (`amigos_leases_taken_over_total` on its /metrics):
+    with every host alive throughout, both should stay 0."""
+    per_table: dict[int, int] = {}
+    for host in cluster.hosts:
+        if host.log is None or not host.log.exists():
+            continue
+        for line in host.log.read_text(errors="replace").splitlines():
+            if not line.startswith("{"):
+                continue
+            with contextlib.suppress(ValueError):
+                found = LOST_TABLE.match(str(json.loads(line).get("message", "")))
+                if found:
+                    per_table[int(found[1])] = per_table.get(int(found[1]), 0) + 1
+    adopted = {host.name: _metric(host, "amigos_leases_taken_over_total") for host in cluster.hosts}
+    return {
+        "changes": sum(per_table.values()),
+        "tables": len(per_table),
+        "most_for_one_table": max(per_table.values(), default=0),
+        "adopted_by_host": adopted,
+    }
+
+
+def _metric(host: Any, name: str) -> int | None:
+    """One figure of the host's /metrics (None: not answered)."""
+    ask = urllib.request.Request(  # noqa: S310 (the host's own http address)
+        f"{host.url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+    )
+    with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(ask, timeout=10) as answer:  # noqa: S310
+        for line in answer.read().decode().splitlines():
+            if line.startswith(f"{name} "):
+                return int(float(line.split()[1]))
+    return None
+
+
+def _started(tables: int, cluster: Any, seconds: float = JOIN_GUARD_SECONDS) -> float:
+    """Wait until the hosts run an actor for every table (`amigos_live_tables` summed), as a
+    one-process run's tables start with the server; how many seconds that took. Why: a table's
+    lease is taken before its log is read and its match started, and the seats that joined before
+    that waited for it, were answered `busy` and asked again."""
+    began = time.monotonic()
+    while time.monotonic() - began < seconds:
+        if sum(_metric(host, "amigos_live_tables") or 0 for host in cluster.hosts) >= tables:
+            break
+        time.sleep(0.5)
+    return round(time.monotonic() - began, 1)
 
 
 def _owners(tables: list[int], cluster: Any, seconds: float = 120.0) -> dict[int, int]:

@@ -199,3 +199,25 @@ async def test_a_holder_that_died_here_or_left_its_table_adoptable_is_not_believ
     assert forwarder.holder_known(table.pk) == other.identity
     assert await forwarder.adoptable() == [table.pk]  # nobody holds it in the database
     assert forwarder.holder_known(table.pk) is None
+
+
+async def test_a_holder_found_after_a_slow_answer_is_believed_from_the_answer(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression (issue 40): behind a queued database thread the answer came after the belief had
+    run out, so every command for the table asked the database again (and queued it further)."""
+    owner, forwarder = lease.Leases(), lease.Leases()
+    assert await owner.acquire(table.pk) == owner.identity
+    clock = [100.0]
+    monkeypatch.setattr(lease.time, "monotonic", lambda: clock[0])
+    real = lease_rows.acquire_lease
+
+    def slow(*args: object, **kwargs: object) -> str | None:
+        clock[0] += 2 * lease.renew_seconds()  # the statement waited behind the sockets' openings
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lease_rows, "acquire_lease", slow)
+    assert await forwarder.acquire(table.pk) == owner.identity
+    assert forwarder.holder_known(table.pk) == owner.identity
+    clock[0] += lease.renew_seconds()
+    assert forwarder.holder_known(table.pk) is None  # a renewal period after the answer: ask again

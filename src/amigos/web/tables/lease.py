@@ -25,6 +25,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -99,6 +100,19 @@ def forward_timeout() -> float:
     return float(settings.AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS)
 
 
+def _acquire_at(table_id: int, identity: str, now: datetime | None, dead: Collection[str] = ()) -> str | None:
+    """`lease_rows.acquire_lease` with the lease counted from when the statement runs (``now``:
+    a test's fake time), on the database thread.
+
+    Why not from when it was asked for: at start-up a host's database thread has every socket's
+    opening queued, and a lease counted from the moment it was queued was seen to reach the
+    database with little of it left, or none: another host then took the table before its taker
+    had even read its log. (What this process trusts is still counted from before it asked.)"""
+    moment = now or timezone.now()
+    until = moment + timedelta(seconds=lease_seconds())
+    return lease_rows.acquire_lease(table_id, identity, moment, until, dead)
+
+
 #: The renewals' own thread (and so their own database connection). Why not the database thread
 #: every socket shares: at a thousand tables across three hosts each host's thread has over a
 #: thousand socket openings queued when the hosts start, and a renewal queued behind them may wait
@@ -129,6 +143,11 @@ class Leases:
         for table_id in table_ids:
             self.trusted_until[table_id] = started + margin
 
+    def held(self) -> set[int]:
+        """The tables whose lease this process took and has not lost or released, an actor built
+        for each or not yet (the lease keeper renews them all)."""
+        return set(self.trusted_until)
+
     def holder_known(self, table_id: int) -> str | None:
         """Who runs the table, as another process told the database within the last renewal
         period (`acquire`), or None: ask the database again.
@@ -139,8 +158,9 @@ class Leases:
         host's time at 100 tables across three hosts. Each answer of the owner's renews our belief
         (`confirm`). The answer is forgotten sooner when it is
         seen to be wrong: the holder was a process of this machine that is gone (`died_here`, a
-        cheap check of its pid), the owner answered that it no longer holds the table or did not
-        answer at all (`forget`, by `forwarding`), or the table became adoptable (`adoptable`)."""
+        cheap check of its pid), the owner answered that it no longer holds the table (`forget`,
+        by `forwarding`), or the table became adoptable (`adoptable`). An owner that did not
+        answer in time is still believed until the belief runs out (`forwarding.run` says why)."""
         known = self.elsewhere.get(table_id)
         if known is None:
             return None
@@ -163,15 +183,9 @@ class Leases:
     async def acquire(self, table_id: int, now: datetime | None = None) -> str | None:
         """Take (or keep) the lease: our identity when we hold it, another holder's, or None (no table)."""
         started = time.monotonic()
-        moment = now or timezone.now()
-        until = moment + timedelta(seconds=lease_seconds())
-        holder: str | None = await database_sync_to_async(lease_rows.acquire_lease)(
-            table_id, self.identity, moment, until
-        )
+        holder: str | None = await database_sync_to_async(_acquire_at)(table_id, self.identity, now)
         if holder is not None and holder != self.identity and died_here(holder):
-            holder = await database_sync_to_async(lease_rows.acquire_lease)(
-                table_id, self.identity, moment, until, dead=[holder]
-            )
+            holder = await database_sync_to_async(_acquire_at)(table_id, self.identity, now, [holder])
         if holder == self.identity:
             self._trust([table_id], started)
             self.elsewhere.pop(table_id, None)
@@ -180,7 +194,11 @@ class Leases:
             if holder is None:
                 self.elsewhere.pop(table_id, None)
             else:
-                self.elsewhere[table_id] = (holder, started + renew_seconds())
+                # Believed from the answer, not from the question: behind a queued database
+                # thread (a host's start-up) the answer came after the belief would have run out,
+                # and every command for the table asked the database again, queueing it further.
+                # A belief that is wrong costs one hop (the holder answers that it moved).
+                self.elsewhere[table_id] = (holder, time.monotonic() + renew_seconds())
         return holder
 
     async def renew(self, table_ids: list[int], now: datetime | None = None) -> set[int]:

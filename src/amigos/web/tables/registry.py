@@ -284,37 +284,61 @@ async def cancel_lapsed(owner: str | None = None, loop: asyncio.AbstractEventLoo
 
 
 async def _keep_leases(registry: Actors) -> None:
-    """Renew this process's leases, stop the actors whose lease went elsewhere, rebuild broken
-    ones, and adopt the tables nobody holds any more (their owner died).
+    """Renew this process's leases and stop the actors whose lease went elsewhere; on each beat,
+    unless the last beat's is still under way, start `_adopt` beside it (rebuild broken actors,
+    adopt the tables nobody holds any more).
 
-    The adoptions of one beat stop when the next renewal is due: the rest wait for the next beat.
-    Why: adopting is a table at a time (its lease, its log, its actor), and hosts starting together
-    beside hundreds of tables may adopt for longer than a lease: the leases taken first would
-    expire before the renewal came and other hosts take them (tables were seen changing hands at
-    300 tables; this alone did not end it)."""
-    while True:
-        await asyncio.sleep(lease.renew_seconds())
-        try:
-            lost = await registry.leases.renew(list(registry.actors))
-            for table_id in lost:
-                actor = registry.actors.pop(table_id, None)
-                if actor is not None:
-                    log.warning("table %s: another process holds its lease; its actor here stops", table_id)
-                    await actor.stop()
-            await rebuild_broken(registry)
-            renew_by = time.monotonic() + lease.renew_seconds()
-            for table_id in await registry.leases.adoptable():
-                if time.monotonic() >= renew_by:
-                    break
-                if table_id not in registry.actors:
-                    found = await locate(table_id)
-                    if isinstance(found, TableActor):
-                        metrics.LEASES_TAKEN_OVER.inc()
-                        log.info("table %s adopted by %s", table_id, registry.leases.identity)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the table leases could not be renewed; trying again")
+    Why adopting runs beside the renewals, not before the next one: adopting is a table at a time
+    (its lease, its log, its actor, each on the database thread every socket shares), and at
+    start-up, with hundreds of tables and sockets, one table's adoption alone could outlast a
+    lease. The keeper waited for it, renewed nothing meanwhile, the leases it held lapsed and other
+    hosts took tables whose owner was only busy (at 300 tables across three hosts on a loaded
+    machine, 55 tables changed hands 68 times in the first half-minute, their writes refused by
+    the version fence). What is renewed is every lease this process holds (`Leases.held`), a table
+    whose actor is still being built included: its lease was taken before its log was read, and a
+    slow read let it lapse as well."""
+    adopting: asyncio.Task[None] | None = None
+    try:
+        while True:
+            await asyncio.sleep(lease.renew_seconds())
+            try:
+                lost = await registry.leases.renew(sorted(set(registry.actors) | registry.leases.held()))
+                stopping = [registry.actors.pop(table_id) for table_id in lost if table_id in registry.actors]
+                for actor in stopping:
+                    log.warning("table %s: another process holds its lease; its actor here stops", actor.id)
+                await asyncio.gather(*(actor.stop() for actor in stopping))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the table leases could not be renewed; trying again")
+            if adopting is None or adopting.done():
+                adopting = asyncio.get_running_loop().create_task(_adopt(registry), name="amigos-adoptions")
+    finally:
+        if adopting is not None and not adopting.done():
+            adopting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await adopting
+
+
+async def _adopt(registry: Actors) -> None:
+    """The lease keeper's other half: rebuild the broken actors, then adopt the tables nobody holds
+    (their owner died or released them), until the next renewal is due; the rest wait for the next
+    beat (the hosts starting together share the tables out instead of one taking them all)."""
+    try:
+        await rebuild_broken(registry)
+        renew_by = time.monotonic() + lease.renew_seconds()
+        for table_id in await registry.leases.adoptable():
+            if time.monotonic() >= renew_by:
+                break
+            if table_id not in registry.actors:
+                found = await locate(table_id)
+                if isinstance(found, TableActor):
+                    metrics.LEASES_TAKEN_OVER.inc()
+                    log.info("table %s adopted by %s", table_id, registry.leases.identity)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("the tables left by other processes could not be adopted; trying again")
 
 
 async def rebuild_broken(registry: Actors) -> None:
