@@ -151,7 +151,7 @@ async def turn_in(me: Recorder, actor: TableActor, situation: str) -> tuple[int,
         await until(lambda: my_turn(me, actor) is not None)
         turn = my_turn(me, actor)
         assert turn is not None and actor.clock_info is not None
-        if situation in ("any", actor.clock_info["situation"]):
+        if situation in ("any", actor.clock_info.situation):
             return turn
         await actor.call(lambda t=turn: actor.play(me.user_id, t[0], play_of(t[1][0])))
 

@@ -176,8 +176,8 @@ async def agree(actor: TableActor, mirror: Mirror) -> None:
         assert state.phase is Phase.PLAYING and state.hand is not None and state.clock is not None
         assert actor.game.to_move == state.hand.state.to_move == state.clock.seat
         assert actor.clock_info is not None
-        assert actor.clock_info["situation"] == WORDS[state.clock.situation]
-        assert actor.clock_info["seconds"] == int(state.clock.budget)
+        assert actor.clock_info.situation == WORDS[state.clock.situation]
+        assert actor.clock_info.seconds == int(state.clock.budget)
     else:
         assert state.phase is Phase.DEALING
 

@@ -257,12 +257,12 @@ def play_out_for(server: ServerThread, table_id: int, user_id: int) -> None:
             info = actor.clock_info
             if (
                 info is not None
-                and info["seat"] == actor.game.to_move
-                and actor.seats[info["seat"]].user_id == user_id
+                and info.seat == actor.game.to_move
+                and actor.seats[info.seat].user_id == user_id
             ):
                 with contextlib.suppress(CommandError):
                     await actor.call(
-                        lambda legal=info["legal"]: actor.play(user_id, actor.version, play_of(legal[0]))
+                        lambda legal=info.legal: actor.play(user_id, actor.version, play_of(legal[0]))
                     )
             await asyncio.sleep(0.02)
 

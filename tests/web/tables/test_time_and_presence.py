@@ -391,7 +391,7 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     assert actor._absent_seats() == ()
     if actor.status == "playing" and actor.game.to_move == 0:
         await until(lambda: actor.clock_info is not None)
-        assert actor.clock_info is not None and actor.clock_info["situation"] == "timed"
+        assert actor.clock_info is not None and actor.clock_info.situation == "timed"
 
 
 async def test_a_player_who_leaves_while_the_table_waits_is_marked_abandono(

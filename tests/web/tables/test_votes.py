@@ -110,8 +110,8 @@ async def play_out(actor: TableActor) -> None:
             info = actor.clock_info
             return actor.status != "playing" or (
                 info is not None
-                and info["seat"] == actor.game.to_move
-                and actor.seats[info["seat"]].user_id is not None
+                and info.seat == actor.game.to_move
+                and actor.seats[info.seat].user_id is not None
             )
 
         await until(human_turn, "a human seat's turn or the end of the match")
@@ -119,11 +119,11 @@ async def play_out(actor: TableActor) -> None:
             break
         info = actor.clock_info
         assert info is not None
-        user_id = actor.seats[info["seat"]].user_id
+        user_id = actor.seats[info.seat].user_id
         assert user_id is not None
         try:
             await actor.call(
-                lambda u=user_id, legal=info["legal"]: actor.play(u, actor.version, play_of(legal[0]))
+                lambda u=user_id, legal=info.legal: actor.play(u, actor.version, play_of(legal[0]))
             )
         except CommandError as refusal:
             if refusal.code not in ("stale_version", "not_your_turn"):
@@ -347,11 +347,11 @@ async def play_out_until_a_computer_moved(actor: TableActor, eyes: Recorder) -> 
     async def keep_playing() -> None:
         while not computer_moved():
             info = actor.clock_info
-            if info is not None and actor.seats[info["seat"]].user_id is not None:
-                user_id = actor.seats[info["seat"]].user_id
+            if info is not None and actor.seats[info.seat].user_id is not None:
+                user_id = actor.seats[info.seat].user_id
                 with contextlib.suppress(CommandError):
                     await actor.call(
-                        lambda u=user_id, legal=info["legal"]: actor.play(u, actor.version, play_of(legal[0]))
+                        lambda u=user_id, legal=info.legal: actor.play(u, actor.version, play_of(legal[0]))
                     )
             await asyncio.sleep(0.005)
 
