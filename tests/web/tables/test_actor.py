@@ -20,7 +20,7 @@ from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
 from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 SAFETY = 180.0  # an upper bound so a broken test ends; tests finish as soon as the state is reached
 
@@ -85,15 +85,6 @@ async def among_people(
     assert actor.status == "playing"
     await until(lambda: actor.game.to_move is not None and actor.clock_info is not None)
     return people, actor
-
-
-@pytest.fixture(autouse=True)
-async def fresh_registry() -> Any:
-    registry.use_clock(None)
-    yield
-    # even when a test fails, no actor outlives it (it would hold the database during teardown)
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 async def listen_everywhere(
@@ -374,21 +365,19 @@ async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None
 
 
 async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
-    make_player: Callable[..., User],
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
-    clock = FakeClock()
-    registry.use_clock(clock)
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     turn = await turn_in(me, actor, "single")
     version = turn[0]
     single = turn[1][0]["tile"]
-    clock.advance(5.5)
+    fake_clock.advance(5.5)
     await actor.fire_deadline()
     # The yellow card falls at 5 s; the system waits until 6 s to lay the tile.
     assert [e["kind"] for e in me.events() if e["version"] > version] == ["card"]
-    clock.advance(0.5)
+    fake_clock.advance(0.5)
     await actor.fire_deadline()
     played = [e for e in me.events("played") if e["version"] > version]
     assert played[0]["data"]["tile"] == single and played[0]["data"]["system"] is True
@@ -402,22 +391,20 @@ async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
 
 
 async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
-    make_player: Callable[..., User],
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
-    clock = FakeClock()
-    registry.use_clock(clock)
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     await turn_in(me, actor, "normal")
-    clock.advance(19.9)
+    fake_clock.advance(19.9)
     await actor.fire_deadline()
     assert not me.events("card")
-    clock.advance(0.1)
+    fake_clock.advance(0.1)
     await actor.fire_deadline()
-    clock.advance(5)
+    fake_clock.advance(5)
     await actor.fire_deadline()
-    clock.advance(4)
+    fake_clock.advance(4)
     await actor.fire_deadline()
     reasons = [e["data"]["reason"] for e in me.events("card")]
     assert reasons == ["timeout", "every_5s"]

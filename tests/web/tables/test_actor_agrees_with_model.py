@@ -58,20 +58,11 @@ from tests.table.helpers import config
 from tests.web.tables.support import FakeClock
 from tests.web.tables.test_actor import among_people, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 #: Seconds waited before a move: mostly in time, now and then past a single tile's 5 s or 6 s, an
 #: open turn's 20 s (and a card or two after it) or a blocking turn's 60 s.
 WAITS = (0.0, 1.0, 2.0, 3.0, 5.0, 5.5, 6.0, 21.0, 26.0, 61.0)
-
-
-@pytest.fixture(autouse=True)
-async def fake_clock() -> Any:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 class Mirror:

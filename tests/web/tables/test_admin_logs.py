@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -21,18 +20,10 @@ from amigos.web.accounts.models import User
 from amigos.web.tables import registry, services
 from amigos.web.tables.models import MatchRecord, Status, Table, TableEvent
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 # A tile as the log and the record write it ("6-4"), not inside a longer word or number.
 TILE = re.compile(r"(?<![\w-])[0-9]-[0-9](?![\w-])")
-
-
-@pytest.fixture(autouse=True)
-async def fresh_registry() -> Any:
-    registry.use_clock(None)
-    yield
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 async def dealt_match(make_player: Callable[..., User]) -> Table:

@@ -17,11 +17,9 @@ from amigos.web.tables import registry, store, storing
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Table, TableEvent
 from tests.web.tables.support import Recorder
-from tests.web.tables.test_actor import against_computers, fresh_registry, until
+from tests.web.tables.test_actor import against_computers, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-__all__ = ["fresh_registry"]  # the autouse fixture: no actor outlives a test
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 
 async def break_on_a_computer_play(

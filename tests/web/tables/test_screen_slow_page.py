@@ -13,13 +13,12 @@ on its own, so every play in these tests is the player's or a computer player's.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from amigos.web.tables import registry
 from amigos.web.tables.models import TableEvent
 from tests.web.tables.screen_support import (
     LAY_GUARD_MS,
@@ -34,14 +33,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: How much slower than this machine the page's processor runs (DevTools' CPU throttling).
 THROTTLE = 6
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    registry.use_clock(None)
 
 
 def throttle(page: Any, rate: int = THROTTLE) -> None:
@@ -90,7 +81,7 @@ document.addEventListener("amigos:send", (event) => {
 
 
 def test_a_play_refused_as_stale_is_offered_again(
-    open_page: Callable[..., Any], fake_clock: FakeClock
+    open_page: Callable[..., Any], screen_clock: FakeClock
 ) -> None:
     """After the page's own tries are refused as stale, the choice is the player's again: the same
     tile stays playable, with the keyboard on it (or the arm question asked again), and the
@@ -140,7 +131,7 @@ NOTICE = """() => {
 
 
 def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
-    open_page: Callable[..., Any], fake_clock: FakeClock
+    open_page: Callable[..., Any], screen_clock: FakeClock
 ) -> None:
     """The hand was drawn anew on every message of the table: the button a player had focused was
     replaced, and a press or tap whose two halves came either side of a message reached no button

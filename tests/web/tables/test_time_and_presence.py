@@ -22,16 +22,7 @@ from amigos.web.tables.models import Card, MatchRecord, Table
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, among_people, play_of, turn_in, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def fake_clock() -> Any:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    await registry.stop_all()
-    registry.use_clock(None)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 
 def kinds(recorder: Recorder, after: int = 0) -> list[str]:
