@@ -17,7 +17,7 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import registry, rendering, services, store
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
+from amigos.web.tables.models import Card, LogRow, MatchRecord, Table
 from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
@@ -231,7 +231,7 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
     assert ended["termination"] == "target"
     # the log is durable: every version published is stored, and the record is complete
     stored = await sync_to_async(
-        lambda: list(TableEvent.objects.filter(table_id=actor.id).values_list("version", flat=True))
+        lambda: list(LogRow.objects.filter(table_id=actor.id).values_list("version", flat=True))
     )()
     assert stored == list(range(1, actor.version + 1))
     record = await sync_to_async(lambda: MatchRecord.objects.get(table_id=actor.id, number=1))()
@@ -356,7 +356,7 @@ async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None
             await actor.call(lambda u=user_id, v=sent_version, a=action: actor.play(u, v, a))
         assert refused.value.code == code
         assert actor.version == version
-    stored = await sync_to_async(TableEvent.objects.filter(table_id=actor.id).count)()
+    stored = await sync_to_async(LogRow.objects.filter(table_id=actor.id).count)()
     assert stored == version
     with pytest.raises(CommandError) as spectating:
         await actor.call(lambda: actor.join(Recorder(stranger.pk), True, None))
@@ -438,9 +438,7 @@ async def test_a_table_is_rebuilt_from_its_log(make_player: Callable[..., User])
     assert again.version == actor.version + 2
     added = await sync_to_async(
         lambda: list(
-            TableEvent.objects.filter(table_id=actor.id, version__gt=actor.version).values_list(
-                "kind", flat=True
-            )
+            LogRow.objects.filter(table_id=actor.id, version__gt=actor.version).values_list("kind", flat=True)
         )
     )()
     assert added == ["notice", "clock"]
@@ -583,7 +581,7 @@ async def test_the_first_cuban_hand_shows_the_draw_for_the_lead(
     _, actor = await against_computers(make_player, variant, players)
     stored = await sync_to_async(
         lambda: list(
-            TableEvent.objects.filter(table_id=actor.id, kind="hand_started")
+            LogRow.objects.filter(table_id=actor.id, kind="hand_started")
             .order_by("version")
             .values_list("data", flat=True)
         )

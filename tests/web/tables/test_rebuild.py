@@ -15,7 +15,7 @@ from amigos.web.accounts.models import User
 from amigos.web.tables import actor as actor_module
 from amigos.web.tables import registry, store, storing
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Table, TableEvent
+from amigos.web.tables.models import LogRow, Table
 from tests.web.tables.support import Recorder
 from tests.web.tables.test_actor import against_computers, until
 
@@ -69,7 +69,7 @@ async def test_a_table_that_could_not_store_a_computer_play_rebuilds_itself_and_
     rebuilt: Any = registry.local_actor(actor.id)
     await until(lambda: rebuilt.version > failed[0] + 1)
     stored = await sync_to_async(
-        lambda: list(TableEvent.objects.filter(table_id=actor.id).values_list("version", flat=True))
+        lambda: list(LogRow.objects.filter(table_id=actor.id).values_list("version", flat=True))
     )()
     assert stored == list(range(1, len(stored) + 1))  # no gap, nothing twice
 

@@ -20,7 +20,7 @@ from amigos.engine import Play, Tile
 from amigos.engine.actions import Arm
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry
-from amigos.web.tables.models import TableEvent
+from amigos.web.tables.models import LogRow
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import (
     HAND_GUARD_SECONDS,
@@ -130,7 +130,7 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], screen
             # line it announced: the announcer keeps the last six, and the computer players' moves
             # (or the next hand, dealt at once in tests) can push it out before a loaded machine's
             # test looks (waiting for it there failed a busy machine's run: issue 38, item 10).
-            stored = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
+            stored = LogRow.objects.filter(table_id=table_id, kind="played", version__gt=version)
             mine = [e.data["arm"] for e in stored if e.data["seat"] == seat and e.data["tile"] == name]
             assert mine == ["down"], mine
             page.wait_for_function(
@@ -275,7 +275,7 @@ def test_a_vote_refused_as_stale_is_cast_again(
     page.locator("#votes:not([hidden]) [data-vote=rematch]").click(timeout=HAND_GUARD_SECONDS * 1000)
     # Cast once the page caught up: the table stores it (the vote then closes and the page moves on).
     deadline = time.monotonic() + HAND_GUARD_SECONDS  # a guard against a hung page only
-    while not TableEvent.objects.filter(table_id=table_id, kind="vote").exists():
+    while not LogRow.objects.filter(table_id=table_id, kind="vote").exists():
         assert time.monotonic() < deadline, "the vote was never cast"
         page.wait_for_timeout(100)
     assert page.evaluate("window.amigosStaleSent") is True

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from amigos.web.tables.models import TableEvent
+from amigos.web.tables.models import LogRow
 from tests.web.tables.screen_support import (
     LAY_GUARD_MS,
     describe,
@@ -44,14 +44,14 @@ def my_seat(page: Any) -> int:
     return int(page.locator(".seat--me").get_attribute("data-seat"))
 
 
-def played_after(table_id: int, seat: int, tile: str, version: int) -> TableEvent | None:
+def played_after(table_id: int, seat: int, tile: str, version: int) -> LogRow | None:
     """The `played` event of ``tile`` by ``seat`` stored after ``version``, if the table has it."""
-    events = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
+    events = LogRow.objects.filter(table_id=table_id, kind="played", version__gt=version)
     mine = (e for e in events.order_by("version") if (e.data.get("seat"), e.data.get("tile")) == (seat, tile))
     return next(mine, None)
 
 
-def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> TableEvent:
+def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> LogRow:
     """Waits for the table's log to hold the play (a guard against a hung page only: the test
     plays once and never again, so a lost play fails here)."""
     deadline = time.monotonic() + 2 * LAY_GUARD_MS / 1000

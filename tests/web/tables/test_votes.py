@@ -24,7 +24,7 @@ from amigos.web.lobby.models import Presence
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import links, lobby, registry, services, socket_keys, store
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Seat, Table, TableEvent
+from amigos.web.tables.models import LogRow, Seat, Table
 from tests.web.tables.support import FakeClock, Recorder, stored_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
@@ -166,7 +166,7 @@ async def next_table_started(old: TableActor, new_id: int) -> TableActor:
         table.kind,
     )
     kinds = await sync_to_async(
-        lambda: list(TableEvent.objects.filter(table_id=new_id).values_list("kind", flat=True)[:2])
+        lambda: list(LogRow.objects.filter(table_id=new_id).values_list("kind", flat=True)[:2])
     )()
     assert kinds == ["started", "hand_started"]
     return new
@@ -203,7 +203,7 @@ async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once
     assert places == {ana.pk: "organizer", dani.pk: "right", carla.pk: "partner", beto.pk: "left"}
     # the vote's result is in the old table's log, next table and all
     logged = await sync_to_async(
-        lambda: TableEvent.objects.filter(table_id=actor.id, kind="votes_closed").get().data
+        lambda: LogRow.objects.filter(table_id=actor.id, kind="votes_closed").get().data
     )()
     assert logged == {"result": "rematch", "next_table_id": new_id}
 
@@ -450,7 +450,7 @@ async def test_a_vote_after_the_table_finished_is_refused_and_changes_nothing(
             await vote(actor, user, choice)
         assert refused.value.code == "not_voting"
     assert actor.version == version
-    assert await sync_to_async(TableEvent.objects.filter(table_id=actor.id).count)() == version
+    assert await sync_to_async(LogRow.objects.filter(table_id=actor.id).count)() == version
     assert await sync_to_async(Table.objects.count)() == tables
     table = await sync_to_async(Table.objects.get)(pk=actor.id)
     assert table.next_table_id == result["next_table_id"] and table.status == "finished"

@@ -24,12 +24,12 @@ from amigos.web.tables.models import (
     OPEN_STATUSES,
     Card,
     Invitation,
+    LogRow,
     MatchRecord,
     Seat,
     Status,
     Table,
     TableChatLine,
-    TableEvent,
 )
 
 if TYPE_CHECKING:
@@ -164,14 +164,14 @@ def load(table_id: int) -> Loaded | None:
     cards: dict[int, dict[str, int]] = {}
     if table.version:
         started = list(
-            TableEvent.objects.filter(table_id=table_id, kind=log_codec.KIND[MatchStarted])
+            LogRow.objects.filter(table_id=table_id, kind=log_codec.KIND[MatchStarted])
             .order_by("-version")
             .values_list("version", flat=True)[:1]
         )
         since = started[0] - 1 if started else 0
         log = [
             (row.version, row.kind, row.data)
-            for row in TableEvent.objects.filter(table_id=table_id, version__gt=since).order_by("version")
+            for row in LogRow.objects.filter(table_id=table_id, version__gt=since).order_by("version")
         ]
         seat_of = {row.user_id: row.number for row in seats if row.user_id is not None}
         for card in Card.objects.filter(table_id=table_id, match=table.match_number):
@@ -368,7 +368,7 @@ WITH u AS (
     WHERE t.id = v.id AND t.version = v.expected
     RETURNING t.id, t.match_number
 ), e AS (
-    INSERT INTO {event} (table_id, version, kind, data, at)
+    INSERT INTO {log} (table_id, version, kind, data, at)
     SELECT x.table_id, x.version, x.kind, x.data, x.at
     FROM json_to_recordset(%s::json) AS x(
         table_id bigint, version integer, kind text, data jsonb, at timestamptz)
@@ -405,7 +405,7 @@ def group_sql() -> str:
     used = {
         Table: {"id", "version", "status", "started_at", "ended_at", "deadline_at", "deadline_kind"}
         | {"match_number", "next_table_id"},
-        TableEvent: {"table_id", "version", "kind", "data", "at"},
+        LogRow: {"table_id", "version", "kind", "data", "at"},
         MatchRecord: {"table_id", "number", "record", "started_at", "ended_at", "termination", "archived"},
     }
     for model, names in used.items():
@@ -414,7 +414,7 @@ def group_sql() -> str:
     quote = connection.ops.quote_name
     return GROUP_SQL.format(
         table=quote(Table._meta.db_table),
-        event=quote(TableEvent._meta.db_table),
+        log=quote(LogRow._meta.db_table),
         record=quote(MatchRecord._meta.db_table),
     )
 
@@ -534,7 +534,7 @@ def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]
     numbered from its first (see `_update_table` for why it is plain SQL)."""
     if not writes:
         return
-    meta = TableEvent._meta
+    meta = LogRow._meta
     quote = connection.ops.quote_name
     fields = [meta.get_field(name) for name in ("table", "version", "kind", "data", "at")]
     assert all(isinstance(field, Field) for field in fields)
@@ -559,9 +559,7 @@ def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]
 def rows_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
     """The stored log rows (version, kind, data) after ``since`` up to ``until``: a client's
     catch-up, published as they are stored (`log_codec.wire` shows each to its audience)."""
-    rows = TableEvent.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by(
-        "version"
-    )
+    rows = LogRow.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by("version")
     return [(row.version, row.kind, row.data) for row in rows]
 
 
@@ -627,8 +625,8 @@ def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[C
                 )
             )
         kind, data = log_codec.encode(CANCELLED)
-        TableEvent.objects.bulk_create(
-            TableEvent(table_id=item.table_id, version=item.version, kind=kind, data=data, at=now)
+        LogRow.objects.bulk_create(
+            LogRow(table_id=item.table_id, version=item.version, kind=kind, data=data, at=now)
             for item in done
         )
         Seat.objects.filter(table_id__in=kept, invitation=Invitation.PENDING).update(
