@@ -264,7 +264,6 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
         assert len(every) == len(spectator.events("hand_voided"))
     # the stored record is one `amigos replay` accepts, live extensions and all
     assert replay_exit(record.record) == 0
-    await registry.stop_all()
 
 
 async def test_the_record_is_written_when_the_match_starts_and_when_a_hand_ends(
@@ -361,7 +360,6 @@ async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None
     with pytest.raises(CommandError) as spectating:
         await actor.call(lambda: actor.join(Recorder(stranger.pk), True, None))
     assert spectating.value.code == "not_seated"
-    await registry.stop_all()
 
 
 async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
@@ -387,7 +385,6 @@ async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
     # never stored toward a suspension.
     assert cards[0]["data"]["practice"] is True
     assert await sync_to_async(Card.objects.filter(user=user).count)() == 0
-    await registry.stop_all()
 
 
 async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
@@ -409,7 +406,6 @@ async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
     reasons = [e["data"]["reason"] for e in me.events("card")]
     assert reasons == ["timeout", "every_5s"]
     assert actor.game.to_move == 0  # nobody played for the player
-    await registry.stop_all()
 
 
 async def test_an_actor_lives_in_the_loop_and_hub_that_located_it(make_player: Callable[..., User]) -> None:
@@ -421,7 +417,6 @@ async def test_an_actor_lives_in_the_loop_and_hub_that_located_it(make_player: C
     assert actor.hub is get_hub() is get_hub(loop)
     assert registry.server_loop() is loop
     assert await registry.get_actor(actor.id) is actor
-    await registry.stop_all()
 
 
 async def test_a_table_is_rebuilt_from_its_log(make_player: Callable[..., User]) -> None:
@@ -445,7 +440,6 @@ async def test_a_table_is_rebuilt_from_its_log(make_player: Callable[..., User])
     assert again.game.hand == actor.game.hand
     assert again.game.match == actor.game.match
     assert again.snapshot(0)["hand"] == actor.snapshot(0)["hand"]
-    await registry.stop_all()
 
 
 async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
@@ -464,7 +458,6 @@ async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
     ack = await actor.call(lambda: actor.join(fresh, True, None))
     assert ack["mode"] == "snapshot" and fresh.received[0][0] == "table.snapshot"
     assert seen <= ack["version"]
-    await registry.stop_all()
 
 
 async def test_a_join_already_up_to_date_reads_nothing_from_the_log(
@@ -490,7 +483,6 @@ async def test_a_join_already_up_to_date_reads_nothing_from_the_log(
     behind = Recorder(user.pk)
     ack = await actor.call(lambda: actor.join(behind, True, actor.version - 1))
     assert reads == [(ack["version"] - 1, ack["version"])] and len(behind.events()) == 1
-    await registry.stop_all()
 
 
 async def test_each_stored_action_reaches_every_audience_as_one_message(
@@ -529,7 +521,6 @@ async def test_each_stored_action_reaches_every_audience_as_one_message(
     kind, caught_up = late.received[0]
     assert kind == "table.events"
     assert [event["version"] for event in caught_up["events"]] == list(range(before + 1, ack["version"] + 1))
-    await registry.stop_all()
 
 
 async def test_bad_tables_are_refused_and_nothing_is_created(make_player: Callable[..., User]) -> None:
