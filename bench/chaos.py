@@ -326,13 +326,13 @@ async def _all_played_after(watch: Watch, chains: int, moment: float, until: flo
 def check(watch: Watch, tables: int) -> dict[str, Any]:
     """Read every log and record back and count what the module docstring lists."""
     from amigos.cli.replay import replay_main
-    from amigos.web.tables.models import MatchRecord, TableEvent
+    from amigos.web.tables.models import LogRow, MatchRecord
 
     played: dict[int, list[tuple[int, str]]] = defaultdict(list)  # table -> (version, tile)
     hands: dict[int, list[int]] = defaultdict(list)  # table -> versions of its hand_started
     duplicated = 0
     hand_tiles: dict[int, set[str]] = defaultdict(set)
-    for table_id, version, kind, data in TableEvent.objects.order_by("table_id", "version").values_list(
+    for table_id, version, kind, data in LogRow.objects.order_by("table_id", "version").values_list(
         "table_id", "version", "kind", "data"
     ):
         if kind == "hand_started":
@@ -394,12 +394,12 @@ def check(watch: Watch, tables: int) -> dict[str, Any]:
 
 def _last_event(table_id: int | None) -> dict[str, Any]:
     """A stuck table's state, for the report: its status and its log's last event."""
-    from amigos.web.tables.models import Table, TableEvent
+    from amigos.web.tables.models import LogRow, Table
 
     if table_id is None:
         return {}
     table = Table.objects.filter(pk=table_id).values("status", "owner", "next_table_id").first() or {}
-    last = TableEvent.objects.filter(table_id=table_id).order_by("-version").values("version", "kind").first()
+    last = LogRow.objects.filter(table_id=table_id).order_by("-version").values("version", "kind").first()
     return {**table, "last_event": last}
 
 

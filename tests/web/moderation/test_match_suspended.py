@@ -46,7 +46,7 @@ async def test_the_28th_yellow_at_a_live_table_suspends_and_ends_the_match_unfin
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     assert actor.clock_info is not None
-    clock.advance(actor.clock_info["seconds"])
+    clock.advance(actor.clock_info.seconds)
     await actor.fire_deadline()  # overdue: the 28th yellow card
     await sync_to_async(user.refresh_from_db)()
     assert user.suspended_until is not None

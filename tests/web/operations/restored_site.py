@@ -20,7 +20,7 @@ def site_state(table_id: int) -> dict[str, Any]:
     """What must survive a backup: the archive (with a match's whole record), the ratings and
     their history, and the correspondence table with its log."""
     from amigos.web.archive.models import ArchivedMatch, PlayerRating, RatingChange
-    from amigos.web.tables.models import Table, TableEvent
+    from amigos.web.tables.models import LogRow, Table
 
     matches = ArchivedMatch.objects.order_by("source")
     return {
@@ -34,7 +34,7 @@ def site_state(table_id: int) -> dict[str, Any]:
         ],
         "changes": RatingChange.objects.count(),
         "table": list(Table.objects.values_list("kind", "status", "version").get(pk=table_id)),
-        "events": TableEvent.objects.filter(table_id=table_id).count(),
+        "events": LogRow.objects.filter(table_id=table_id).count(),
     }
 
 
@@ -44,7 +44,7 @@ async def play_once(table_id: int) -> dict[str, Any]:
     from amigos.bots.registry import find_bot
     from amigos.engine.view import seat_view
     from amigos.web.tables import registry
-    from amigos.web.tables.models import TableEvent
+    from amigos.web.tables.models import LogRow
 
     actor = await registry.get_actor(table_id)
     assert actor is not None, "the table is not in the restored database"
@@ -61,7 +61,7 @@ async def play_once(table_id: int) -> dict[str, Any]:
         assert user_id is not None
         action = find_bot("easy").choose(seat_view(actor.game.hand, seat), random.Random())
         answer = await actor.call(lambda: actor.play(user_id, actor.version, action))
-        stored = await sync_to_async(TableEvent.objects.filter(table_id=table_id).count)()
+        stored = await sync_to_async(LogRow.objects.filter(table_id=table_id).count)()
         return {
             "kind": actor.kind,
             "status": actor.status,

@@ -32,7 +32,7 @@ from amigos.web.realtime.bus import InMemoryBus
 from amigos.web.realtime.hub import RESYNC, Hub, get_hub
 from amigos.web.realtime.redis_bus import RedisBus
 from amigos.web.tables import services
-from amigos.web.tables.models import TableEvent
+from amigos.web.tables.models import LogRow
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.realtime.test_redis_restart import OwnRedis, own_redis  # noqa: F401  (the fixture)
 from tests.web.tables.support import flat_events
@@ -304,7 +304,7 @@ async def test_a_socket_of_another_process_gets_the_events_and_chat_of_a_redis_o
         assert last_version(beto_peer) == seen  # lost to the other process so far
 
         stored = await sync_to_async(
-            lambda: max(TableEvent.objects.filter(table_id=table.pk).values_list("version", flat=True))
+            lambda: max(LogRow.objects.filter(table_id=table.pk).values_list("version", flat=True))
         )()
         assert stored > seen
         gate.open.set()  # the other process's subscriber comes back; nobody plays any more

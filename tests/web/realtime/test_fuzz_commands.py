@@ -38,7 +38,7 @@ from amigos.web.events.models import Event
 from amigos.web.lobby import chat
 from amigos.web.lobby.models import Presence
 from amigos.web.realtime import commands
-from amigos.web.tables.models import Seat, Status, Table, TableEvent
+from amigos.web.tables.models import LogRow, Seat, Status, Table
 from amigos.web.tables.services import SeatChoice, create_table
 from tests.web.conftest import ServerThread, SignedIn, in_ci
 from tests.web.test_socket import WAIT, Peer, connect, of_type
@@ -310,7 +310,7 @@ def computers_to_move() -> bool:
     stored; the computer players' moves follow, and a refusal read meanwhile must not be blamed for
     them (seen in CI: the next frame's snapshot caught a computer's move)."""
     for table in Table.objects.filter(status=Status.PLAYING):
-        last = TableEvent.objects.filter(table=table).order_by("-version").first()
+        last = LogRow.objects.filter(table=table).order_by("-version").first()
         if last is None or last.kind != "clock":
             return True
         seat = Seat.objects.filter(table=table, number=last.data["seat"]).first()

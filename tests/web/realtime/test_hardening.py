@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from amigos.web.lobby.models import ChatMessage, Presence
 from amigos.web.realtime import commands, consumer, envelope
-from amigos.web.realtime.consumer import OUTBOX_LIMIT
 from amigos.web.realtime.envelope import MAX_FRAME_BYTES
 from amigos.web.realtime.hub import get_hub
+from amigos.web.realtime.outgoing import OUTBOX_LIMIT
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.test_socket import WAIT, Peer, connect, of_type
 

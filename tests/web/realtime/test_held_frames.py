@@ -9,7 +9,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amigos.web.realtime.consumer import HELD_LIMIT, OUTBOX_LIMIT, SiteSocket
+from amigos.web.realtime.consumer import SiteSocket
+from amigos.web.realtime.outgoing import HELD_LIMIT, OUTBOX_LIMIT
 
 
 class Wire:

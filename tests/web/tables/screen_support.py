@@ -138,13 +138,13 @@ def describe(page: Any) -> str:
 def server_side(page: Any) -> str:
     """The table as the server stored it: its version and its last events (a page behind the
     server lost an event; a server behind the page never took the play)."""
-    from amigos.web.tables.models import Table, TableEvent
+    from amigos.web.tables.models import LogRow, Table
 
     table_id = page.get_attribute("#table-page", "data-table-id")
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return "no table"
-    last = TableEvent.objects.filter(table=table).order_by("-version")[:6]
+    last = LogRow.objects.filter(table=table).order_by("-version")[:6]
     events = [(event.version, event.kind, event.data.get("seat")) for event in reversed(last)]
     return f"status {table.status}, version {table.version}, last events {events}"
 

@@ -17,10 +17,10 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import registry, rendering, services, store
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Card, MatchRecord, Table, TableEvent
+from amigos.web.tables.models import Card, LogRow, MatchRecord, Table
 from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 SAFETY = 180.0  # an upper bound so a broken test ends; tests finish as soon as the state is reached
 
@@ -87,15 +87,6 @@ async def among_people(
     return people, actor
 
 
-@pytest.fixture(autouse=True)
-async def fresh_registry() -> Any:
-    registry.use_clock(None)
-    yield
-    # even when a test fails, no actor outlives it (it would hold the database during teardown)
-    await registry.stop_all()
-    registry.use_clock(None)
-
-
 async def listen_everywhere(
     actor: TableActor, user: User, watcher: User
 ) -> tuple[Recorder, list[Recorder], Recorder]:
@@ -151,7 +142,7 @@ async def turn_in(me: Recorder, actor: TableActor, situation: str) -> tuple[int,
         await until(lambda: my_turn(me, actor) is not None)
         turn = my_turn(me, actor)
         assert turn is not None and actor.clock_info is not None
-        if situation in ("any", actor.clock_info["situation"]):
+        if situation in ("any", actor.clock_info.situation):
             return turn
         await actor.call(lambda t=turn: actor.play(me.user_id, t[0], play_of(t[1][0])))
 
@@ -240,7 +231,7 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
     assert ended["termination"] == "target"
     # the log is durable: every version published is stored, and the record is complete
     stored = await sync_to_async(
-        lambda: list(TableEvent.objects.filter(table_id=actor.id).values_list("version", flat=True))
+        lambda: list(LogRow.objects.filter(table_id=actor.id).values_list("version", flat=True))
     )()
     assert stored == list(range(1, actor.version + 1))
     record = await sync_to_async(lambda: MatchRecord.objects.get(table_id=actor.id, number=1))()
@@ -273,7 +264,6 @@ async def test_whole_match_against_computers_shows_nobody_a_hidden_tile(
         assert len(every) == len(spectator.events("hand_voided"))
     # the stored record is one `amigos replay` accepts, live extensions and all
     assert replay_exit(record.record) == 0
-    await registry.stop_all()
 
 
 async def test_the_record_is_written_when_the_match_starts_and_when_a_hand_ends(
@@ -365,30 +355,27 @@ async def test_refusals_change_nothing(make_player: Callable[..., User]) -> None
             await actor.call(lambda u=user_id, v=sent_version, a=action: actor.play(u, v, a))
         assert refused.value.code == code
         assert actor.version == version
-    stored = await sync_to_async(TableEvent.objects.filter(table_id=actor.id).count)()
+    stored = await sync_to_async(LogRow.objects.filter(table_id=actor.id).count)()
     assert stored == version
     with pytest.raises(CommandError) as spectating:
         await actor.call(lambda: actor.join(Recorder(stranger.pk), True, None))
     assert spectating.value.code == "not_seated"
-    await registry.stop_all()
 
 
 async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
-    make_player: Callable[..., User],
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
-    clock = FakeClock()
-    registry.use_clock(clock)
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     turn = await turn_in(me, actor, "single")
     version = turn[0]
     single = turn[1][0]["tile"]
-    clock.advance(5.5)
+    fake_clock.advance(5.5)
     await actor.fire_deadline()
     # The yellow card falls at 5 s; the system waits until 6 s to lay the tile.
     assert [e["kind"] for e in me.events() if e["version"] > version] == ["card"]
-    clock.advance(0.5)
+    fake_clock.advance(0.5)
     await actor.fire_deadline()
     played = [e for e in me.events("played") if e["version"] > version]
     assert played[0]["data"]["tile"] == single and played[0]["data"]["system"] is True
@@ -398,31 +385,27 @@ async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
     # never stored toward a suspension.
     assert cards[0]["data"]["practice"] is True
     assert await sync_to_async(Card.objects.filter(user=user).count)() == 0
-    await registry.stop_all()
 
 
 async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
-    make_player: Callable[..., User],
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
-    clock = FakeClock()
-    registry.use_clock(clock)
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     await turn_in(me, actor, "normal")
-    clock.advance(19.9)
+    fake_clock.advance(19.9)
     await actor.fire_deadline()
     assert not me.events("card")
-    clock.advance(0.1)
+    fake_clock.advance(0.1)
     await actor.fire_deadline()
-    clock.advance(5)
+    fake_clock.advance(5)
     await actor.fire_deadline()
-    clock.advance(4)
+    fake_clock.advance(4)
     await actor.fire_deadline()
     reasons = [e["data"]["reason"] for e in me.events("card")]
     assert reasons == ["timeout", "every_5s"]
     assert actor.game.to_move == 0  # nobody played for the player
-    await registry.stop_all()
 
 
 async def test_an_actor_lives_in_the_loop_and_hub_that_located_it(make_player: Callable[..., User]) -> None:
@@ -434,7 +417,6 @@ async def test_an_actor_lives_in_the_loop_and_hub_that_located_it(make_player: C
     assert actor.hub is get_hub() is get_hub(loop)
     assert registry.server_loop() is loop
     assert await registry.get_actor(actor.id) is actor
-    await registry.stop_all()
 
 
 async def test_a_table_is_rebuilt_from_its_log(make_player: Callable[..., User]) -> None:
@@ -451,16 +433,13 @@ async def test_a_table_is_rebuilt_from_its_log(make_player: Callable[..., User])
     assert again.version == actor.version + 2
     added = await sync_to_async(
         lambda: list(
-            TableEvent.objects.filter(table_id=actor.id, version__gt=actor.version).values_list(
-                "kind", flat=True
-            )
+            LogRow.objects.filter(table_id=actor.id, version__gt=actor.version).values_list("kind", flat=True)
         )
     )()
     assert added == ["notice", "clock"]
     assert again.game.hand == actor.game.hand
     assert again.game.match == actor.game.match
     assert again.snapshot(0)["hand"] == actor.snapshot(0)["hand"]
-    await registry.stop_all()
 
 
 async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
@@ -479,7 +458,6 @@ async def test_catching_up_from_a_version_sends_exactly_the_missed_events(
     ack = await actor.call(lambda: actor.join(fresh, True, None))
     assert ack["mode"] == "snapshot" and fresh.received[0][0] == "table.snapshot"
     assert seen <= ack["version"]
-    await registry.stop_all()
 
 
 async def test_a_join_already_up_to_date_reads_nothing_from_the_log(
@@ -505,7 +483,6 @@ async def test_a_join_already_up_to_date_reads_nothing_from_the_log(
     behind = Recorder(user.pk)
     ack = await actor.call(lambda: actor.join(behind, True, actor.version - 1))
     assert reads == [(ack["version"] - 1, ack["version"])] and len(behind.events()) == 1
-    await registry.stop_all()
 
 
 async def test_each_stored_action_reaches_every_audience_as_one_message(
@@ -544,7 +521,6 @@ async def test_each_stored_action_reaches_every_audience_as_one_message(
     kind, caught_up = late.received[0]
     assert kind == "table.events"
     assert [event["version"] for event in caught_up["events"]] == list(range(before + 1, ack["version"] + 1))
-    await registry.stop_all()
 
 
 async def test_bad_tables_are_refused_and_nothing_is_created(make_player: Callable[..., User]) -> None:
@@ -596,7 +572,7 @@ async def test_the_first_cuban_hand_shows_the_draw_for_the_lead(
     _, actor = await against_computers(make_player, variant, players)
     stored = await sync_to_async(
         lambda: list(
-            TableEvent.objects.filter(table_id=actor.id, kind="hand_started")
+            LogRow.objects.filter(table_id=actor.id, kind="hand_started")
             .order_by("version")
             .values_list("data", flat=True)
         )

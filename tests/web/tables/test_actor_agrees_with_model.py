@@ -58,20 +58,11 @@ from tests.table.helpers import config
 from tests.web.tables.support import FakeClock
 from tests.web.tables.test_actor import among_people, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 #: Seconds waited before a move: mostly in time, now and then past a single tile's 5 s or 6 s, an
 #: open turn's 20 s (and a card or two after it) or a blocking turn's 60 s.
 WAITS = (0.0, 1.0, 2.0, 3.0, 5.0, 5.5, 6.0, 21.0, 26.0, 61.0)
-
-
-@pytest.fixture(autouse=True)
-async def fake_clock() -> Any:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 class Mirror:
@@ -176,8 +167,8 @@ async def agree(actor: TableActor, mirror: Mirror) -> None:
         assert state.phase is Phase.PLAYING and state.hand is not None and state.clock is not None
         assert actor.game.to_move == state.hand.state.to_move == state.clock.seat
         assert actor.clock_info is not None
-        assert actor.clock_info["situation"] == WORDS[state.clock.situation]
-        assert actor.clock_info["seconds"] == int(state.clock.budget)
+        assert actor.clock_info.situation == WORDS[state.clock.situation]
+        assert actor.clock_info.seconds == int(state.clock.budget)
     else:
         assert state.phase is Phase.DEALING
 

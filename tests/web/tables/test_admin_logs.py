@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -19,20 +18,12 @@ from django.utils import timezone
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import registry, services
-from amigos.web.tables.models import MatchRecord, Status, Table, TableEvent
+from amigos.web.tables.models import LogRow, MatchRecord, Status, Table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 # A tile as the log and the record write it ("6-4"), not inside a longer word or number.
 TILE = re.compile(r"(?<![\w-])[0-9]-[0-9](?![\w-])")
-
-
-@pytest.fixture(autouse=True)
-async def fresh_registry() -> Any:
-    registry.use_clock(None)
-    yield
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 async def dealt_match(make_player: Callable[..., User]) -> Table:
@@ -43,7 +34,7 @@ async def dealt_match(make_player: Callable[..., User]) -> Table:
     assert await registry.get_actor(table.pk) is not None
 
     async def dealt() -> None:
-        exists = sync_to_async(TableEvent.objects.filter(table=table, kind="hand_started").exists)
+        exists = sync_to_async(LogRow.objects.filter(table=table, kind="hand_started").exists)
         while not await exists():
             await asyncio.sleep(0.01)
 
@@ -62,11 +53,11 @@ def pages(client: Client, table: Table) -> dict[str, str]:
     """Every admin page about the table: its own, its log's list and each event, its record."""
     urls = [
         f"/admin/tables/table/{table.pk}/change/",
-        f"/admin/tables/tableevent/?table__id__exact={table.pk}",
+        f"/admin/tables/logrow/?table__id__exact={table.pk}",
     ]
     urls += [
-        f"/admin/tables/tableevent/{pk}/change/"
-        for pk in TableEvent.objects.filter(table=table).values_list("pk", flat=True)
+        f"/admin/tables/logrow/{pk}/change/"
+        for pk in LogRow.objects.filter(table=table).values_list("pk", flat=True)
     ]
     urls += ["/admin/tables/matchrecord/"]
     urls += [
@@ -90,8 +81,8 @@ def editable(body: str) -> list[str]:
 
 def secrets_of(table: Table) -> tuple[str, set[str]]:
     """The first hand's deal key, and the tiles dealt that have not been played."""
-    dealt = TableEvent.objects.get(table=table, kind="hand_started").data
-    played = {event.data["tile"] for event in TableEvent.objects.filter(table=table, kind="played")}
+    dealt = LogRow.objects.get(table=table, kind="hand_started").data
+    played = {event.data["tile"] for event in LogRow.objects.filter(table=table, kind="played")}
     return dealt["key"], {tile for hand in dealt["hands"] for tile in hand} - played
 
 
@@ -105,11 +96,11 @@ def check_in_play(make_player: Callable[..., User], table: Table) -> None:
         assert key not in body, url
         assert not set(TILE.findall(body)) & hidden, url
     # Read-only: no field to edit, and saving, adding or deleting is refused.
-    event = TableEvent.objects.filter(table=table).first()
+    event = LogRow.objects.filter(table=table).first()
     record = MatchRecord.objects.get(table=table)
     assert event is not None
     for url in (
-        f"/admin/tables/tableevent/{event.pk}/change/",
+        f"/admin/tables/logrow/{event.pk}/change/",
         f"/admin/tables/matchrecord/{record.pk}/change/",
         f"/admin/tables/table/{table.pk}/change/",
     ):
@@ -121,14 +112,14 @@ def check_in_play(make_player: Callable[..., User], table: Table) -> None:
             == 403
         )
     for url in (
-        "/admin/tables/tableevent/add/",
+        "/admin/tables/logrow/add/",
         "/admin/tables/matchrecord/add/",
-        f"/admin/tables/tableevent/{event.pk}/delete/",
+        f"/admin/tables/logrow/{event.pk}/delete/",
         f"/admin/tables/matchrecord/{record.pk}/delete/",
         f"/admin/tables/table/{table.pk}/delete/",
     ):
         assert client.post(url, {"post": "yes"}).status_code == 403, url
-    assert TableEvent.objects.get(pk=event.pk).data == event.data
+    assert LogRow.objects.get(pk=event.pk).data == event.data
     assert Table.objects.get(pk=table.pk).status == Status.PLAYING
 
 
@@ -140,18 +131,18 @@ def check_after_the_end(make_player: Callable[..., User], table: Table) -> None:
     client.force_login(User.objects.get(display_name="Admin"))
     key, hidden = secrets_of(table)
     seen = pages(client, table)
-    event = TableEvent.objects.get(table=table, kind="hand_started")
+    event = LogRow.objects.get(table=table, kind="hand_started")
     record = MatchRecord.objects.get(table=table)
     for url in (
-        f"/admin/tables/tableevent/{event.pk}/change/",
+        f"/admin/tables/logrow/{event.pk}/change/",
         f"/admin/tables/matchrecord/{record.pk}/change/",
     ):
         assert key in seen[url] and hidden <= set(TILE.findall(seen[url])), url
     # Still read-only, but a finished table may be deleted with its log.
-    assert client.post(f"/admin/tables/tableevent/{event.pk}/change/", {}).status_code == 403
+    assert client.post(f"/admin/tables/logrow/{event.pk}/change/", {}).status_code == 403
     response = client.post(f"/admin/tables/table/{table.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
-    assert not TableEvent.objects.filter(table_id=table.pk).exists()
+    assert not LogRow.objects.filter(table_id=table.pk).exists()
 
 
 async def test_a_match_in_play_keeps_its_secrets_and_its_log_in_the_admin(

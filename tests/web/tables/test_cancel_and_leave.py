@@ -21,20 +21,11 @@ from amigos.web.lobby.models import Status as PresenceStatus
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import handover, registry, rendering, selectors, services, socket_keys
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Invitation, MatchRecord, Seat, Table, TableEvent
+from amigos.web.tables.models import Invitation, LogRow, MatchRecord, Seat, Table
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, turn_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def fake_clock() -> Any:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    await registry.stop_all()
-    registry.use_clock(None)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 
 def statuses(*users: User) -> list[str]:
@@ -157,7 +148,7 @@ async def test_lapsed_inviting_tables_are_cancelled_at_start_without_being_rebui
         stored_now = await sync_to_async(Table.objects.get)(pk=table.pk)
         assert (stored_now.status, stored_now.version, stored_now.deadline_at) == ("cancelled", 1, None)
         events = await sync_to_async(list)(
-            TableEvent.objects.filter(table=table).values_list("version", "kind", "data")
+            LogRow.objects.filter(table=table).values_list("version", "kind", "data")
         )
         assert events == [(1, "cancelled", {"reason": "invitations"})]
     assert await sync_to_async(Seat.objects.filter(table=lapsed, invitation="pending").count)() == 0

@@ -15,11 +15,9 @@ from amigos.web.archive.models import ArchivedMatch, MatchSeat
 from amigos.web.tables import handover, registry
 from amigos.web.tables.models import MatchRecord
 from tests.web.tables.support import Recorder
-from tests.web.tables.test_actor import against_computers, fresh_registry, play_my_turns
+from tests.web.tables.test_actor import against_computers, play_my_turns
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-__all__ = ["fresh_registry"]  # the actors of each test are stopped after it
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 
 async def test_a_match_left_unarchived_is_handed_over_at_the_next_start(

@@ -238,11 +238,11 @@ def test_the_new_table_form_refuses_a_name_with_a_direction_override_and_is_rate
 
 def presence(table: Table, *kinds: str, seat: int = 0) -> None:
     """The table's log says the seat's player went away / came back, in this order."""
-    from amigos.web.tables.models import TableEvent
+    from amigos.web.tables.models import LogRow
 
-    start = TableEvent.objects.filter(table=table).count()
-    TableEvent.objects.bulk_create(
-        TableEvent(table=table, version=start + n, kind=kind, data={"seat": seat}, at=timezone.now())
+    start = LogRow.objects.filter(table=table).count()
+    LogRow.objects.bulk_create(
+        LogRow(table=table, version=start + n, kind=kind, data={"seat": seat}, at=timezone.now())
         for n, kind in enumerate(kinds, start=1)
     )
 

@@ -32,18 +32,12 @@ from tests.web.tables.support import FakeClock
 from tests.web.tables.test_actor import OFFER_SEAT_1, until
 from tests.web.tables.test_actor_agrees_with_model import play_side_by_side
 
-pytestmark = pytest.mark.django_db(transaction=True, reset_sequences=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True, reset_sequences=True),
+    pytest.mark.usefixtures("fake_clock"),
+]
 
 GOLDEN = Path(__file__).parent / "golden" / "log.txt"  # one file per scenario beside it
-
-
-@pytest.fixture(autouse=True)
-async def fake_clock() -> Any:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 class Capture:

@@ -15,10 +15,9 @@ from amigos.web.tables import rendering, selectors
 from amigos.web.tables.models import Invitation, Seat, Table
 from tests.web.tables.support import Recorder
 from tests.web.tables.test_actor import against_computers
-from tests.web.tables.test_cancel_and_leave import fake_clock, inviting_table, statuses
+from tests.web.tables.test_cancel_and_leave import inviting_table, statuses
 
-pytestmark = pytest.mark.django_db(transaction=True)
-__all__ = ["fake_clock"]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 
 async def test_the_organizer_cancels_before_the_start_and_everyone_goes_back(

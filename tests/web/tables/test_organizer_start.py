@@ -20,12 +20,11 @@ from amigos.web.tables.models import Invitation, Seat, Table
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.tables.support import FakeClock, Recorder, event_in
 from tests.web.tables.test_actor import against_computers
-from tests.web.tables.test_cancel_and_leave import fake_clock, inviting_table, statuses
+from tests.web.tables.test_cancel_and_leave import inviting_table, statuses
 from tests.web.tables.test_socket_tables import command, wait_online
 from tests.web.test_socket import connect
 
-pytestmark = pytest.mark.django_db(transaction=True)
-__all__ = ["fake_clock"]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 #: How long a table whose seats all accepted waits for its organizer (the invitation's window).
 WINDOW = Timing().invitation

@@ -15,13 +15,11 @@ from amigos.web.accounts.models import User
 from amigos.web.tables import actor as actor_module
 from amigos.web.tables import registry, store, storing
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Table, TableEvent
+from amigos.web.tables.models import LogRow, Table
 from tests.web.tables.support import Recorder
-from tests.web.tables.test_actor import against_computers, fresh_registry, until
+from tests.web.tables.test_actor import against_computers, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-__all__ = ["fresh_registry"]  # the autouse fixture: no actor outlives a test
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 
 async def break_on_a_computer_play(
@@ -71,7 +69,7 @@ async def test_a_table_that_could_not_store_a_computer_play_rebuilds_itself_and_
     rebuilt: Any = registry.local_actor(actor.id)
     await until(lambda: rebuilt.version > failed[0] + 1)
     stored = await sync_to_async(
-        lambda: list(TableEvent.objects.filter(table_id=actor.id).values_list("version", flat=True))
+        lambda: list(LogRow.objects.filter(table_id=actor.id).values_list("version", flat=True))
     )()
     assert stored == list(range(1, len(stored) + 1))  # no gap, nothing twice
 

@@ -25,11 +25,16 @@ from amigos.web.tables import handover, registry, services, thinking
 from amigos.web.tables.models import MatchRecord
 from tests.web.archive.records import record_obj
 from tests.web.tables.support import Recorder
-from tests.web.tables.test_actor import against_computers, fresh_registry, play_my_turns
+from tests.web.tables.test_actor import against_computers, play_my_turns
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
-__all__ = ["fresh_registry"]  # the actors of each test are stopped after it
+
+def whole_seconds() -> float:
+    """Now, on the monotonic clock, cut to a whole second: ``start + RETIRE_SECONDS - start`` is
+    then exactly ``RETIRE_SECONDS`` (with a fraction, float rounding made it a hair less now and
+    then, and a table due at that moment was not let go; CI failed on it once)."""
+    return float(math.floor(time.monotonic()))
 
 
 async def finished_table(make_player: Callable[..., User]) -> tuple[User, Any, Recorder]:
@@ -125,13 +130,6 @@ async def test_a_match_is_archived_when_the_worker_processes_fail(
     _, actor, _ = await finished_table(make_player)
     assert await handover.settled(timeout=60)
     assert (await MatchRecord.objects.aget(table_id=actor.id, number=1)).archived
-
-
-def whole_seconds() -> float:
-    """Now, on the monotonic clock, cut to a whole second: ``start + RETIRE_SECONDS - start`` is
-    then exactly ``RETIRE_SECONDS`` (with a fraction, float rounding made it a hair less now and
-    then, and a table due at that moment was not let go; CI failed on it once)."""
-    return float(math.floor(time.monotonic()))
 
 
 def test_the_analysis_of_a_broken_record_is_refused_from_the_worker() -> None:

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from amigos.web.tables import registry
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import HAND_GUARD_SECONDS, hands_ended, play_one, player, sign_in_as
 from tests.web.tables.support import FakeClock, flat_events
@@ -29,15 +28,6 @@ from tests.web.tables.support import FakeClock, flat_events
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 HOW = {"Ana": "tap", "Beto": "double-click", "Caro": "keyboard", "Dani": "keyboard"}
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    # Nobody's clock runs out while four browsers share two processor cores.
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    registry.use_clock(None)
 
 
 def frames_of(page: Any) -> list[dict[str, Any]]:
@@ -86,7 +76,7 @@ def plays(frames: list[dict[str, Any]]) -> list[tuple[int, str]]:
 
 
 def test_four_browsers_play_a_match_while_a_fifth_watches(
-    chromium: Any, open_page: Callable[..., Any], fake_clock: FakeClock, site_server: ServerThread
+    chromium: Any, open_page: Callable[..., Any], screen_clock: FakeClock, site_server: ServerThread
 ) -> None:
     for name in ("Ana", "Beto", "Caro", "Dani", "Eva"):
         player(name)

@@ -6,7 +6,7 @@ match, and both pages then show their tiles."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,15 +19,6 @@ from tests.web.tables.screen_support import player, sign_in_as
 from tests.web.tables.support import FakeClock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    # The table's start window never runs out while two browsers share the machine.
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    registry.use_clock(None)
 
 
 def seated_and_waiting(open_page: Callable[..., Any]) -> tuple[Any, Any]:
@@ -50,7 +41,7 @@ def seated_and_waiting(open_page: Callable[..., Any]) -> tuple[Any, Any]:
 
 
 def test_the_organizer_starts_with_the_keyboard_and_the_other_waits_then_plays(
-    open_page: Callable[..., Any], fake_clock: FakeClock
+    open_page: Callable[..., Any], screen_clock: FakeClock
 ) -> None:
     ana, beto = seated_and_waiting(open_page)
     box = ana.locator("#start-box")
@@ -87,7 +78,7 @@ def test_the_organizer_starts_with_the_keyboard_and_the_other_waits_then_plays(
 
 
 def test_a_match_nobody_starts_in_time_sends_both_back_to_the_meeting_room(
-    open_page: Callable[..., Any], fake_clock: FakeClock, site_server: ServerThread
+    open_page: Callable[..., Any], screen_clock: FakeClock, site_server: ServerThread
 ) -> None:
     ana, beto = seated_and_waiting(open_page)
     beto.locator("#invite-dialog[open] button[value=accept]").click()
@@ -95,7 +86,7 @@ def test_a_match_nobody_starts_in_time_sends_both_back_to_the_meeting_room(
     expect(ana.locator("#start-match")).to_be_enabled()
     expect(beto.locator("#start-state")).to_contain_text("Esperando a que Ana")  # his page has joined
     table_id = int(ana.locator("#table-page").get_attribute("data-table-id") or "0")
-    fake_clock.advance(Timing().invitation)
+    screen_clock.advance(Timing().invitation)
 
     async def fire() -> None:
         actor = registry.local_actor(table_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +20,7 @@ from amigos.engine import Play, Tile
 from amigos.engine.actions import Arm
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry
-from amigos.web.tables.models import TableEvent
+from amigos.web.tables.models import LogRow
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import (
     HAND_GUARD_SECONDS,
@@ -33,14 +33,6 @@ from tests.web.tables.screen_support import (
 from tests.web.tables.support import FakeClock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    registry.use_clock(None)
 
 
 def fire_deadline(server: ServerThread, table_id: int) -> None:
@@ -86,7 +78,7 @@ SAY_ALL = """() => {
 }"""
 
 
-def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], fake_clock: FakeClock) -> None:
+def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], screen_clock: FakeClock) -> None:
     """Plays hands against the computer until a tile fits both ends differently (and until a tile
     that fits nowhere is tried), answering the question by keyboard."""
     player("Ana")
@@ -138,7 +130,7 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], fake_c
             # line it announced: the announcer keeps the last six, and the computer players' moves
             # (or the next hand, dealt at once in tests) can push it out before a loaded machine's
             # test looks (waiting for it there failed a busy machine's run: issue 38, item 10).
-            stored = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
+            stored = LogRow.objects.filter(table_id=table_id, kind="played", version__gt=version)
             mine = [e.data["arm"] for e in stored if e.data["seat"] == seat and e.data["tile"] == name]
             assert mine == ["down"], mine
             page.wait_for_function(
@@ -149,7 +141,7 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], fake_c
         play_one(page, "keyboard")
 
 
-def test_not_your_turn(open_page: Callable[..., Any], fake_clock: FakeClock, settings: Any) -> None:
+def test_not_your_turn(open_page: Callable[..., Any], screen_clock: FakeClock, settings: Any) -> None:
     settings.AMIGOS_TABLE_BOT_DELAY_MS = 3000  # the computer players take their time
     player("Ana")
     page = open_page()
@@ -169,7 +161,7 @@ def test_not_your_turn(open_page: Callable[..., Any], fake_clock: FakeClock, set
 
 
 def test_the_clock_gives_a_yellow_card_in_spanish_and_english(
-    open_page: Callable[..., Any], fake_clock: FakeClock, site_server: ServerThread
+    open_page: Callable[..., Any], screen_clock: FakeClock, site_server: ServerThread
 ) -> None:
     player("Ana")
     page = open_page()
@@ -184,7 +176,7 @@ def test_the_clock_gives_a_yellow_card_in_spanish_and_english(
     expect(me.locator(".seat__face--turn")).to_have_count(1)
     # Exactly when the time runs out: the card falls (a single tile is laid by the system a second
     # later, not yet).
-    advance_heard(site_server, fake_clock, table_id, seconds)
+    advance_heard(site_server, screen_clock, table_id, seconds)
     fire_deadline(site_server, table_id)
     expect(page.locator("#play-feedback")).to_contain_text("Tarjeta amarilla para Ana (tú).")
     expect(me.locator(".card--yellow")).to_have_text("1")
@@ -212,7 +204,7 @@ document.addEventListener("amigos:send", (event) => {
 """
 
 
-def test_a_play_refused_as_stale_is_not_lost(open_page: Callable[..., Any], fake_clock: FakeClock) -> None:
+def test_a_play_refused_as_stale_is_not_lost(open_page: Callable[..., Any], screen_clock: FakeClock) -> None:
     """Issue 38: a play refused as stale is played again once the page has caught up, if the turn
     is still the same; the player does not have to notice and play it again."""
     player("Ana")
@@ -257,12 +249,12 @@ def play_out_for(server: ServerThread, table_id: int, user_id: int) -> None:
             info = actor.clock_info
             if (
                 info is not None
-                and info["seat"] == actor.game.to_move
-                and actor.seats[info["seat"]].user_id == user_id
+                and info.seat == actor.game.to_move
+                and actor.seats[info.seat].user_id == user_id
             ):
                 with contextlib.suppress(CommandError):
                     await actor.call(
-                        lambda legal=info["legal"]: actor.play(user_id, actor.version, play_of(legal[0]))
+                        lambda legal=info.legal: actor.play(user_id, actor.version, play_of(legal[0]))
                     )
             await asyncio.sleep(0.02)
 
@@ -270,7 +262,7 @@ def play_out_for(server: ServerThread, table_id: int, user_id: int) -> None:
 
 
 def test_a_vote_refused_as_stale_is_cast_again(
-    open_page: Callable[..., Any], fake_clock: FakeClock, site_server: ServerThread
+    open_page: Callable[..., Any], screen_clock: FakeClock, site_server: ServerThread
 ) -> None:
     ana = player("Ana")
     page = open_page()
@@ -283,7 +275,7 @@ def test_a_vote_refused_as_stale_is_cast_again(
     page.locator("#votes:not([hidden]) [data-vote=rematch]").click(timeout=HAND_GUARD_SECONDS * 1000)
     # Cast once the page caught up: the table stores it (the vote then closes and the page moves on).
     deadline = time.monotonic() + HAND_GUARD_SECONDS  # a guard against a hung page only
-    while not TableEvent.objects.filter(table_id=table_id, kind="vote").exists():
+    while not LogRow.objects.filter(table_id=table_id, kind="vote").exists():
         assert time.monotonic() < deadline, "the vote was never cast"
         page.wait_for_timeout(100)
     assert page.evaluate("window.amigosStaleSent") is True
@@ -302,7 +294,7 @@ def until_a_tile_fits_both_ends(page: Any) -> str:
 
 
 def test_the_arm_question_closes_when_its_turn_is_over(
-    open_page: Callable[..., Any], fake_clock: FakeClock
+    open_page: Callable[..., Any], screen_clock: FakeClock
 ) -> None:
     """A question never outlives the turn it was asked for: an answer given after the turn is over
     would be a play the player did not decide on the table as it is."""

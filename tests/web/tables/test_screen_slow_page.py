@@ -13,14 +13,13 @@ on its own, so every play in these tests is the player's or a computer player's.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from amigos.web.tables import registry
-from amigos.web.tables.models import TableEvent
+from amigos.web.tables.models import LogRow
 from tests.web.tables.screen_support import (
     LAY_GUARD_MS,
     describe,
@@ -36,14 +35,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 THROTTLE = 6
 
 
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    registry.use_clock(None)
-
-
 def throttle(page: Any, rate: int = THROTTLE) -> None:
     session = page.context.new_cdp_session(page)
     session.send("Emulation.setCPUThrottlingRate", {"rate": rate})
@@ -53,14 +44,14 @@ def my_seat(page: Any) -> int:
     return int(page.locator(".seat--me").get_attribute("data-seat"))
 
 
-def played_after(table_id: int, seat: int, tile: str, version: int) -> TableEvent | None:
+def played_after(table_id: int, seat: int, tile: str, version: int) -> LogRow | None:
     """The `played` event of ``tile`` by ``seat`` stored after ``version``, if the table has it."""
-    events = TableEvent.objects.filter(table_id=table_id, kind="played", version__gt=version)
+    events = LogRow.objects.filter(table_id=table_id, kind="played", version__gt=version)
     mine = (e for e in events.order_by("version") if (e.data.get("seat"), e.data.get("tile")) == (seat, tile))
     return next(mine, None)
 
 
-def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> TableEvent:
+def until_stored(page: Any, table_id: int, seat: int, tile: str, version: int) -> LogRow:
     """Waits for the table's log to hold the play (a guard against a hung page only: the test
     plays once and never again, so a lost play fails here)."""
     deadline = time.monotonic() + 2 * LAY_GUARD_MS / 1000
@@ -90,7 +81,7 @@ document.addEventListener("amigos:send", (event) => {
 
 
 def test_a_play_refused_as_stale_is_offered_again(
-    open_page: Callable[..., Any], fake_clock: FakeClock
+    open_page: Callable[..., Any], screen_clock: FakeClock
 ) -> None:
     """After the page's own tries are refused as stale, the choice is the player's again: the same
     tile stays playable, with the keyboard on it (or the arm question asked again), and the
@@ -140,7 +131,7 @@ NOTICE = """() => {
 
 
 def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
-    open_page: Callable[..., Any], fake_clock: FakeClock
+    open_page: Callable[..., Any], screen_clock: FakeClock
 ) -> None:
     """The hand was drawn anew on every message of the table: the button a player had focused was
     replaced, and a press or tap whose two halves came either side of a message reached no button

@@ -70,7 +70,7 @@ print(json.dumps({"sessions": keys, "table": table.pk}))
 """
 
 OWNER = "select owner from tables_table where id = %s"
-LOG = "select version, kind, data from tables_tableevent where table_id = %s order by version"
+LOG = "select version, kind, data from tables_logrow where table_id = %s order by version"
 
 
 def require_postgres() -> None:

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 
 from amigos.web.realtime.protocol import SiteSocketProtocol
 from amigos.web.tables import services
-from amigos.web.tables.models import Table, TableEvent
+from amigos.web.tables.models import LogRow, Table
 from tests.web.conftest import ServerThread, SignedIn
 from tests.web.tables.support import LeakDetector, event_in, flat_events
 from tests.web.test_socket import Peer, connect
@@ -180,7 +180,7 @@ async def test_an_invited_partner_accepts_and_a_whole_match_is_played_over_socke
             detector.feed(kind, payload)
         assert detector.checked > 20
         assert player.refusals in ([], ["stale_version"], ["stale_version", "stale_version"])
-    stored = await sync_to_async(TableEvent.objects.filter(table_id=table.pk).count)()
+    stored = await sync_to_async(LogRow.objects.filter(table_id=table.pk).count)()
     final = await sync_to_async(Table.objects.get)(pk=table.pk)
     assert stored == final.version and final.status == "voting"
     for peer in (ana_peer, beto_peer, carla_peer):

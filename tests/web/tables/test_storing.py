@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from amigos.web.accounts.models import User
 from amigos.web.tables import store, storing
 from amigos.web.tables.loop_store import LoopConnections
-from amigos.web.tables.models import MatchRecord, Seat, Table, TableEvent
+from amigos.web.tables.models import LogRow, MatchRecord, Seat, Table
 from tests.web.tables.support import stored_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +45,7 @@ async def stored(table_id: int) -> tuple[int, list[tuple[int, str]]]:
     def read() -> tuple[int, list[tuple[int, str]]]:
         version = Table.objects.values_list("version", flat=True).get(pk=table_id)
         events = list(
-            TableEvent.objects.filter(table_id=table_id).order_by("version").values_list("version", "kind")
+            LogRow.objects.filter(table_id=table_id).order_by("version").values_list("version", "kind")
         )
         return version, events
 
@@ -105,7 +105,7 @@ async def test_a_write_that_breaks_the_transaction_costs_the_others_nothing(
     """A stray event where the write's first one goes breaks the shared transaction (one event per
     version): every write is tried again alone, and only the faulty one fails."""
     first, broken, last = await tables(make_player, 3)
-    await sync_to_async(TableEvent.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
+    await sync_to_async(LogRow.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
     answers = await outcomes([(first, 0, a_play(1)), (broken, 0, a_play(2)), (last, 0, a_play(3))])
     assert storing.writer().groups[-1] == 3
     assert answers[0] == answers[2] == 2
@@ -141,7 +141,7 @@ async def test_a_seat_change_survives_being_tried_twice(make_player: Callable[..
     """A group that fails is tried again write by write: a write must come out of the first try as
     it went in (regression: storing a seat change consumed its ``number``, so the retry failed)."""
     first, broken = await tables(make_player, 2)
-    await sync_to_async(TableEvent.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
+    await sync_to_async(LogRow.objects.create)(table_id=broken, version=1, kind="stray", data={}, at=AT)
     seat = {"number": 1, "level": "hard"}
     change = store.Write(rows=[("seat_changed", {"seat": 1})], at=AT, seats=[seat])
     answers = await outcomes([(first, 0, change), (broken, 0, a_play(2))])
@@ -261,7 +261,7 @@ def _state(table_id: int) -> dict[str, Any]:
         )
         .get(),
         "events": list(
-            TableEvent.objects.filter(table_id=table_id)
+            LogRow.objects.filter(table_id=table_id)
             .order_by("version")
             .values_list("version", "kind", "data", "at")
         ),
@@ -330,7 +330,7 @@ def test_a_group_stores_exactly_what_its_writes_store_one_by_one(
             assert _state(left) == _state(right)
         for (table_id, expected, write), answer in zip(group, answers, strict=True):
             if isinstance(answer, int):
-                stored_events = TableEvent.objects.filter(table_id=table_id, version__gt=expected).order_by(
+                stored_events = LogRow.objects.filter(table_id=table_id, version__gt=expected).order_by(
                     "version"
                 )
                 assert [(row.kind, row.data) for row in stored_events] == write.rows

@@ -22,16 +22,7 @@ from amigos.web.tables.models import Card, MatchRecord, Table
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, among_people, play_of, turn_in, until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def fake_clock() -> Any:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    yield clock
-    await registry.stop_all()
-    registry.use_clock(None)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 
 def kinds(recorder: Recorder, after: int = 0) -> list[str]:
@@ -391,7 +382,7 @@ async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_unti
     assert actor._absent_seats() == ()
     if actor.status == "playing" and actor.game.to_move == 0:
         await until(lambda: actor.clock_info is not None)
-        assert actor.clock_info is not None and actor.clock_info["situation"] == "timed"
+        assert actor.clock_info is not None and actor.clock_info.situation == "timed"
 
 
 async def test_a_player_who_leaves_while_the_table_waits_is_marked_abandono(

@@ -16,7 +16,7 @@ from django.core.management import call_command
 
 from amigos.web.accounts.models import User
 from amigos.web.lobby.models import TurnReminder
-from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
+from amigos.web.tables.models import Invitation, Kind, LogRow, Seat, Status, Table
 from amigos.web.tables.reminders import send_turn_reminders, waiting_moves
 
 pytestmark = pytest.mark.django_db
@@ -47,8 +47,8 @@ def correspondence_game(*seated: User | None, name: str = "Por carta") -> Table:
 
 
 def event(table: Table, kind: str, data: dict[str, Any]) -> None:
-    version = TableEvent.objects.filter(table=table).count() + 1
-    TableEvent.objects.create(table=table, version=version, kind=kind, data=data, at=NOW)
+    version = LogRow.objects.filter(table=table).count() + 1
+    LogRow.objects.create(table=table, version=version, kind=kind, data=data, at=NOW)
 
 
 def clock(table: Table, seat: int, deadline: datetime = NOW + timedelta(hours=23, minutes=5)) -> None:

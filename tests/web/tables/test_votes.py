@@ -24,20 +24,12 @@ from amigos.web.lobby.models import Presence
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import links, lobby, registry, services, socket_keys, store
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.models import Seat, Table, TableEvent
+from amigos.web.tables.models import LogRow, Seat, Table
 from tests.web.tables.support import FakeClock, Recorder, stored_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
 SAFETY = 180.0
-
-
-@pytest.fixture(autouse=True)
-async def fresh_registry() -> Any:
-    registry.use_clock(None)
-    yield
-    await registry.stop_all()
-    registry.use_clock(None)
 
 
 @pytest.fixture(autouse=True)
@@ -47,13 +39,6 @@ def patient_lobby(settings: Any) -> None:
     as gone, a busy machine made them "not online" mid-test (CI must never turn red by chance).
     Nothing here is about the lobby's silence, so it is made long."""
     settings.AMIGOS_HEARTBEAT_SECONDS = 600
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    clock = FakeClock()
-    registry.use_clock(clock)
-    return clock
 
 
 async def until(condition: Callable[[], bool], what: str) -> None:
@@ -110,8 +95,8 @@ async def play_out(actor: TableActor) -> None:
             info = actor.clock_info
             return actor.status != "playing" or (
                 info is not None
-                and info["seat"] == actor.game.to_move
-                and actor.seats[info["seat"]].user_id is not None
+                and info.seat == actor.game.to_move
+                and actor.seats[info.seat].user_id is not None
             )
 
         await until(human_turn, "a human seat's turn or the end of the match")
@@ -119,11 +104,11 @@ async def play_out(actor: TableActor) -> None:
             break
         info = actor.clock_info
         assert info is not None
-        user_id = actor.seats[info["seat"]].user_id
+        user_id = actor.seats[info.seat].user_id
         assert user_id is not None
         try:
             await actor.call(
-                lambda u=user_id, legal=info["legal"]: actor.play(u, actor.version, play_of(legal[0]))
+                lambda u=user_id, legal=info.legal: actor.play(u, actor.version, play_of(legal[0]))
             )
         except CommandError as refusal:
             if refusal.code not in ("stale_version", "not_your_turn"):
@@ -181,14 +166,14 @@ async def next_table_started(old: TableActor, new_id: int) -> TableActor:
         table.kind,
     )
     kinds = await sync_to_async(
-        lambda: list(TableEvent.objects.filter(table_id=new_id).values_list("kind", flat=True)[:2])
+        lambda: list(LogRow.objects.filter(table_id=new_id).values_list("kind", flat=True)[:2])
     )()
     assert kinds == ["started", "hand_started"]
     return new
 
 
 async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     tables_before = await sync_to_async(Table.objects.count)()
@@ -218,7 +203,7 @@ async def test_a_unanimous_rematch_swaps_organizer_and_partner_and_plays_at_once
     assert places == {ana.pk: "organizer", dani.pk: "right", carla.pk: "partner", beto.pk: "left"}
     # the vote's result is in the old table's log, next table and all
     logged = await sync_to_async(
-        lambda: TableEvent.objects.filter(table_id=actor.id, kind="votes_closed").get().data
+        lambda: LogRow.objects.filter(table_id=actor.id, kind="votes_closed").get().data
     )()
     assert logged == {"result": "rematch", "next_table_id": new_id}
 
@@ -228,7 +213,7 @@ def statuses_of(users: list[User]) -> list[str]:
 
 
 async def test_players_who_go_on_at_the_next_table_stay_playing_and_those_sent_back_are_free(
-    make_player: Callable[..., User], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    make_player: Callable[..., User], fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The online list: a rematch never shows its players free (regression: the vote wrote
     "playing", its close "available", the next table "playing" again); a vote that sends everyone
@@ -260,7 +245,7 @@ async def test_players_who_go_on_at_the_next_table_stay_playing_and_those_sent_b
 
 
 async def test_a_unanimous_rotation_moves_partner_left_left_right_and_right_across(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     for user in (dani, carla, beto, ana):
@@ -284,7 +269,7 @@ async def test_a_unanimous_rotation_moves_partner_left_left_right_and_right_acro
     [("rotate", ("beto", "ana")), ("rematch", ("ana", "beto"))],
 )
 async def test_two_seats_rotate_moves_everyone_one_seat_on_and_rematch_keeps_them(
-    make_player: Callable[..., User], clock: FakeClock, choice: str, expected: tuple[str, str]
+    make_player: Callable[..., User], fake_clock: FakeClock, choice: str, expected: tuple[str, str]
 ) -> None:
     ana, beto = await players(make_player, "Ana", "Beto")
     actor, watcher = await seated_table(ana, "cuban-1v1", {1: services.SeatChoice(user_id=beto.pk)})
@@ -303,7 +288,7 @@ async def test_two_seats_rotate_moves_everyone_one_seat_on_and_rematch_keeps_the
 
 
 async def test_only_humans_vote_and_computer_seats_move_with_their_level(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     ana, beto = await players(make_player, "Ana", "Beto")
     actor, watcher = await seated_table(
@@ -347,11 +332,11 @@ async def play_out_until_a_computer_moved(actor: TableActor, eyes: Recorder) -> 
     async def keep_playing() -> None:
         while not computer_moved():
             info = actor.clock_info
-            if info is not None and actor.seats[info["seat"]].user_id is not None:
-                user_id = actor.seats[info["seat"]].user_id
+            if info is not None and actor.seats[info.seat].user_id is not None:
+                user_id = actor.seats[info.seat].user_id
                 with contextlib.suppress(CommandError):
                     await actor.call(
-                        lambda u=user_id, legal=info["legal"]: actor.play(u, actor.version, play_of(legal[0]))
+                        lambda u=user_id, legal=info.legal: actor.play(u, actor.version, play_of(legal[0]))
                     )
             await asyncio.sleep(0.005)
 
@@ -362,7 +347,7 @@ async def play_out_until_a_computer_moved(actor: TableActor, eyes: Recorder) -> 
 
 
 async def test_split_votes_send_everyone_back_and_create_nothing(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     tables_before = await sync_to_async(Table.objects.count)()
@@ -381,7 +366,7 @@ async def test_split_votes_send_everyone_back_and_create_nothing(
 
 
 async def test_one_communicate_sends_everyone_back_at_once_and_a_lone_voter_may_change_their_mind(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     (ana, beto, carla, _dani), actor, watcher = await four_at_the_vote(make_player)
     await vote(actor, ana, "rematch")
@@ -394,7 +379,7 @@ async def test_one_communicate_sends_everyone_back_at_once_and_a_lone_voter_may_
 
 
 async def test_a_player_who_leaves_during_the_vote_sends_everyone_back_and_a_reload_does_not(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     ana, beto = await players(make_player, "Ana", "Beto")
     actor, watcher = await seated_table(ana, "cuban-1v1", {1: services.SeatChoice(user_id=beto.pk)})
@@ -408,18 +393,18 @@ async def test_a_player_who_leaves_during_the_vote_sends_everyone_back_and_a_rel
     assert beto_seat is not None
     key = socket_keys.key_of(pages[beto.pk])
     await actor.call(lambda: actor.detach(key, beto_seat))
-    clock.advance(9)
+    fake_clock.advance(9)
     await actor.fire_deadline()
     await actor.call(lambda: actor.join(pages[beto.pk], True, None))
-    clock.advance(30)
+    fake_clock.advance(30)
     await actor.fire_deadline()
     assert actor.status == "voting" and not closed(watcher)
     # Then he closes it for good: 10 s later he has left, which is a choice for the meeting room.
     await actor.call(lambda: actor.detach(key, beto_seat))
-    clock.advance(9.9)
+    fake_clock.advance(9.9)
     await actor.fire_deadline()
     assert actor.status == "voting"
-    clock.advance(0.1)
+    fake_clock.advance(0.1)
     await actor.fire_deadline()
     assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
     [left] = [event["data"] for event in watcher.events("vote") if event["data"].get("left")]
@@ -428,16 +413,16 @@ async def test_a_player_who_leaves_during_the_vote_sends_everyone_back_and_a_rel
 
 
 async def test_when_the_60_seconds_pass_nobody_plays_again(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     (ana, beto, carla, dani), actor, watcher = await four_at_the_vote(make_player)
     tables_before = await sync_to_async(Table.objects.count)()
     for user in (ana, beto, carla):
         await vote(actor, user, "rematch")
-    clock.advance(59.9)
+    fake_clock.advance(59.9)
     await actor.fire_deadline()
     assert actor.status == "voting" and not closed(watcher)
-    clock.advance(0.1)
+    fake_clock.advance(0.1)
     await actor.fire_deadline()
     assert closed(watcher) == [{"result": "communicate", "next_table_id": None}]
     assert await sync_to_async(Table.objects.count)() == tables_before
@@ -450,7 +435,7 @@ async def test_when_the_60_seconds_pass_nobody_plays_again(
 
 
 async def test_a_vote_after_the_table_finished_is_refused_and_changes_nothing(
-    make_player: Callable[..., User], clock: FakeClock
+    make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
     ana, beto = await players(make_player, "Ana", "Beto")
     actor, watcher = await seated_table(ana, "cuban-1v1", {1: services.SeatChoice(user_id=beto.pk)})
@@ -465,7 +450,7 @@ async def test_a_vote_after_the_table_finished_is_refused_and_changes_nothing(
             await vote(actor, user, choice)
         assert refused.value.code == "not_voting"
     assert actor.version == version
-    assert await sync_to_async(TableEvent.objects.filter(table_id=actor.id).count)() == version
+    assert await sync_to_async(LogRow.objects.filter(table_id=actor.id).count)() == version
     assert await sync_to_async(Table.objects.count)() == tables
     table = await sync_to_async(Table.objects.get)(pk=actor.id)
     assert table.next_table_id == result["next_table_id"] and table.status == "finished"

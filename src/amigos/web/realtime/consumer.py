@@ -5,7 +5,7 @@ registered it (`amigos.web.realtime.commands`). Why it is built the way it is:
 
 * Outgoing envelopes go through a bounded queue drained by one writer task, which numbers them
   (`seq`) in the order they are sent; a client too slow to keep up is disconnected rather than
-  letting its queue grow without bound.
+  letting its queue grow without bound (`amigos.web.realtime.outgoing`).
 * Incoming frames are charged to the socket's budget of characters and parsing time before they
   are parsed (`limits.FrameBudget`), commands are rate limited (a token bucket, refused before any
   database work), and both refusals count towards closing the socket as a flood. Commands are then
@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -50,22 +50,19 @@ from uvicorn.protocols.utils import ClientDisconnected
 from amigos.web.accounts import sessions
 from amigos.web.accounts.models import User
 from amigos.web.operations import metrics
-from amigos.web.realtime import commands, entry, envelope, muting, presence_hooks
+from amigos.web.realtime import commands, entry, envelope, presence_hooks
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.realtime.limits import FrameBudget, TokenBucket
+from amigos.web.realtime.outgoing import OutgoingFrames
 from amigos.web.realtime.protocol import SiteSocketProtocol
 from amigos.web.realtime.watchdog import activity_window, session_watch
 
 log = logging.getLogger("amigos.realtime")
 
-OUTBOX_LIMIT = 256
-# The most frames held for a command's answer (`SiteSocket.hold_frames`); beyond, they go at once.
-HELD_LIMIT = 16
 # Commands waiting for the socket's worker; more than this and the socket is flooding.
 INBOX_LIMIT = 16
 # Close codes (4000-4999 are for applications).
 CLOSE_SIGNED_OUT = 4401
-CLOSE_TOO_SLOW = 4408
 CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_FLOODING = 4429
 CLOSE_INTERNAL = 1011
@@ -122,7 +119,7 @@ async def announce_presence(hub: Hub) -> None:
     await presence_hooks.hooks().announce(hub)
 
 
-class SiteSocket(AsyncWebsocketConsumer):
+class SiteSocket(OutgoingFrames, AsyncWebsocketConsumer):
     user: User | None = None
     session_key: str | None = None
     hub: Hub | None = None
@@ -321,113 +318,6 @@ class SiteSocket(AsyncWebsocketConsumer):
     def _fail_soon(self) -> None:
         """`_fail` from code that cannot wait for it (a callback)."""
         self._failing = self.loop.create_task(self._fail())  # kept until it is done
-
-    # --- outgoing -------------------------------------------------------------------------------
-
-    def push(self, kind: str, payload: dict[str, Any]) -> None:
-        """Queue an envelope for this socket (never blocks), without the lines its player muted."""
-        shown = muting.for_reader(kind, payload, self.muted)
-        if shown is not None:
-            self.push_json(kind, envelope.encode_payload(shown))
-
-    @property
-    def muted(self) -> frozenset[int]:
-        """Whose lines this socket's player muted (the hub skips them in broadcasts)."""
-        if self.user is None or self.hub is None:
-            return muting.NOBODY
-        return self.hub.mutes.of(self.user.pk)
-
-    def push_json(self, kind: str, payload_json: str) -> None:
-        """Queue an envelope whose payload is already JSON text (the hub encodes a broadcast once),
-        written by `envelope.encode_payload` (so UTF-8 can carry it)."""
-        if self._closed:
-            return
-        if len(self.outbox) >= OUTBOX_LIMIT:
-            log.warning("closing a socket that does not keep up with its messages")
-            self._finish(CLOSE_TOO_SLOW, drop_queue=True)
-            return
-        self.seq += 1
-        self._queue_frame(envelope.frame(kind, self.seq, payload_json))
-
-    def hold_frames(self) -> None:
-        """Hold this socket's frames from now until the running command is answered, and write them
-        with the answer (see `Connection.hold_frames`).
-
-        Why: a table publishes a play to the player's own socket a moment before the socket
-        acknowledges the play; written apart, they cost two system calls, a fifth of all the writes
-        a play makes. Only a command being answered holds: its answer always releases them, and a
-        full hold (`HELD_LIMIT`) or a close lets them go at once."""
-        if self._answering and self._held is None and not self._closed:
-            self._held = []
-
-    def _release_held(self) -> None:
-        held, self._held = self._held, None
-        if held and not self._closed:
-            self._send_frames(held)
-
-    def _queue_frame(self, text: str | None) -> None:
-        """Send a frame (None: close once the frames before it are sent), after any held ones."""
-        if self._held is not None:
-            if text is not None and len(self._held) < HELD_LIMIT:
-                self._held.append(text)
-                return
-            self._release_held()
-        if text is None:
-            self._enqueue([None])
-        else:
-            self._send_frames([text])
-
-    def _send_frames(self, texts: list[str]) -> None:
-        if not self._writing and self._send_now is not None:
-            # Nothing is waiting before them: written now, in one write and without a writer task,
-            # if the transport takes them (any doubt, and they go the writer's way, which handles
-            # every case).
-            try:
-                if self._send_now(texts):
-                    return
-            except Exception:  # the transport failed under the write: the client is gone
-                log.info("a socket's transport failed while writing; closing it", exc_info=True)
-                self.outbox.clear()
-                self._spawn(self._teardown())
-                return
-        self._enqueue(texts)
-
-    def _enqueue(self, items: Sequence[str | None]) -> None:
-        self.outbox.extend(items)
-        if not self._writing:
-            self._writing = True
-            self._spawn(self._write())
-
-    def _finish(self, code: int, *, drop_queue: bool = False) -> None:
-        """Close after the queued envelopes are sent (or at once, dropping them, for a slow client)."""
-        if drop_queue:
-            self.outbox.clear()
-            self._held = None
-        if None not in self.outbox:
-            self._queue_frame(None)
-        self._close_code = code
-
-    async def _write(self) -> None:
-        """Send the queued frames in order, then end (the next frame starts a new writer)."""
-        # Frames go straight to the server's `send` (nothing wraps it: realtime/entry.py). Their
-        # text is always UTF-8-encodable: every payload was written by `envelope.encode_payload`.
-        send = self.base_send
-        try:
-            while self.outbox:
-                text = self.outbox.pop(0)
-                if text is None:
-                    self.outbox.clear()
-                    await self.close(code=self._close_code)
-                    await self._teardown()
-                    return
-                try:
-                    await send({"type": "websocket.send", "text": text})
-                except (ClientDisconnected, OSError):
-                    # The client went away mid-send: an ordinary end, not a failure.
-                    await self._teardown()
-                    return
-        finally:
-            self._writing = False
 
     # --- the idle and suspension watchdog ---------------------------------------------------------
 

@@ -143,12 +143,12 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         log_entries = [log_codec.decode(kind, data) for _, kind, data in loaded.log]
         self.game.replay(log_entries)
         # (A card's counts come from the Card rows, not from the log.)
-        self.clock_info: dict[str, Any] | None = None
+        self.clock_info: TurnClockShown | None = None
         for entry in log_entries:
             if isinstance(entry, VoteCast) and (choice := VOTE_CHOICES.get(entry.choice)) is not None:
                 self.votes[entry.seat] = choice
             elif isinstance(entry, TurnClockShown):
-                self.clock_info = log_codec.encode(entry)[1]
+                self.clock_info = entry
             elif isinstance(entry, (HandEnded, MatchEnded, Disconnected)):
                 self.clock_info = None
         # The rules of time this table follows, and the turn under way (docs/rules.md).

@@ -15,11 +15,11 @@ the same small offsets the server adds to the turn's start, exactly, however lon
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from amigos.table import DeadlineKind, Situation, TurnClock
 from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
-from amigos.web.tables import log_codec, store
+from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.game import legal_plays
 from amigos.web.tables.log_entries import CardGiven, Notice, TurnClockShown
@@ -61,7 +61,7 @@ class TurnClockMixin:
     cards: dict[int, dict[str, int]]
     # The clock shown for the turn under way (None when no clock runs), and the turn's pure clock
     # (`amigos.table.TurnClock`, in seconds since ``turn_started``).
-    clock_info: dict[str, Any] | None
+    clock_info: TurnClockShown | None
     turn: TurnClock | None
     turn_started: datetime | None
 
@@ -101,7 +101,7 @@ class TurnClockMixin:
             legal_plays(self.game.hand, seat),
         )
         pending.entries.append(entry)
-        self.clock_info = log_codec.encode(entry)[1]
+        self.clock_info = entry
         write.deadline = _deadline(clock, now)
 
     def _clock_card(self, seat: int, now: datetime) -> Pending:

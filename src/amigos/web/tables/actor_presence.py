@@ -12,7 +12,7 @@ runs inside the actor, like the rest of its jobs.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
@@ -26,6 +26,7 @@ from amigos.web.tables.rendering import iso
 if TYPE_CHECKING:
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
+    from amigos.web.tables.log_entries import TurnClockShown
 
 
 class PresenceMixin:
@@ -36,7 +37,7 @@ class PresenceMixin:
     seats: list[SeatState]
     game: Game
     clock: Clock
-    clock_info: dict[str, Any] | None
+    clock_info: TurnClockShown | None
     turn: TurnClock | None
     turn_started: datetime | None
     deadline_at: datetime | None

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from amigos.table import VoteChoice
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
+    from amigos.web.tables.log_entries import TurnClockShown
 
 POSITIONS_4 = ("organizer", "right", "partner", "left")
 POSITIONS_N = ("organizer", "right", "left")
@@ -46,7 +47,7 @@ class SeatViewMixin:
     seats: list[SeatState]
     game: Game
     clock: Clock
-    clock_info: dict[str, Any] | None
+    clock_info: TurnClockShown | None
     deadline_at: datetime | None
     cards: dict[int, dict[str, int]]
     chat: list[dict[str, Any]]
@@ -83,7 +84,13 @@ class SeatViewMixin:
         turn = None
         if self.clock_info is not None and self.game.in_hand:
             info = self.clock_info
-            shown = {name: info.get(name) for name in ("seat", "deadline", "seconds", "situation", "legal")}
+            shown = {
+                "seat": info.seat,
+                "deadline": info.deadline,
+                "seconds": info.seconds,
+                "situation": info.situation,
+                "legal": info.legal,
+            }
             turn = rendering.turn_for(shown, audience)
         votes = None
         if self.status == "voting":

@@ -25,6 +25,7 @@ from amigos.web.tables.rendering import iso
 if TYPE_CHECKING:
     from amigos.web.tables.actor_types import Clock, NextTables
     from amigos.web.tables.game import Game
+    from amigos.web.tables.log_entries import TurnClockShown
 
 log = logging.getLogger("amigos.tables")
 
@@ -48,7 +49,7 @@ class VotesMixin:
     game: Game
     clock: Clock
     links: NextTables
-    clock_info: dict[str, Any] | None
+    clock_info: TurnClockShown | None
     # Each seat's choice in the vote under way, and the table it created (rematch or rotation).
     votes: dict[int, VoteChoice]
     next_table_id: int | None

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from amigos.web.tables import log_codec, rendering
 from amigos.web.tables.forms import variant_names
 from amigos.web.tables.log_entries import MatchEnded
-from amigos.web.tables.models import CARD_REASONS, OPEN_STATUSES, Card, MatchRecord, Seat, Table, TableEvent
+from amigos.web.tables.models import CARD_REASONS, OPEN_STATUSES, Card, LogRow, MatchRecord, Seat, Table
 
 #: How a match ended, in words (the stored code is the engine's `Termination`).
 TERMINATIONS = {
@@ -39,13 +39,13 @@ def _is_open(table: Table) -> bool:
     return table.status in OPEN_STATUSES
 
 
-def event_in_play(event: TableEvent) -> bool:
-    """Whether ``event`` belongs to a match still being played: its table is open and no match has
+def row_in_play(row: LogRow) -> bool:
+    """Whether ``row`` belongs to a match still being played: its table is open and no match has
     ended since (the log of an ended match, like that of a closed table, holds no secret)."""
-    if not _is_open(event.table):
+    if not _is_open(row.table):
         return False
-    return not TableEvent.objects.filter(
-        table_id=event.table_id, kind=log_codec.KIND[MatchEnded], version__gte=event.version
+    return not LogRow.objects.filter(
+        table_id=row.table_id, kind=log_codec.KIND[MatchEnded], version__gte=row.version
     ).exists()
 
 
@@ -104,7 +104,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
         """A closed table goes with its log: the log's own admins refuse every deletion, which would
         otherwise forbid deleting any table that was ever played."""
         deleted, counts, needed, protected = super().get_deleted_objects(objs, request)
-        log = {str(TableEvent._meta.verbose_name), str(MatchRecord._meta.verbose_name)}
+        log = {str(LogRow._meta.verbose_name), str(MatchRecord._meta.verbose_name)}
         return deleted, counts, {name for name in needed if str(name) not in log}, protected
 
 
@@ -131,18 +131,18 @@ class CardAdmin(admin.ModelAdmin[Card]):
         return card.reason_label
 
 
-@admin.register(TableEvent)
-class TableEventAdmin(ReadOnly, admin.ModelAdmin[TableEvent]):
+@admin.register(LogRow)
+class LogRowAdmin(ReadOnly, admin.ModelAdmin[LogRow]):
     list_display = ("table", "version", "kind", "at")
     list_filter = ("kind",)
     fields = ("table", "version", "kind", "shown_data", "at")
     readonly_fields = fields
 
     @admin.display(description=_("data (as the spectators saw it while its match is played)"))
-    def shown_data(self, event: TableEvent) -> SafeString:
-        if event_in_play(event):
-            return _json(rendering.render(event.kind, event.data, None))
-        return _json(event.data)
+    def shown_data(self, row: LogRow) -> SafeString:
+        if row_in_play(row):
+            return _json(rendering.render(row.kind, row.data, None))
+        return _json(row.data)
 
 
 @admin.register(MatchRecord)

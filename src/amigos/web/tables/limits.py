@@ -21,7 +21,7 @@ from django.conf import settings
 
 from amigos.web.tables import log_codec
 from amigos.web.tables.log_entries import Disconnected, Reconnected
-from amigos.web.tables.models import OPEN_STATUSES, Invitation, Kind, Seat, Table, TableEvent
+from amigos.web.tables.models import OPEN_STATUSES, Invitation, Kind, LogRow, Seat, Table
 
 
 def per_player(kind: str) -> int:
@@ -74,7 +74,7 @@ def _left_practice(rows: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
         return set()
     away: dict[tuple[int, int], bool] = {}
     for table_id, kind, data in (
-        TableEvent.objects.filter(table_id__in=practice, kind__in=PRESENCE_KINDS)
+        LogRow.objects.filter(table_id__in=practice, kind__in=PRESENCE_KINDS)
         .order_by("table_id", "version")
         .values_list("table_id", "kind", "data")
     ):

@@ -18,6 +18,7 @@ from amigos.web.tables.models import Seat
 
 if TYPE_CHECKING:
     from amigos.web.tables.actor import TableActor
+    from amigos.web.tables.lapsed_invitations import Cancelled
 
 log = logging.getLogger("amigos.tables")
 
@@ -87,8 +88,8 @@ async def table_changed(actor: TableActor, *, statuses: bool = True) -> None:
     await list_feed(actor.hub).changed()
 
 
-async def cancelled_without_actor(hub: Hub, done: list[store.Cancelled], now: datetime) -> None:
-    """Tell what `store.cancel_lapsed_invitations` did: each table's `store.CANCELLED` entry to its seats
+async def cancelled_without_actor(hub: Hub, done: list[Cancelled], now: datetime) -> None:
+    """Tell what `lapsed_invitations` cancelled: each table's `store.CANCELLED` entry to its seats
     and spectators (pages still open on it go back to the meeting room), each closed invitation
     to its player, every player of those tables available again in the online list, and the
     lobby's list of tables without them."""

@@ -1,6 +1,6 @@
 """What a table keeps in the database: enough to rebuild every unfinished table after a restart.
 
-The event log (TableEvent) is the source of truth of a table's play: the actor appends to it, in
+The log (one `LogRow` per entry) is the source of truth of a table's play: the actor appends to it, in
 the same transaction as the table's new version, deadline and cards, before anybody is told. The
 log's data is audience-neutral (it holds each seat's private part under its seat number); what a
 seat or a spectator receives is rendered from it by `rendering.render`.
@@ -129,10 +129,13 @@ class Seat(models.Model):
         return self.user_id is None
 
 
-class TableEvent(models.Model):
-    """One numbered event of a table's log (version = the table's version after it)."""
+class LogRow(models.Model):
+    """One numbered entry of a table's log, as stored (version = the table's version after it;
+    `log_codec` turns the kind and data into a `log_entries.LogEntry` and back)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events", verbose_name=_("table"))
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="log_rows", verbose_name=_("table")
+    )
     version = models.PositiveIntegerField(verbose_name=_("version"))
     kind = models.CharField(max_length=24, verbose_name=_("kind"))
     data = models.JSONField(verbose_name=_("data"))
@@ -144,8 +147,8 @@ class TableEvent(models.Model):
             "table",
             "version",
         )
-        verbose_name = _("table event")
-        verbose_name_plural = _("table events")
+        verbose_name = _("log row")
+        verbose_name_plural = _("log rows")
 
 
 class MatchRecord(models.Model):

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from amigos.web.operations import metrics
 from amigos.web.realtime.hub import get_hub
-from amigos.web.tables import handover, lease, lobby, store
+from amigos.web.tables import handover, lapsed_invitations, lease, lobby, store
 from amigos.web.tables.actor import Clock, Links, TableActor
 
 log = logging.getLogger("amigos.tables")
@@ -274,11 +274,13 @@ async def resume_all() -> None:
 
 
 async def cancel_lapsed(owner: str | None = None, loop: asyncio.AbstractEventLoop | None = None) -> list[int]:
-    """Cancel the inviting tables that can no longer start (`store.cancel_lapsed_invitations`)
+    """Cancel the inviting tables that can no longer start (`lapsed_invitations.cancel_lapsed_invitations`)
     without building their actors, and tell it (`lobby.cancelled_without_actor`); the ids.
     ``owner``: this process's identity when processes share the tables."""
     now = _clock.now() if _clock is not None else timezone.now()
-    done: list[store.Cancelled] = await database_sync_to_async(store.cancel_lapsed_invitations)(now, owner)
+    done: list[lapsed_invitations.Cancelled] = await database_sync_to_async(
+        lapsed_invitations.cancel_lapsed_invitations
+    )(now, owner)
     await lobby.cancelled_without_actor(get_hub(loop), done, now)
     return [item.table_id for item in done]
 

@@ -30,7 +30,7 @@ from amigos.web.accounts.models import User
 from amigos.web.lobby.models import TurnReminder
 from amigos.web.tables import log_codec
 from amigos.web.tables.log_entries import HandEnded, MatchEnded, TurnClockShown
-from amigos.web.tables.models import Kind, Seat, Status, Table, TableEvent
+from amigos.web.tables.models import Kind, LogRow, Seat, Status, Table
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +55,8 @@ def waiting_moves() -> list[Waiting]:
     One query for the games (their last clock and last end of a hand or match come as subqueries),
     one for the seats."""
     clock_kind = log_codec.KIND[TurnClockShown]
-    clocks = TableEvent.objects.filter(table=OuterRef("pk"), kind=clock_kind).order_by("-version")
-    ends = TableEvent.objects.filter(
+    clocks = LogRow.objects.filter(table=OuterRef("pk"), kind=clock_kind).order_by("-version")
+    ends = LogRow.objects.filter(
         table=OuterRef("pk"), kind__in=(log_codec.KIND[HandEnded], log_codec.KIND[MatchEnded])
     ).order_by("-version")
     tables = list(

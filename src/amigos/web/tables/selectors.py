@@ -9,7 +9,7 @@ from django.db.models import JSONField, OuterRef, Q, Subquery
 from amigos.web.accounts.models import User
 from amigos.web.tables import log_codec
 from amigos.web.tables.log_entries import HandEnded, MatchEnded, TurnClockShown
-from amigos.web.tables.models import Invitation, Kind, Seat, Status, Table, TableEvent
+from amigos.web.tables.models import Invitation, Kind, LogRow, Seat, Status, Table
 from amigos.web.tables.seat_names import computer_label
 
 
@@ -64,7 +64,7 @@ def live_tables() -> list[dict[str, Any]]:
     """Live tables a spectator may open: inviting or playing, newest first."""
     # The score comes with each table in the same query (its last `HandEnded` row), not one
     # query per table: the list is rebuilt every second while hands end.
-    last_hand = TableEvent.objects.filter(table=OuterRef("pk"), kind=log_codec.KIND[HandEnded]).order_by(
+    last_hand = LogRow.objects.filter(table=OuterRef("pk"), kind=log_codec.KIND[HandEnded]).order_by(
         "-version"
     )
     tables = (
@@ -151,11 +151,11 @@ def my_games(user_id: int) -> list[dict[str, Any]]:
         mine = next(seat for seat in table.seats.all() if seat.user_id == user_id)
         my_seat = mine.number
         clock_kind = log_codec.KIND[TurnClockShown]
-        clock = TableEvent.objects.filter(table=table, kind=clock_kind).order_by("-version").first()
+        clock = LogRow.objects.filter(table=table, kind=clock_kind).order_by("-version").first()
         to_move = None
         deadline = None
         if clock is not None and table.status == Status.PLAYING:
-            later_end = TableEvent.objects.filter(
+            later_end = LogRow.objects.filter(
                 table=table,
                 kind__in=[log_codec.KIND[HandEnded], log_codec.KIND[MatchEnded]],
                 version__gt=clock.version,

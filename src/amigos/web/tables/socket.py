@@ -138,12 +138,12 @@ def _has_version(payload: dict[str, Any]) -> None:
 
 
 def _is_play(payload: dict[str, Any]) -> None:
-    int_field(payload, "version")
+    _has_version(payload)
     parse_action(payload.get("tile"), payload.get("arm"), payload.get("lead_left"))
 
 
 def _is_vote(payload: dict[str, Any]) -> None:
-    int_field(payload, "version")
+    _has_version(payload)
     if not isinstance(payload.get("choice"), str):
         raise CommandError("bad_payload", '"choice" must be text')
 

@@ -15,21 +15,19 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
-from django.db.models import F, Field, Q
+from django.db.models import Field
 
 from amigos.web import jsontext
-from amigos.web.tables import card_hooks, chat_lines, lease_rows, log_codec
+from amigos.web.tables import card_hooks, chat_lines, log_codec
 from amigos.web.tables.log_entries import MatchStarted, TableCancelled
 from amigos.web.tables.models import (
     OPEN_STATUSES,
     Card,
-    Invitation,
+    LogRow,
     MatchRecord,
     Seat,
-    Status,
     Table,
     TableChatLine,
-    TableEvent,
 )
 
 if TYPE_CHECKING:
@@ -164,14 +162,14 @@ def load(table_id: int) -> Loaded | None:
     cards: dict[int, dict[str, int]] = {}
     if table.version:
         started = list(
-            TableEvent.objects.filter(table_id=table_id, kind=log_codec.KIND[MatchStarted])
+            LogRow.objects.filter(table_id=table_id, kind=log_codec.KIND[MatchStarted])
             .order_by("-version")
             .values_list("version", flat=True)[:1]
         )
         since = started[0] - 1 if started else 0
         log = [
             (row.version, row.kind, row.data)
-            for row in TableEvent.objects.filter(table_id=table_id, version__gt=since).order_by("version")
+            for row in LogRow.objects.filter(table_id=table_id, version__gt=since).order_by("version")
         ]
         seat_of = {row.user_id: row.number for row in seats if row.user_id is not None}
         for card in Card.objects.filter(table_id=table_id, match=table.match_number):
@@ -368,7 +366,7 @@ WITH u AS (
     WHERE t.id = v.id AND t.version = v.expected
     RETURNING t.id, t.match_number
 ), e AS (
-    INSERT INTO {event} (table_id, version, kind, data, at)
+    INSERT INTO {log} (table_id, version, kind, data, at)
     SELECT x.table_id, x.version, x.kind, x.data, x.at
     FROM json_to_recordset(%s::json) AS x(
         table_id bigint, version integer, kind text, data jsonb, at timestamptz)
@@ -405,7 +403,7 @@ def group_sql() -> str:
     used = {
         Table: {"id", "version", "status", "started_at", "ended_at", "deadline_at", "deadline_kind"}
         | {"match_number", "next_table_id"},
-        TableEvent: {"table_id", "version", "kind", "data", "at"},
+        LogRow: {"table_id", "version", "kind", "data", "at"},
         MatchRecord: {"table_id", "number", "record", "started_at", "ended_at", "termination", "archived"},
     }
     for model, names in used.items():
@@ -414,7 +412,7 @@ def group_sql() -> str:
     quote = connection.ops.quote_name
     return GROUP_SQL.format(
         table=quote(Table._meta.db_table),
-        event=quote(TableEvent._meta.db_table),
+        log=quote(LogRow._meta.db_table),
         record=quote(MatchRecord._meta.db_table),
     )
 
@@ -534,7 +532,7 @@ def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]
     numbered from its first (see `_update_table` for why it is plain SQL)."""
     if not writes:
         return
-    meta = TableEvent._meta
+    meta = LogRow._meta
     quote = connection.ops.quote_name
     fields = [meta.get_field(name) for name in ("table", "version", "kind", "data", "at")]
     assert all(isinstance(field, Field) for field in fields)
@@ -559,89 +557,12 @@ def _insert_rows_of(writes: list[tuple[int, int, list[tuple[str, dict[str, Any]]
 def rows_between(table_id: int, since: int, until: int) -> list[tuple[int, str, dict[str, Any]]]:
     """The stored log rows (version, kind, data) after ``since`` up to ``until``: a client's
     catch-up, published as they are stored (`log_codec.wire` shows each to its audience)."""
-    rows = TableEvent.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by(
-        "version"
-    )
+    rows = LogRow.objects.filter(table_id=table_id, version__gt=since, version__lte=until).order_by("version")
     return [(row.version, row.kind, row.data) for row in rows]
 
 
 def open_table_ids() -> list[int]:
     return list(Table.objects.filter(status__in=OPEN_STATUSES).values_list("pk", flat=True))
-
-
-@dataclass(frozen=True)
-class Cancelled:
-    """An inviting table `cancel_lapsed_invitations` cancelled: its new version, kind and seat
-    count (for telling its audiences), the players whose invitation it closed and those already
-    seated (whose lobby status it frees)."""
-
-    table_id: int
-    version: int
-    kind: str
-    players: int
-    invited: list[int]
-    seated: list[int]
-
-
-def cancel_lapsed_invitations(now: datetime, owner: str | None = None) -> list[Cancelled]:
-    """Cancel, without building their actors, the inviting tables that can no longer start: an
-    invitation whose time ran out by ``now``, or one refused or expired and left so by versions
-    that kept such tables inviting for ever. Each gets its `CANCELLED` entry (one version more),
-    its open invitations closed as expired and no deadline, in one transaction for them all.
-
-    ``owner``: when processes share the tables, only those this process may take (free, expired
-    or its own), so a table another live process runs is left to its actor.
-
-    Why: a process that starts rebuilds every unfinished table from its log; inviting tables left
-    behind cost that (7 s of a start for 400 of them) and filled the lobby's list."""
-    lapsed = Q(seats__invitation__in=(Invitation.REFUSED, Invitation.EXPIRED)) | Q(
-        seats__invitation=Invitation.PENDING, seats__invited_until__lte=now
-    )
-    found = Table.objects.filter(status=Status.INVITING).filter(lapsed)
-    if owner is not None:
-        found = found.filter(lease_rows.takeable(owner, now))
-    ids = sorted(set(found.values_list("pk", flat=True)))
-    if not ids:
-        return []
-    done: list[Cancelled] = []
-    with transaction.atomic():
-        tables = list(
-            Table.objects.select_for_update().filter(pk__in=ids, status=Status.INVITING).order_by("pk")
-        )
-        kept = [table.pk for table in tables]
-        seats: dict[int, list[Seat]] = {}
-        for seat in Seat.objects.filter(table_id__in=kept).exclude(user=None):
-            seats.setdefault(seat.table_id, []).append(seat)
-        for table in tables:
-            table_seats = seats.get(table.pk, [])
-            pending = [s.user_id for s in table_seats if s.invitation == Invitation.PENDING and s.user_id]
-            accepted = [s.user_id for s in table_seats if s.invitation == Invitation.ACCEPTED and s.user_id]
-            done.append(
-                Cancelled(
-                    table_id=table.pk,
-                    version=table.version + 1,
-                    kind=table.kind,
-                    players=table.players,
-                    invited=pending,
-                    seated=accepted,
-                )
-            )
-        kind, data = log_codec.encode(CANCELLED)
-        TableEvent.objects.bulk_create(
-            TableEvent(table_id=item.table_id, version=item.version, kind=kind, data=data, at=now)
-            for item in done
-        )
-        Seat.objects.filter(table_id__in=kept, invitation=Invitation.PENDING).update(
-            invitation=Invitation.EXPIRED, invited_until=None
-        )
-        Table.objects.filter(pk__in=kept).update(
-            status=Status.CANCELLED,
-            version=F("version") + 1,
-            ended_at=now,
-            deadline_at=None,
-            deadline_kind="",
-        )
-    return done
 
 
 #: The log entry of a table cancelled because its invitations were not all accepted.
