@@ -146,6 +146,24 @@ def make_tables(players: list[tuple[int, str]], tables: int, bot_tables: int) ->
     return made
 
 
+def sanctions() -> dict[str, Any]:
+    """The cards the tables gave the seats and the accounts they suspended, read from the database
+    after the run. The seats play their first legal tile at once, but on a loaded machine a turn
+    can run out before the play arrives (or before the seat has its table): each such turn gives a
+    yellow card, then another every 5 s, and 28 suspend the account for a week (docs/rules.md).
+    The session check then signs the seat out (`signed_out` with reason `suspended`, close 4401)
+    and ends its session, so its next socket is refused `unauthenticated` (issue 40)."""
+    from django.db.models import Count
+
+    from amigos.web.accounts.models import User
+    from amigos.web.tables.models import Card
+
+    counted = Card.objects.values_list("colour").annotate(Count("id")).order_by("colour")
+    cards = {str(colour): int(number) for colour, number in counted}
+    suspended = User.objects.filter(suspended_until__isnull=False).count()
+    return {"cards": cards, "suspended_players": suspended}
+
+
 def resident_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -475,6 +493,13 @@ class SeatSocket(asyncio.Protocol):
                 where = self.place.host[0]
                 stats.host_plays[where] = stats.host_plays.get(where, 0) + 1
             stats.acks.append(time.perf_counter())
+        elif kind == "signed_out":
+            # The server signed the seat out; the socket closes with 4401, and an ended session
+            # (idle, suspended) refuses the next opening `unauthenticated`. The reason is counted:
+            # on a loaded machine seats whose turn ran out collected 28 yellow cards, a week's
+            # suspension by the rules (issue 40), and the close code alone did not say so.
+            said = f"signed_out {payload.get('reason')}"
+            stats.failures[said] = stats.failures.get(said, 0) + 1
         elif kind == "error":
             # `reply_to` is null or absent when the socket itself was refused (the server closes it)
             reply = payload.get("reply_to")
@@ -845,6 +870,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             result = drive(plan, server.pid, made, args.tables, args.client_processes)
             result.pop("host_plays")  # one server: nothing to break down
+            result.update(sanctions())
         finally:
             server.terminate()
             try:
@@ -952,6 +978,7 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
             ]
             result["start_seconds"] = start_seconds
             result["handovers"] = handovers(cluster)
+            result.update(sanctions())
             result["namespaces"] = cluster.namespaces
             result["bot_workers"] = args.bot_workers
             result["seats_on_owner"] = sum(

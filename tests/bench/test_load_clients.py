@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import orjson
+import pytest
 from websockets.client import ClientProtocol
 from websockets.uri import parse_uri
 
@@ -75,3 +77,45 @@ async def test_a_later_hand_s_play_of_a_tile_the_bench_sent_earlier_is_not_timed
     laying._send_play({"legal": [{"tile": "3-5", "arms": [], "lead_left": []}]}, 40)
     watching.on_message(events(7, (41, "played", {"seat": 0, "tile": "3-5"})))
     assert len(stats.latencies) == 2 and len(stats.arrivals) == 2
+
+
+async def test_a_seat_signed_out_is_counted_with_the_server_s_reason() -> None:
+    """Issue 40: seats closed 4401 and refused `unauthenticated` though they had a day of idle
+    time; the bench dropped the `signed_out` message, so nobody could tell that the reason was
+    `suspended` (28 yellow cards for turns that ran out on a loaded machine)."""
+    load = load_bench()
+    plan = load.Plan(port=0, players={}, delay=1.0, seconds=1.0, command_rate=10.0, command_burst=10.0)
+    stats = load.Stats()
+    protocol = ClientProtocol(parse_uri("ws://127.0.0.1:1/ws/"))
+    seat = load.SeatSocket(
+        plan, load.Place(table=7, seat=0), load.Pace(10.0, 10.0), stats, [True], protocol, protocol.connect()
+    )
+    seat.on_message(
+        orjson.dumps({"type": "signed_out", "payload": {"reason": "suspended", "suspended_until": "x"}})
+    )
+    seat.on_message(orjson.dumps({"type": "signed_out", "payload": {"reason": "idle"}}))
+    assert stats.failures == {"signed_out suspended": 1, "signed_out idle": 1}
+
+
+@pytest.mark.django_db
+def test_the_report_counts_the_cards_given_and_the_players_suspended() -> None:
+    from django.utils import timezone
+
+    from amigos.web.accounts import services
+    from amigos.web.accounts.models import User
+    from amigos.web.tables.models import Card
+
+    load = load_bench()
+    now = timezone.now()
+    players = [
+        User.objects.create_user(email=f"mesa{n}@example.org", display_name=f"Mesa {n}", password="x" * 12)
+        for n in range(3)
+    ]
+    for player, yellows in zip(players, (28, 2, 0), strict=True):
+        for _ in range(yellows):
+            Card.objects.create(
+                user=player, match=1, hand=1, colour="yellow", reason="every_5s", given_at=now
+            )
+    Card.objects.create(user=players[2], match=1, colour="blue", reason="abandon", given_at=now)
+    services.suspend(players[0], now + timedelta(days=7))
+    assert load.sanctions() == {"cards": {"blue": 1, "yellow": 30}, "suspended_players": 1}
