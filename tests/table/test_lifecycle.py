@@ -220,6 +220,8 @@ def play_out(table: Table, keys: list[str], now: float = 10.0, leader: int = 0) 
     keys = list(keys)
     while table.state.phase in (Phase.DEALING, Phase.PLAYING):
         if table.state.phase is Phase.DEALING:
+            # After a hand, the next is dealt once the pause between hands is over.
+            now = max(now, table.state.deal_at or now)
             table.at(now, Deal(keys.pop(0), leader))
             continue
         hand = table.state.hand

@@ -16,6 +16,7 @@ from __future__ import annotations
 from amigos.engine import Termination
 
 from .advance import advance, next_deadline, open_table, rebuild
+from .deadlines import Due, DueNow, presence_first, table_due
 from .effects import (
     BackToLobby,
     Cancellation,
@@ -113,6 +114,8 @@ __all__ = [
     "Deal",
     "DealNeeded",
     "Disconnected",
+    "Due",
+    "DueNow",
     "Effect",
     "HandEnded",
     "HandInPlay",
@@ -173,11 +176,13 @@ __all__ = [
     "next_lapse",
     "open_table",
     "organizer_starts",
+    "presence_first",
     "rebuild",
     "redeal_id",
     "reseat",
     "start_refusal",
     "start_window",
     "suspension_offender",
+    "table_due",
     "waits_for_absent",
 ]

@@ -111,6 +111,8 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
     """Deal the hand the server keyed: publish its commitment and start the first turn."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
+    if state.deal_at is not None:
+        raise TableError("wrong_phase", "the pause between hands is not over")
     try:
         key = normalise_key(given.key)
     except ValueError as error:
@@ -248,14 +250,30 @@ def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState
         return replace(
             state, phase=Phase.VOTING, seats=seats, vote_until=until, termination=Termination.TARGET
         )
-    effects.append(DealNeeded(hand.number + 1))
-    return replace(state, phase=Phase.DEALING, redeal=0)
+    # The next hand is dealt after the pause between hands (the DEAL deadline: `deal_due`).
+    until = now + state.config.timing.hand_pause
+    return replace(state, phase=Phase.DEALING, redeal=0, deal_at=until)
+
+
+def deal_due(state: TableState, effects: list[Effect]) -> TableState:
+    """The pause between hands is over: the server is asked for the next deal."""
+    match = state.match
+    effects.append(DealNeeded(len(match.hands) + 1 if match is not None else 1))
+    return replace(state, deal_at=None)
 
 
 def resume_if_ready(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """Start the clock again when nothing keeps the table waiting any more."""
+    """Start the clock again when nothing keeps the table waiting any more; between hands, deal
+    at once if the pause ran out while the table waited (the deal was held: `Due.HOLD_DEAL`)."""
     if state.phase is Phase.PLAYING and not state.paused and state.clock is None:
         return begin_turn(state, now, effects)
+    if (
+        state.phase is Phase.DEALING
+        and not state.paused
+        and state.deal_at is not None
+        and state.deal_at <= now
+    ):
+        return deal_due(state, effects)
     return state
 
 

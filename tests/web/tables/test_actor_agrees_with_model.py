@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings as site_settings
 
 from amigos.table import (
     Accept,
@@ -83,7 +84,11 @@ class Mirror:
         self.start = start
         players = ("ana", "beto", "caro", "dani")
         self.state: TableState
-        self.state, _ = open_table(config("amigos-100", players, timing=Timing(heartbeat_timeout=1e9)), 0.0)
+        # The pause between hands is the site's setting, as the actor's (`TableActor.timing`).
+        timing = Timing(
+            heartbeat_timeout=1e9, hand_pause=float(site_settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
+        )
+        self.state, _ = open_table(config("amigos-100", players, timing=timing), 0.0)
         self.effects: list[Effect] = []
         if not started:
             return  # the invitations are out
@@ -180,6 +185,10 @@ async def agree(actor: TableActor, mirror: Mirror) -> None:
         assert actor.clock_info["seconds"] == int(state.clock.budget)
     else:
         assert state.phase is Phase.DEALING
+        if state.deal_at is not None and not state.paused:
+            # Between two hands: both deal when the same pause is over.
+            assert actor.deadline_kind == "deal" and actor.deadline_at is not None
+            assert (actor.deadline_at - mirror.start).total_seconds() == pytest.approx(state.deal_at)
 
 
 async def deal_as_the_actor_did(actor: TableActor, mirror: Mirror, moment: datetime) -> None:
@@ -196,7 +205,11 @@ async def deal_as_the_actor_did(actor: TableActor, mirror: Mirror, moment: datet
         if suspended:
             mirror.at(moment, Suspend(suspended[0]))
         return
-    # Nobody deals while the table waits for an absent player: the deal follows the return.
+    # Nobody deals while the table waits for an absent player: the deal follows the return; nor
+    # before the pause between hands is over (the pure table's DEAL deadline).
+    deal_at = mirror.state.deal_at
+    if deal_at is not None and mirror.start + timedelta(seconds=deal_at) > moment:
+        return
     await until(lambda: actor.game.in_hand or actor.status != "playing" or actor.paused)
     if mirror.state.phase is Phase.DEALING and actor.game.in_hand:
         hand = actor.game.hands[-1]
@@ -295,10 +308,18 @@ async def play_side_by_side(
     return mirror
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("seed", "pause"), [(1, 0), (2, 0), (2, 5)])
 async def test_the_actor_and_the_pure_table_agree_move_by_move(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock, seed: int
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_clock: FakeClock,
+    settings: Any,
+    seed: int,
+    pause: int,
 ) -> None:
+    """With a pause between hands (``pause`` seconds, the site's setting) too: both deal the next
+    hand when it is over, not before."""
+    settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS = pause
     mirror = await play_side_by_side(make_player, monkeypatch, fake_clock, seed, absences=False)
     # The draws made the clocks run out in every way the rules know (the seeds are fixed).
     reasons = {reason for _, _, reason in mirror.cards()} | {reason for _, reason in mirror.system_moves()}

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
@@ -35,19 +36,22 @@ from amigos.engine import Action, Pass, Play, deal_from_key, find_variant, new_d
 from amigos.engine.deal import random_seat
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import (
+    DeadlineKind,
+    Due,
     Mode,
+    Phase,
     TurnClock,
     VoteChoice,
     conduct_of,
     first_lead_draw,
     gets_fresh_time,
-    lapsed_invitations,
     needs_first_leader,
-    next_lapse,
     organizer_starts,
+    presence_first,
     start_refusal,
     start_window,
     suspension_offender,
+    table_due,
 )
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import logs, metrics
@@ -155,6 +159,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self.conduct = conduct_of(
             self.variant, Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
         )
+        # Every duration, the pause between hands from the site's setting (so the pure table fed
+        # the same `Timing` waits as long).
+        self.timing = replace(TIMING, hand_pause=float(settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS))
         self.turn: TurnClock | None = None
         self.turn_started: datetime | None = None
         # Who is at the table: the sockets seated at each seat (this process), when each seat was
@@ -330,6 +337,15 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self._arm()
 
     # -- reading -----------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """What the table is doing, in the pure table's words (`amigos.table.Phase`): a playing
+        table is dealing between two hands."""
+        status = self.status
+        if status == "playing":
+            return Phase.PLAYING if self.game.in_hand else Phase.DEALING
+        return _PHASES.get(status, Phase.CLOSED)
 
     def _names(self) -> tuple[str, ...]:
         return tuple(seat.label(self.variant.players) for seat in self.seats)
@@ -673,8 +689,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             self._set_clock(pending)
         else:
             self.clock_info = None
-            pause = timedelta(seconds=settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
-            write.deadline = (now + pause, "deal")
+            # The pause between hands is the pure table's too (`Timing.hand_pause`, its DEAL deadline).
+            write.deadline = (now + timedelta(seconds=self.timing.hand_pause), "deal")
 
     async def _on_deadline(self) -> None:
         """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
@@ -683,13 +699,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             now = self.clock.now()
             presence = self._next_presence()
             table_due = self.deadline_at is not None and now >= self.deadline_at
-            # Ties go to the table's deadline: a card or a system move that fell due with a lapsed
-            # heartbeat was earned before the seat was found away.
-            if (
-                presence is not None
-                and presence[0] <= now
-                and (not table_due or self.deadline_at is None or presence[0] < self.deadline_at)
-            ):
+            # Which goes first is the pure table's rule (`amigos.table.presence_first`): ties go to
+            # the table's deadline.
+            if presence is not None and presence[0] <= now and presence_first(presence[0], self.deadline_at):
                 at, kind, seat = presence
                 await self._presence_lapsed(kind, seat, at)
                 continue
@@ -703,56 +715,49 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             self._arm()
 
     async def _table_deadline(self, now: datetime) -> bool:
-        """Act on the table's stored deadline; False when it no longer applies."""
-        kind = self.deadline_kind
-        if kind == "invitation":
-            if self.status != "inviting":
-                return False
-            # Which invitations ran out, and what then, is the pure table's rule (`amigos.table`).
-            invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
-            lapsed = lapsed_invitations(invited, now)
-            if not lapsed:
-                # Due for a seat that has answered since: the others' time runs on.
-                later = next_lapse(invited)
-                if later is None:
-                    return False
-                self.deadline_at = later
-                return True
-            await self._close_invitations([self.seats[number] for number in lapsed], "expired")
-            return True
-        if kind == START_DEADLINE:
-            if not self._waits_for_organizer():
-                return False
+        """Act on the table's stored deadline, as the pure table's rule (`amigos.table.table_due`)
+        decides from its kind and the table's facts; False when it no longer applies."""
+        invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
+        due = table_due(
+            DUE_KINDS.get(self.deadline_kind),
+            self.phase,
+            paused=self.paused,
+            awaits_start=self._waits_for_organizer(),
+            invitations=invited,
+            now=now,
+        )
+        what = due.what
+        if what is Due.EXPIRE_INVITATIONS:
+            await self._close_invitations([self.seats[number] for number in due.lapsed], "expired")
+        elif what is Due.LATER:
+            # Due for a seat that has answered since: the others' time runs on.
+            self.deadline_at = due.later
+        elif what is Due.NOT_STARTED:
             # The organizer never pressed the button: everyone goes back to the meeting room.
             await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
-            return True
-        if kind == "deal" and self.status == "playing" and not self.game.in_hand:
-            if self.paused:
-                # Nobody deals while the table waits for an absent player; the deal follows the return.
-                await self._commit(Pending(write=store.Write(at=now, deadline=(None, ""))))
-                return True
+        elif what is Due.HOLD_DEAL:
+            # Nobody deals while the table waits for an absent player; the deal follows the return.
+            await self._commit(Pending(write=store.Write(at=now, deadline=(None, ""))))
+        elif what is Due.DEAL:
             await self._commit(self._deal_next())
-            return True
-        if kind == "votes" and self.status == "voting":
+        elif what is Due.CLOSE_VOTE:
             entries = await self._close_votes()
             write = store.Write(at=now, status=self.status, ended_at=now, deadline=(None, ""))
             write.next_table_id = self.next_table_id
             await self._commit(Pending(entries=entries, write=write))
             await self._wake_next_table()
-            return True
-        seat = self.game.to_move
-        hand = self.game.hand
-        if seat is None or hand is None or self.status != "playing" or self.paused:
+        elif what is Due.FORGET:
             return False
-        if kind in ("card", "overdue"):
-            await self._commit(self._clock_card(seat, now))
-        elif kind == "system_play":
-            await self._commit(self._system_play(seat))
-        elif kind in ("abandon", "default_move"):
-            # A correspondence turn whose day ran out: the seat to move abandons the match.
-            await self._commit(self._end_unfinished("abandonment", seat))
         else:
-            return False
+            seat = self.game.to_move
+            assert seat is not None
+            if what is Due.CARD:
+                await self._commit(self._clock_card(seat, now))
+            elif what is Due.SYSTEM_PLAY:
+                await self._commit(self._system_play(seat))
+            else:
+                # A correspondence turn whose day ran out: the seat to move abandons the match.
+                await self._commit(self._end_unfinished("abandonment", seat))
         return True
 
     def _deal_next(self) -> Pending:
@@ -865,6 +870,23 @@ _background: set[asyncio.Task[None]] = set()
 
 #: The stored deadline of a table whose seats have all accepted and which waits for its organizer.
 START_DEADLINE = "start"
+
+#: The pure table's kind of each stored deadline (logs of older versions may also hold "overdue"
+#: and "default_move").
+DUE_KINDS: dict[str, DeadlineKind] = {
+    "invitation": DeadlineKind.INVITATION,
+    START_DEADLINE: DeadlineKind.START,
+    "deal": DeadlineKind.DEAL,
+    "votes": DeadlineKind.VOTE,
+    "card": DeadlineKind.CARD,
+    "overdue": DeadlineKind.CARD,
+    "system_play": DeadlineKind.SYSTEM_PLAY,
+    "abandon": DeadlineKind.TURN,
+    "default_move": DeadlineKind.TURN,
+}
+
+#: The pure table's phase of each status but "playing" (dealing or playing, `TableActor.phase`).
+_PHASES = {"inviting": Phase.INVITING, "voting": Phase.VOTING}
 
 #: The English messages of `table.start`'s refusals (the page shows its own words for each code).
 START_REFUSALS = {
