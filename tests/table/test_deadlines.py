@@ -12,6 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amigos.table import (
+    Accept,
+    BackToLobby,
+    Cancellation,
+    Conduct,
     Deadline,
     DeadlineKind,
     Deal,
@@ -21,13 +25,20 @@ from amigos.table import (
     DueNow,
     HandEnded,
     HandStarted,
+    Invitation,
     Move,
     Phase,
     Reconnected,
+    Restart,
+    TableCancelled,
     TableError,
+    TableReady,
+    TakeOver,
     Tick,
     Timing,
     next_deadline,
+    on_restart,
+    open_table,
     presence_first,
     table_due,
 )
@@ -176,3 +187,59 @@ def test_ties_between_a_seat_and_the_table_go_to_the_table() -> None:
     state = playing(OPEN, config(players=HUMANS, timing=Timing(heartbeat_timeout=20.0)))
     deadline = next_deadline(state)
     assert deadline is not None and deadline.kind is DeadlineKind.CARD and deadline.at == 20.0
+
+
+def test_what_a_rebuilt_table_does_is_one_rule() -> None:
+    """`on_restart`, the rule the live server's actor asks when it is rebuilt (`_resume`)."""
+
+    def restart(phase: Phase, **facts: bool) -> Restart:
+        given = {
+            "everyone_accepted": False,
+            "awaits_start": False,
+            "invitations_open": False,
+            "paused": False,
+        }
+        given.update(facts)
+        return on_restart(phase, conduct=Conduct.AMIGOS, **given)
+
+    assert restart(Phase.INVITING, everyone_accepted=True) is Restart.START  # a rematch's table
+    assert restart(Phase.INVITING, everyone_accepted=True, awaits_start=True) is Restart.AWAIT_START
+    assert restart(Phase.INVITING, invitations_open=True) is Restart.NOTHING
+    assert restart(Phase.INVITING) is Restart.CANCEL  # refused or lapsed, never cancelled
+    assert restart(Phase.PLAYING) is Restart.FRESH_TIME
+    assert restart(Phase.PLAYING, paused=True) is Restart.NOTHING
+    assert restart(Phase.DEALING) is restart(Phase.VOTING) is restart(Phase.CLOSED) is Restart.NOTHING
+    assert (
+        on_restart(
+            Phase.PLAYING,
+            everyone_accepted=True,
+            awaits_start=False,
+            invitations_open=False,
+            conduct=Conduct.CORRESPONDENCE,
+            paused=False,
+        )
+        is Restart.NOTHING
+    )  # a correspondence turn keeps its day
+
+
+def test_a_table_taken_over_before_its_match_starts_or_is_cancelled() -> None:
+    """A rematch's table (every seat accepted, no button awaited) starts when it is taken over; one
+    whose invitations were all answered without it starting is cancelled; one awaiting the
+    organizer's button waits on."""
+    state, _ = open_table(config(), 0.0)
+    seated = tuple(replace(info, invitation=Invitation.ACCEPTED) for info in state.seats)
+    effects = Table(replace(state, seats=seated)).at(3.0, TakeOver())
+    assert effects[:2] == [TableReady(), DealNeeded(1)]
+
+    refused = tuple(replace(info, invitation=Invitation.REFUSED) for info in state.seats[1:])
+    table = Table(replace(state, seats=(state.seats[0], *refused), invite_until=None))
+    effects = table.at(3.0, TakeOver())
+    assert effects[:2] == [TableCancelled(Cancellation.INVITATIONS), BackToLobby((0, 1, 2, 3))]
+    assert table.state.phase is Phase.CLOSED
+
+    table = Table(state)
+    for seat in (1, 2, 3):
+        table.at(1.0, Accept(seat))
+    assert table.state.awaits_start
+    assert table.at(2.0, TakeOver()) == []
+    assert table.state.awaits_start and table.state.start_until == 31.0

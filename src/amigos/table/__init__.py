@@ -49,6 +49,7 @@ from .effects import (
 )
 from .errors import CODES, TableError
 from .flow import (
+    Restart,
     computer_asks_reshuffle,
     first_lead_draw,
     gets_fresh_time,
@@ -56,9 +57,16 @@ from .flow import (
     may_reshuffle,
     must_pass,
     needs_first_leader,
+    on_restart,
     redeal_id,
 )
-from .gathering import lapsed_invitations, next_lapse, organizer_starts, start_refusal, start_window
+from .gathering import (
+    lapsed_invitations,
+    next_lapse,
+    organizer_starts,
+    start_refusal,
+    start_window,
+)
 from .inputs import (
     Accept,
     AskReshuffle,
@@ -137,6 +145,7 @@ __all__ = [
     "RedCard",
     "Refuse",
     "ReshuffleOffered",
+    "Restart",
     "SeatHeldByComputer",
     "SeatReturned",
     "SeatState",
@@ -174,6 +183,7 @@ __all__ = [
     "needs_first_leader",
     "next_deadline",
     "next_lapse",
+    "on_restart",
     "open_table",
     "organizer_starts",
     "presence_first",

@@ -30,14 +30,28 @@ from .effects import (
     TableCancelled,
 )
 from .errors import TableError
-from .flow import clock_card, deal, deal_due, move, reshuffle, resume_if_ready, system_play, take_over
+from .flow import (
+    Restart,
+    clock_card,
+    deal,
+    deal_due,
+    fresh_time,
+    heard_again,
+    move,
+    on_restart,
+    reshuffle,
+    resume_if_ready,
+    system_play,
+)
 from .gathering import (
     answer,
+    everyone_accepted,
     everyone_seated,
     leave,
     next_lapse,
     not_started,
     press_start,
+    start,
     vote,
     vote_fails,
 )
@@ -229,7 +243,7 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.TakeOver):
-        return take_over(state, now, effects)
+        return _take_over(state, now, effects)
     if isinstance(given, inputs.Deal):
         return deal(state, given, now, effects)
     seat = _seat(state, given.seat)
@@ -257,6 +271,28 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
     raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """A new owner rebuilt the table: heartbeats count from now, and what `on_restart` decides
+    (the rule the actor's `_resume` asks too) happens."""
+    state = heard_again(state, now)
+    restart = on_restart(
+        state.phase,
+        everyone_accepted=everyone_accepted(state),
+        awaits_start=state.awaits_start,
+        invitations_open=bool(_open_invitations(state)),
+        conduct=state.config.conduct,
+        paused=state.paused,
+    )
+    if restart is Restart.START:
+        return start(state, now, effects)
+    if restart is Restart.CANCEL:
+        effects.append(TableCancelled(Cancellation.INVITATIONS))
+        return close(state, humans(state), effects)
+    if restart is Restart.FRESH_TIME:
+        return fresh_time(state, now, effects)
+    return state
 
 
 def _open_invitations(state: TableState) -> dict[int, float | None]:

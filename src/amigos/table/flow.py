@@ -3,6 +3,7 @@ plays), the end of a hand and of a match by its target, and a takeover's fresh t
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import random
 from collections.abc import Iterable
@@ -310,14 +311,48 @@ def gets_fresh_time(conduct: Conduct, in_hand: bool, paused: bool) -> bool:
     return conduct is not Conduct.CORRESPONDENCE and in_hand and not paused
 
 
-def take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """A new owner rebuilt the table: heartbeats start again, and the seat in turn may start
-    afresh (`gets_fresh_time`)."""
+class Restart(enum.Enum):
+    """What a table does when a new owner has rebuilt it (a restart, another process taking it over)."""
+
+    START = "start"  # every seat accepted and no button is awaited (a rematch's table): the match starts
+    AWAIT_START = "await_start"  # the organizer's button is awaited: its window runs on
+    CANCEL = "cancel"  # not every seat accepted and no invitation is open: it can never start
+    FRESH_TIME = "fresh_time"  # the seat in turn gets a whole clock again (`gets_fresh_time`)
+    NOTHING = "nothing"
+
+
+def on_restart(
+    phase: Phase,
+    *,
+    everyone_accepted: bool,
+    awaits_start: bool,
+    invitations_open: bool,
+    conduct: Conduct,
+    paused: bool,
+) -> Restart:
+    """What a table rebuilt by a new owner does at once. Before the match: one whose seats have all
+    accepted starts, unless it waits for the organizer's button (whose window runs on); one that
+    can no longer start (an invitation refused or lapsed, the table never cancelled) is cancelled.
+    In a hand: fresh time for the seat in turn (`gets_fresh_time`). The server's actor asks this
+    when it is rebuilt (`_resume`), the pure table on `TakeOver`."""
+    if phase is Phase.INVITING:
+        if everyone_accepted:
+            return Restart.AWAIT_START if awaits_start else Restart.START
+        return Restart.NOTHING if invitations_open else Restart.CANCEL
+    if gets_fresh_time(conduct, phase is Phase.PLAYING, paused):
+        return Restart.FRESH_TIME
+    return Restart.NOTHING
+
+
+def heard_again(state: TableState, now: float) -> TableState:
+    """A new owner rebuilt the table: the present seats' silence counts from now."""
     seats = tuple(replace(info, last_seen=now) if info.away_since is None else info for info in state.seats)
-    state = replace(state, seats=seats)
+    return replace(state, seats=seats)
+
+
+def fresh_time(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """The seat in turn starts its clock again, everyone told why (a ``fresh_time`` notice)."""
     hand = state.hand
-    in_hand = state.phase is Phase.PLAYING and hand is not None
-    if hand is not None and gets_fresh_time(state.config.conduct, in_hand, state.paused):
-        effects.append(Notice(NoticeKind.FRESH_TIME, hand.state.to_move))
-        return begin_turn(replace(state, clock=None), now, effects)
-    return state
+    assert hand is not None
+    effects.append(Notice(NoticeKind.FRESH_TIME, hand.state.to_move))
+    return begin_turn(replace(state, clock=None), now, effects)

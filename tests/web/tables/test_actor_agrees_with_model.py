@@ -389,7 +389,13 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     fake_clock.advance(4)
     await actor.call(lambda: actor.accept(people[3].pk))
     mirror.at(fake_clock.now(), Accept(3))
-    # Both wait for the organizer, until the same moment.
+    # Both wait for the organizer, until the same moment, also once the table is rebuilt and taken
+    # over (`on_restart`: the button's window runs on).
+    await registry.stop_all()
+    rebuilt = await registry.get_actor(table.pk)
+    assert rebuilt is not None
+    actor = rebuilt
+    mirror.at(fake_clock.now(), TakeOver())
     assert actor.status == "inviting" and mirror.state.awaits_start
     assert actor.deadline_at is not None and mirror.state.start_until is not None
     assert (actor.deadline_at - start).total_seconds() == mirror.state.start_until
@@ -416,3 +422,4 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     assert reasons == cancelled == ["not_started"]
     assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
     assert await refused_alike(actor, people[0], mirror, 0, fake_clock.now()) == "already_started"
+

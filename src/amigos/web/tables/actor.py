@@ -40,12 +40,13 @@ from amigos.table import (
     Due,
     Mode,
     Phase,
+    Restart,
     TurnClock,
     VoteChoice,
     conduct_of,
     first_lead_draw,
-    gets_fresh_time,
     needs_first_leader,
+    on_restart,
     organizer_starts,
     presence_first,
     start_refusal,
@@ -316,25 +317,31 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         await self.call(self._resume)
 
     async def _resume(self) -> None:
-        if self.status == "inviting" and self._everyone_accepted():
-            if self._waits_for_organizer():
-                self._arm()  # the organizer's button starts it, or its deadline cancels it
-                return
+        """What a rebuilt table does at once is the pure table's rule (`amigos.table.on_restart`)."""
+        restart = on_restart(
+            self.phase,
+            everyone_accepted=self._everyone_accepted(),
+            awaits_start=self._waits_for_organizer(),
+            invitations_open=any(seat.invitation == "pending" for seat in self.seats),
+            conduct=self.conduct,
+            paused=self.paused,
+        )
+        if restart is Restart.START:
             await self._commit(self._start_match())
-            return
-        if self.status == "inviting" and not any(seat.invitation == "pending" for seat in self.seats):
+        elif restart is Restart.CANCEL:
             # Refused or expired before a version that cancels such tables: it can never start.
             await self._close_invitations([], "expired")
-            return
-        if self.status == "playing" and gets_fresh_time(self.conduct, self.game.in_hand, self.paused):
+        elif restart is Restart.FRESH_TIME:
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
             pending = Pending(entries=[Notice("fresh_time", seat)], write=store.Write(at=self.clock.now()))
             self._set_clock(pending)
             await self._commit(pending)
-            return
-        self._arm()
+        else:
+            # Nothing to do, or the organizer's button is awaited (it starts the match, or its
+            # deadline cancels the table).
+            self._arm()
 
     # -- reading -----------------------------------------------------------------------------------
 
