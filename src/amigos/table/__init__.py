@@ -61,6 +61,7 @@ from .flow import (
     redeal_id,
 )
 from .gathering import (
+    cancel_refusal,
     lapsed_invitations,
     next_lapse,
     organizer_starts,
@@ -70,6 +71,7 @@ from .gathering import (
 from .inputs import (
     Accept,
     AskReshuffle,
+    Cancel,
     Deal,
     Disconnected,
     Heartbeat,
@@ -111,6 +113,7 @@ __all__ = [
     "Accept",
     "AskReshuffle",
     "BackToLobby",
+    "Cancel",
     "Cancellation",
     "CardGiven",
     "CardReason",
@@ -172,6 +175,7 @@ __all__ = [
     "VoteChoice",
     "VoteResult",
     "advance",
+    "cancel_refusal",
     "computer_asks_reshuffle",
     "conduct_of",
     "first_lead_draw",

@@ -45,6 +45,7 @@ from .flow import (
 )
 from .gathering import (
     answer,
+    call_off,
     everyone_accepted,
     everyone_seated,
     leave,
@@ -240,6 +241,8 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Start):
         # Asked of a closed table too: it started (or was called off) already, as the server says.
         return press_start(state, _seat(state, given.seat), now, effects)
+    if isinstance(given, inputs.Cancel):
+        return call_off(state, _seat(state, given.seat), effects)
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.TakeOver):

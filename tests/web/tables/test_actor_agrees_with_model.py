@@ -26,6 +26,7 @@ from django.conf import settings as site_settings
 
 from amigos.table import (
     Accept,
+    Cancel,
     CardGiven,
     Deal,
     Disconnected,
@@ -423,3 +424,43 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
     assert await refused_alike(actor, people[0], mirror, 0, fake_clock.now()) == "already_started"
 
+
+async def test_the_actor_and_the_pure_table_agree_on_calling_a_table_off(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """The organizer's `table.cancel`: both refuse another player's with the same code, call the
+    table off for the organizer (reason ``organizer``), and then refuse it as already started."""
+    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
+    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
+    table = await sync_to_async(services.create_table)(
+        organizer=people[0],
+        name="Mesa",
+        variant="amigos-100",
+        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    start = fake_clock.now()
+    mirror = Mirror(start, started=False)
+    await actor.call(lambda: actor.accept(people[1].pk))
+    mirror.at(start, Accept(1))
+
+    async def refused(seat: int) -> str:
+        version, before = actor.version, mirror.state
+        with pytest.raises(CommandError) as served:
+            await actor.call(lambda: actor.cancel(people[seat].pk))
+        with pytest.raises(TableError) as modelled:
+            mirror.at(fake_clock.now(), Cancel(seat))
+        assert served.value.code == modelled.value.code
+        assert actor.version == version and mirror.state is before
+        return served.value.code
+
+    assert await refused(1) == await refused(2) == "not_organizer"
+    await actor.call(lambda: actor.cancel(people[0].pk))
+    mirror.at(fake_clock.now(), Cancel(0))
+    log = await actor_log(actor)
+    reasons = [data["reason"] for kind, data in log if kind == "cancelled"]
+    cancelled = [effect.reason.value for effect in mirror.effects if isinstance(effect, TableCancelled)]
+    assert reasons == cancelled == ["organizer"]
+    assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
+    assert await refused(0) == "already_started"

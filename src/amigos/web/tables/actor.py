@@ -43,6 +43,7 @@ from amigos.table import (
     Restart,
     TurnClock,
     VoteChoice,
+    cancel_refusal,
     conduct_of,
     first_lead_draw,
     needs_first_leader,
@@ -490,10 +491,11 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         """The organizer calls the table off before its match starts (spec §1.2.3): every open
         invitation is closed, the table is `cancelled` (reason ``organizer``) and every page goes
         back to the meeting room, as when an invitation is refused."""
-        if user_id != self.organizer_id:
-            raise CommandError("not_organizer", "only the table's organizer may cancel it")
-        if self.status != "inviting":
-            raise CommandError("already_started", "the match has started; the table cannot be cancelled")
+        refusal = cancel_refusal(
+            by_organizer=user_id == self.organizer_id, inviting=self.status == "inviting"
+        )
+        if refusal is not None:
+            raise CommandError(refusal, CANCEL_REFUSALS[refusal])
         invited = [
             seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.user_id is not None
         ]
@@ -900,6 +902,12 @@ START_REFUSALS = {
     "not_organizer": "only the table's organizer may start the match",
     "already_started": "the match has already started",
     "not_all_accepted": "not every seat has accepted yet",
+}
+
+#: The English messages of `table.cancel`'s refusals (`amigos.table.cancel_refusal`'s codes).
+CANCEL_REFUSALS = {
+    "not_organizer": "only the table's organizer may cancel it",
+    "already_started": "the match has started; the table cannot be cancelled",
 }
 
 #: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).
