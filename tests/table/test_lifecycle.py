@@ -168,7 +168,7 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
         (Accept(0), "not_invited"),
         (Accept(7), "not_a_seat"),
         (Deal(KEY, 0), "wrong_phase"),
-        (Move(1, None), "wrong_phase"),  # type: ignore[arg-type]
+        (Move(1, None), "not_playing"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_inputs_while_inviting_are_refused_with_a_code_and_change_nothing(

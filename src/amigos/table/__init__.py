@@ -58,6 +58,7 @@ from .flow import (
     must_pass,
     needs_first_leader,
     on_restart,
+    play_refusal,
     redeal_id,
 )
 from .gathering import (
@@ -190,6 +191,7 @@ __all__ = [
     "on_restart",
     "open_table",
     "organizer_starts",
+    "play_refusal",
     "presence_first",
     "rebuild",
     "redeal_id",

@@ -150,18 +150,40 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
     return begin_turn(state, now, effects)
 
 
+def play_refusal(*, playing: bool, held_by_computer: bool, paused: bool) -> str | None:
+    """Why a person's move, or request for a new deal, is refused by where the table stands (a
+    protocol code), or None: the match must be under way (``playing``: a hand, or between two), no
+    computer player may hold the seat (an absent player does not move), and the table must not wait
+    for an absent player; asked in that order. Then the hand decides (no hand in play, the turn,
+    the tile). The server's actor asks this too, after its own checks of who sent the command
+    and which version they saw (``not_seated``, ``stale_version``)."""
+    if not playing:
+        return "not_playing"
+    if held_by_computer:
+        return "held_by_computer"
+    if paused:
+        return "table_paused"
+    return None
+
+
+def _refuse_play(state: TableState, seat: int, by_computer: bool = False) -> None:
+    """`play_refusal` for ``seat``'s command (a computer player's own move holds its seat)."""
+    refusal = play_refusal(
+        playing=state.phase in (Phase.DEALING, Phase.PLAYING),
+        held_by_computer=state.seats[seat].held_by_computer and not by_computer,
+        paused=state.paused,
+    )
+    if refusal is not None:
+        raise TableError(refusal, f"seat {seat} may not play now")
+
+
 def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState:
     """Cuban: a seat dealt 5 or more doubles asks for a new deal before anyone moved. The deal is
     voided (its key revealed) and the same hand is dealt again, under a new hand identity."""
+    _refuse_play(state, seat)
     hand = state.hand
     if state.phase is not Phase.PLAYING or hand is None:
-        raise TableError("wrong_phase", "no hand is being played")
-    if state.paused:
-        raise TableError("table_paused", "the table waits for an absent player")
-    if state.seats[seat].held_by_computer:
-        raise TableError(
-            "computer_seat", f"a computer player holds seat {seat}: an absent player does not ask"
-        )
+        raise TableError("no_reshuffle", "no hand is being played")
     if not may_reshuffle(hand.reshuffle, seat, len(hand.moves)):
         raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
     identity = hand_id(state.config, hand.number, hand.redeal)
@@ -171,12 +193,12 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
 
 
 def move(state: TableState, given: inputs.Move, now: float, effects: list[Effect]) -> TableState:
-    """A move from a seat: checked (phase, pause, who plays the seat, turn, the rules), then laid."""
-    if state.phase is not Phase.PLAYING or state.hand is None:
-        raise TableError("wrong_phase", "no hand is being played")
-    if state.paused:
-        raise TableError("table_paused", "the table waits for an absent player")
+    """A move from a seat: checked (`play_refusal`, a hand in play, who plays the seat, turn, the
+    rules), then laid."""
     seat = given.seat
+    _refuse_play(state, seat, given.by_computer)
+    if state.phase is not Phase.PLAYING or state.hand is None:
+        raise TableError("not_playing", "no hand is being played")
     if state.seats[seat].plays_itself != given.by_computer:
         raise TableError(
             "computer_seat", f"seat {seat} is played by {'a person' if given.by_computer else 'the computer'}"

@@ -91,6 +91,7 @@ class Mirror:
         )
         self.state, _ = open_table(config("amigos-100", players, timing=timing), 0.0)
         self.effects: list[Effect] = []
+        self.refused: list[str] = []  # the codes of the plays both refused
         if not started:
             return  # the invitations are out
         for seat in (1, 2, 3):
@@ -296,6 +297,9 @@ async def play_side_by_side(
         else:
             seat = actor.game.to_move
             hand = actor.game.hand
+            if seat is not None and hand is not None and actor.paused and seat not in away:
+                # The player in turn tries while the table waits: both refuse alike (`play_refusal`).
+                await play_refused_alike(actor, mirror, people[seat].pk, seat, hand.legal_actions()[0], now)
             if seat is None or hand is None or actor.paused:
                 continue
             action = draw.choice(hand.legal_actions())
@@ -307,6 +311,20 @@ async def play_side_by_side(
         await deal_as_the_actor_did(actor, mirror, now)
         await agree(actor, mirror)
     return mirror
+
+
+async def play_refused_alike(
+    actor: TableActor, mirror: Mirror, user_id: int, seat: int, action: Any, moment: datetime
+) -> None:
+    """A play the actor and the pure table both refuse, with the same code, neither changing."""
+    version, before = actor.version, mirror.state
+    with pytest.raises(CommandError) as served:
+        await actor.call(lambda: actor.play(user_id, actor.version, action))
+    with pytest.raises(TableError) as modelled:
+        mirror.at(moment, Move(seat, action))
+    assert served.value.code == modelled.value.code
+    assert actor.version == version and mirror.state is before
+    mirror.refused.append(served.value.code)
 
 
 @pytest.mark.parametrize(("seed", "pause"), [(1, 0), (2, 0), (2, 5)])
@@ -348,6 +366,8 @@ async def test_the_actor_and_the_pure_table_agree_on_absences(
     assert [colour for _, colour, _ in mirror.cards()].count("blue") == 1
     # Seeds 4 and 5 restart the server while a clock runs (seed 3 never does).
     assert bool(mirror.warnings(NoticeKind.FRESH_TIME)) is fresh_time
+    # Plays tried while the table waited were refused alike (seed 3 tries some).
+    assert set(mirror.refused) <= {"table_paused"} and (seed != 3 or mirror.refused)
 
 
 async def refused_alike(actor: TableActor, user: User, mirror: Mirror, seat: int, moment: datetime) -> str:

@@ -49,6 +49,7 @@ from amigos.table import (
     needs_first_leader,
     on_restart,
     organizer_starts,
+    play_refusal,
     presence_first,
     start_refusal,
     start_window,
@@ -430,12 +431,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             back = self._present(seat)
             if back is not None:
                 await self._commit(back)
-        if self.status != "playing":
-            raise CommandError("not_playing", "the table is not in play")
-        if self.seats[seat].held_by_computer:
-            raise CommandError("held_by_computer", "a computer player holds your seat")
-        if self.paused:
-            raise CommandError("table_paused", "the table waits for an absent player")
+        self._refuse_play(seat)
         await self._commit(self._act(seat, action, system=False))
         return {"version": self.version}
 
@@ -532,6 +528,17 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         if version != self.version:
             raise CommandError("stale_version", f"the table is at version {self.version}")
         return seat
+
+    def _refuse_play(self, seat: int) -> None:
+        """Whether the seat's player may play (or ask for a new deal) where the table stands is the
+        pure table's rule (`amigos.table.play_refusal`), asked after `_acting_seat`."""
+        refusal = play_refusal(
+            playing=self.status == "playing",
+            held_by_computer=self.seats[seat].held_by_computer,
+            paused=self.paused,
+        )
+        if refusal is not None:
+            raise CommandError(refusal, PLAY_REFUSALS[refusal])
 
     def _invited_seat(self, user_id: int) -> SeatState:
         for seat in self.seats:
@@ -645,12 +652,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
         seat = self._acting_seat(user_id, version)
         self.last_seen[seat] = self.clock.now()
-        if self.status != "playing":
-            raise CommandError("not_playing", "the table is not in play")
-        if self.seats[seat].held_by_computer:
-            raise CommandError("held_by_computer", "a computer player holds your seat")
-        if self.paused:
-            raise CommandError("table_paused", "the table waits for an absent player")
+        self._refuse_play(seat)
         try:
             entries = self.game.reshuffle(seat)
         except Refused as refusal:
@@ -908,6 +910,13 @@ START_REFUSALS = {
 CANCEL_REFUSALS = {
     "not_organizer": "only the table's organizer may cancel it",
     "already_started": "the match has started; the table cannot be cancelled",
+}
+
+#: The English messages of a play's refusals by where the table stands (`play_refusal`'s codes).
+PLAY_REFUSALS = {
+    "not_playing": "the table is not in play",
+    "held_by_computer": "a computer player holds your seat",
+    "table_paused": "the table waits for an absent player",
 }
 
 #: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).
