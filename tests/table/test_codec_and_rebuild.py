@@ -12,6 +12,7 @@ from amigos.engine import Arm, Pass, Play, Tile
 from amigos.table import (
     Accept,
     AskReshuffle,
+    Cancel,
     Deal,
     Disconnected,
     Heartbeat,
@@ -48,7 +49,10 @@ actions = st.one_of(
     ),
 )
 table_inputs = st.one_of(
-    *(st.builds(cls, seats) for cls in (Accept, Refuse, Start, Heartbeat, Disconnected, Reconnected, Leave)),
+    *(
+        st.builds(cls, seats)
+        for cls in (Accept, Refuse, Start, Cancel, Heartbeat, Disconnected, Reconnected, Leave)
+    ),
     st.builds(Suspend, seats),
     st.builds(RedCard, seats),
     st.builds(AskReshuffle, seats),

@@ -8,7 +8,25 @@ import itertools
 
 import pytest
 
-from amigos.table import Conduct, Timing, organizer_starts, start_refusal, start_window
+from amigos.table import (
+    Accept,
+    BackToLobby,
+    Cancel,
+    Cancellation,
+    Conduct,
+    Deadline,
+    Phase,
+    TableCancelled,
+    TableError,
+    Timing,
+    cancel_refusal,
+    open_table,
+    organizer_starts,
+    start_refusal,
+    start_window,
+)
+
+from .helpers import Table, config
 
 LIVE = (Conduct.AMIGOS, Conduct.TIMED)
 
@@ -51,3 +69,45 @@ def test_only_the_organizer_starts_only_once_and_only_when_everyone_accepted() -
 def test_the_table_waits_for_its_organizer_as_long_as_for_an_invitation() -> None:
     assert start_window(Timing()) == 30.0
     assert start_window(Timing(invitation=12.5)) == 12.5
+
+
+def test_who_may_call_a_table_off_is_one_rule() -> None:
+    """`cancel_refusal`, the rule the live server's `table.cancel` asks: the organizer, before the
+    match; the start button asks it first (`start_refusal`), so both refuse alike."""
+    assert cancel_refusal(by_organizer=True, inviting=True) is None
+    assert cancel_refusal(by_organizer=False, inviting=True) == "not_organizer"
+    assert cancel_refusal(by_organizer=False, inviting=False) == "not_organizer"
+    assert cancel_refusal(by_organizer=True, inviting=False) == "already_started"
+    for by_organizer, inviting in itertools.product((False, True), repeat=2):
+        refusal = cancel_refusal(by_organizer=by_organizer, inviting=inviting)
+        if refusal is not None:
+            assert (
+                start_refusal(by_organizer=by_organizer, inviting=inviting, everyone_accepted=True) == refusal
+            )
+
+
+def test_the_organizer_calls_the_table_off_before_the_match() -> None:
+    state, _ = open_table(config(), 0.0)
+    table = Table(state)
+    table.at(1.0, Accept(1))
+    for seat in (1, 2, 3):
+        with pytest.raises(TableError) as caught:
+            table.at(2.0, Cancel(seat))
+        assert caught.value.code == "not_organizer"
+    effects = table.at(3.0, Cancel(0))
+    assert effects == [TableCancelled(Cancellation.ORGANIZER), BackToLobby((0, 1, 2, 3)), Deadline(None)]
+    assert table.state.phase is Phase.CLOSED
+    with pytest.raises(TableError) as caught:
+        table.at(4.0, Cancel(0))  # already called off: it cannot be called off again
+    assert caught.value.code == "already_started"
+
+
+def test_a_started_table_cannot_be_called_off() -> None:
+    table = Table(open_table(config(players=("ana", None, None, None)), 0.0)[0])
+    assert table.state.phase is Phase.DEALING
+    with pytest.raises(TableError) as caught:
+        table.at(1.0, Cancel(0))
+    assert caught.value.code == "already_started"
+    with pytest.raises(TableError) as caught:
+        table.at(1.0, Cancel(1))  # a computer's seat is no organizer
+    assert caught.value.code == "not_organizer"

@@ -37,13 +37,14 @@ from amigos.table import (
     Tick,
     Timing,
     TurnStarted,
+    play_refusal,
     suspension_offender,
     waits_for_absent,
 )
 from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
 from tests.engine.helpers import position, two_ended
 
-from .helpers import HUMANS, OPEN, Table, config, playing
+from .helpers import HUMANS, OPEN, PATIENT, Table, config, playing
 
 
 def live() -> Table:
@@ -197,7 +198,7 @@ def test_a_computer_holding_a_seat_moves_for_it() -> None:
     table.at(130.0, Tick())
     with pytest.raises(TableError) as caught:
         table.at(131.0, Move(1, CUBAN.legal_actions()[0]))
-    assert caught.value.code == "computer_seat"
+    assert caught.value.code == "held_by_computer"
     table.at(131.0, Move(1, CUBAN.legal_actions()[0], by_computer=True))
     hand = table.state.hand
     assert hand is not None and hand.state.to_move == 2
@@ -331,3 +332,37 @@ def test_a_suspension_between_two_hands_ends_the_match_too() -> None:
     table = Table(replace(table.state, phase=Phase.DEALING, hand=None, clock=None))
     effects = table.at(3.0, Suspend(3))
     assert effects[0] == MatchEnded(Termination.SUSPENSION, None, 3, (0, 0))
+
+
+def test_why_a_play_is_refused_is_one_rule_in_one_order() -> None:
+    """`play_refusal`, the rule the live server's `table.play` and `table.reshuffle` ask: no match
+    under way, then a computer player holding the seat, then the table waiting for someone."""
+    for in_match, held, paused in itertools.product((False, True), repeat=3):
+        refusal = play_refusal(playing=in_match, held_by_computer=held, paused=paused)
+        if not in_match:
+            assert refusal == "not_playing"
+        elif held:
+            assert refusal == "held_by_computer"
+        else:
+            assert refusal == ("table_paused" if paused else None)
+
+
+def test_a_held_seat_is_refused_before_the_wait_and_the_wait_before_the_hand() -> None:
+    """At a timed table: seat 1 held by a computer player, then seat 2 away (the table waits). Seat
+    1's player is told of the computer player, not of the wait; seat 3's of the wait, not of the
+    turn; and between two hands nobody plays."""
+    table = Table(playing(CUBAN, timing=Timing(heartbeat_timeout=1e9)))
+    table.at(1.0, Disconnected(1))
+    table.at(121.0, Tick())
+    assert table.state.seats[1].held_by_computer
+    table.at(122.0, Disconnected(2))
+    assert table.state.paused
+    action = CUBAN.legal_actions()[0]
+    for seat, code in ((1, "held_by_computer"), (3, "table_paused")):
+        with pytest.raises(TableError) as caught:
+            table.at(123.0, Move(seat, action))
+        assert caught.value.code == code
+    between = Table(replace(playing(CUBAN, timing=PATIENT), phase=Phase.DEALING, hand=None, clock=None))
+    with pytest.raises(TableError) as caught:
+        between.at(124.0, Move(0, action))
+    assert caught.value.code == "not_playing"  # as the live table's hand says between two hands

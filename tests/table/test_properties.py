@@ -15,6 +15,7 @@ from amigos.engine import HandState, Pass, PassEvent, Play, PlayEvent, Tile
 from amigos.table import (
     Accept,
     AskReshuffle,
+    Cancel,
     CardGiven,
     Colour,
     Deadline,
@@ -91,6 +92,7 @@ def draw_input(data: st.DataObject, state: TableState) -> TableInput:
             st.builds(Vote, seats, st.sampled_from(VoteChoice)),
             st.builds(RedCard, seats),
             st.builds(AskReshuffle, seats),
+            st.builds(Cancel, seats),
             st.just(TakeOver()),
             st.just(Tick()),
             st.just(Tick()),

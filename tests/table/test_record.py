@@ -44,6 +44,7 @@ def played(hands_to_wait: int = 1) -> Recorded:
     waited = 0
     while table.state.phase in (Phase.DEALING, Phase.PLAYING):
         if table.state.phase is Phase.DEALING:
+            now = max(now, table.state.deal_at or now)  # the pause between hands
             table.at(now, Deal(keys.pop(0), 0))
             continue
         hand = table.state.hand

@@ -129,7 +129,7 @@ def test_a_seat_a_computer_player_holds_does_not_ask() -> None:
     assert hand is not None and hand.moves == ()
     with pytest.raises(TableError) as caught:
         table.at(122.0, AskReshuffle(3))
-    assert caught.value.code == "computer_seat"
+    assert caught.value.code == "held_by_computer"
 
 
 def test_which_matches_need_a_first_leader_and_which_turns_pass_at_once() -> None:

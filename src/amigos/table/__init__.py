@@ -16,6 +16,7 @@ from __future__ import annotations
 from amigos.engine import Termination
 
 from .advance import advance, next_deadline, open_table, rebuild
+from .deadlines import Due, DueNow, presence_first, table_due
 from .effects import (
     BackToLobby,
     Cancellation,
@@ -48,6 +49,7 @@ from .effects import (
 )
 from .errors import CODES, TableError
 from .flow import (
+    Restart,
     computer_asks_reshuffle,
     first_lead_draw,
     gets_fresh_time,
@@ -55,12 +57,22 @@ from .flow import (
     may_reshuffle,
     must_pass,
     needs_first_leader,
+    on_restart,
+    play_refusal,
     redeal_id,
 )
-from .gathering import lapsed_invitations, next_lapse, organizer_starts, start_refusal, start_window
+from .gathering import (
+    cancel_refusal,
+    lapsed_invitations,
+    next_lapse,
+    organizer_starts,
+    start_refusal,
+    start_window,
+)
 from .inputs import (
     Accept,
     AskReshuffle,
+    Cancel,
     Deal,
     Disconnected,
     Heartbeat,
@@ -102,6 +114,7 @@ __all__ = [
     "Accept",
     "AskReshuffle",
     "BackToLobby",
+    "Cancel",
     "Cancellation",
     "CardGiven",
     "CardReason",
@@ -113,6 +126,8 @@ __all__ = [
     "Deal",
     "DealNeeded",
     "Disconnected",
+    "Due",
+    "DueNow",
     "Effect",
     "HandEnded",
     "HandInPlay",
@@ -134,6 +149,7 @@ __all__ = [
     "RedCard",
     "Refuse",
     "ReshuffleOffered",
+    "Restart",
     "SeatHeldByComputer",
     "SeatReturned",
     "SeatState",
@@ -160,6 +176,7 @@ __all__ = [
     "VoteChoice",
     "VoteResult",
     "advance",
+    "cancel_refusal",
     "computer_asks_reshuffle",
     "conduct_of",
     "first_lead_draw",
@@ -171,13 +188,17 @@ __all__ = [
     "needs_first_leader",
     "next_deadline",
     "next_lapse",
+    "on_restart",
     "open_table",
     "organizer_starts",
+    "play_refusal",
+    "presence_first",
     "rebuild",
     "redeal_id",
     "reseat",
     "start_refusal",
     "start_window",
     "suspension_offender",
+    "table_due",
     "waits_for_absent",
 ]

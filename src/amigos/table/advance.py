@@ -16,6 +16,7 @@ from amigos.engine import Termination
 from . import inputs
 from .clock import clock_due
 from .common import MATCH_PHASES, close, end_unfinished, give_card, humans, set_seat
+from .deadlines import Due, presence_first, table_due
 from .effects import (
     Cancellation,
     CardReason,
@@ -29,15 +30,29 @@ from .effects import (
     TableCancelled,
 )
 from .errors import TableError
-from .flow import clock_card, deal, move, reshuffle, resume_if_ready, system_play, take_over
+from .flow import (
+    Restart,
+    clock_card,
+    deal,
+    deal_due,
+    fresh_time,
+    heard_again,
+    move,
+    on_restart,
+    reshuffle,
+    resume_if_ready,
+    system_play,
+)
 from .gathering import (
     answer,
+    call_off,
+    everyone_accepted,
     everyone_seated,
-    lapsed_invitations,
     leave,
     next_lapse,
     not_started,
     press_start,
+    start,
     vote,
     vote_fails,
 )
@@ -100,31 +115,45 @@ def next_deadline(state: TableState) -> Deadline | None:
         candidates.append(Deadline(state.start_until, DeadlineKind.START))
     if phase is Phase.VOTING and state.vote_until is not None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
+    if phase is Phase.DEALING and state.deal_at is not None and not state.paused:
+        candidates.append(Deadline(state.deal_at, DeadlineKind.DEAL))
     clock = state.clock
     if phase is Phase.PLAYING and clock is not None and not state.paused:
         due = clock_due(clock)
         if due is not None:
             candidates.append(Deadline(due[0], due[1], clock.seat))
-    if phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
-        timing = state.config.timing
-        for seat, info in enumerate(state.seats):
-            if info.is_computer or info.held_by_computer:
-                continue
-            if info.away_since is None:
-                at = info.last_seen + timing.heartbeat_timeout
-                candidates.append(Deadline(at, DeadlineKind.HEARTBEAT, seat))
-            else:
-                kind = (
-                    DeadlineKind.RECONNECT if state.config.conduct is Conduct.AMIGOS else DeadlineKind.GRACE
-                )
-                candidates.append(
-                    Deadline(info.away_since + window(state.config.conduct, timing), kind, seat)
-                )
-    if not candidates:
-        return None
-    # Ties go to the first listed: the clock's card, then its system play, then the seats in order
-    # (a card that fell due with a lapsed heartbeat was earned before the seat was found away).
-    return min(candidates, key=lambda deadline: deadline.at if deadline.at is not None else 0.0)
+    table = _earliest(candidates)
+    presence = _earliest(_presence_deadlines(state))
+    # Which goes first when both are due is `presence_first`'s rule, which the actor asks too.
+    return presence if presence_first(_at(presence), _at(table)) else table
+
+
+def _presence_deadlines(state: TableState) -> list[Deadline]:
+    """Each present person's silence, and each absent person's window (none held by a computer)."""
+    if state.phase not in MATCH_PHASES or state.config.conduct is Conduct.CORRESPONDENCE:
+        return []
+    timing = state.config.timing
+    found: list[Deadline] = []
+    for seat, info in enumerate(state.seats):
+        if info.is_computer or info.held_by_computer:
+            continue
+        if info.away_since is None:
+            at = info.last_seen + timing.heartbeat_timeout
+            found.append(Deadline(at, DeadlineKind.HEARTBEAT, seat))
+        else:
+            kind = DeadlineKind.RECONNECT if state.config.conduct is Conduct.AMIGOS else DeadlineKind.GRACE
+            found.append(Deadline(info.away_since + window(state.config.conduct, timing), kind, seat))
+    return found
+
+
+def _earliest(deadlines: list[Deadline]) -> Deadline | None:
+    """The earliest of ``deadlines``; ties go to the first listed (the clock's card before its
+    system play, the seats in order)."""
+    return min(deadlines, key=lambda deadline: deadline.at if deadline.at is not None else 0.0, default=None)
+
+
+def _at(deadline: Deadline | None) -> float | None:
+    return None if deadline is None else deadline.at
 
 
 def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[TableState, list[Effect]]:
@@ -156,27 +185,41 @@ def _run_due(state: TableState, now: float, effects: list[Effect]) -> TableState
 def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect]) -> TableState:
     kind = deadline.kind
     seat = deadline.seat
-    if kind is DeadlineKind.INVITATION:
-        lapsed = lapsed_invitations(_open_invitations(state), at)
-        effects.extend(Notice(NoticeKind.INVITATION_EXPIRED, seat) for seat in lapsed)
-        effects.append(TableCancelled(Cancellation.INVITATIONS))
-        return close(state, humans(state), effects)
-    if kind is DeadlineKind.START:
-        return not_started(state, effects)
-    if kind is DeadlineKind.VOTE:
-        return vote_fails(state, effects)
-    assert seat is not None
     if kind is DeadlineKind.HEARTBEAT:
+        assert seat is not None
         return seat_away(state, seat, at, effects, deliberate=False)
     if kind in (DeadlineKind.RECONNECT, DeadlineKind.GRACE):
+        assert seat is not None
         return _window_lapsed(state, seat, at, effects)
-    if kind is DeadlineKind.CARD:
+    # The table's own deadline: what it does is `table_due`'s rule, which the actor asks too.
+    due = table_due(
+        kind,
+        state.phase,
+        paused=state.paused,
+        awaits_start=state.awaits_start,
+        invitations=_open_invitations(state),
+        now=at,
+    )
+    what = due.what
+    if what is Due.EXPIRE_INVITATIONS:
+        effects.extend(Notice(NoticeKind.INVITATION_EXPIRED, seat) for seat in due.lapsed)
+        effects.append(TableCancelled(Cancellation.INVITATIONS))
+        return close(state, humans(state), effects)
+    if what is Due.NOT_STARTED:
+        return not_started(state, effects)
+    if what is Due.DEAL:
+        return deal_due(state, effects)
+    if what is Due.CLOSE_VOTE:
+        return vote_fails(state, effects)
+    if what is Due.CARD:
         return clock_card(state, at, effects)
-    if kind is DeadlineKind.SYSTEM_PLAY:
+    if what is Due.SYSTEM_PLAY:
         return system_play(state, at, effects)
-    if kind is DeadlineKind.TURN:
+    if what is Due.ABANDON:
+        assert seat is not None
         return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
-    raise AssertionError(f"unknown deadline {deadline}")
+    # `next_deadline` lists only deadlines that apply: one that does nothing would fire for ever.
+    raise AssertionError(f"a deadline that does nothing: {deadline} ({what})")
 
 
 def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect]) -> TableState:
@@ -198,10 +241,12 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Start):
         # Asked of a closed table too: it started (or was called off) already, as the server says.
         return press_start(state, _seat(state, given.seat), now, effects)
+    if isinstance(given, inputs.Cancel):
+        return call_off(state, _seat(state, given.seat), effects)
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.TakeOver):
-        return take_over(state, now, effects)
+        return _take_over(state, now, effects)
     if isinstance(given, inputs.Deal):
         return deal(state, given, now, effects)
     seat = _seat(state, given.seat)
@@ -229,6 +274,28 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
     raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """A new owner rebuilt the table: heartbeats count from now, and what `on_restart` decides
+    (the rule the actor's `_resume` asks too) happens."""
+    state = heard_again(state, now)
+    restart = on_restart(
+        state.phase,
+        everyone_accepted=everyone_accepted(state),
+        awaits_start=state.awaits_start,
+        invitations_open=bool(_open_invitations(state)),
+        conduct=state.config.conduct,
+        paused=state.paused,
+    )
+    if restart is Restart.START:
+        return start(state, now, effects)
+    if restart is Restart.CANCEL:
+        effects.append(TableCancelled(Cancellation.INVITATIONS))
+        return close(state, humans(state), effects)
+    if restart is Restart.FRESH_TIME:
+        return fresh_time(state, now, effects)
+    return state
 
 
 def _open_invitations(state: TableState) -> dict[int, float | None]:

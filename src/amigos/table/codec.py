@@ -19,6 +19,7 @@ from .model import VoteChoice
 _SEATED: dict[str, type] = {
     "accept": inputs.Accept,
     "start": inputs.Start,
+    "cancel": inputs.Cancel,
     "refuse": inputs.Refuse,
     "heartbeat": inputs.Heartbeat,
     "disconnected": inputs.Disconnected,

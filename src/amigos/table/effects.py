@@ -26,6 +26,7 @@ class DeadlineKind(enum.Enum):
     RECONNECT = "reconnect"
     GRACE = "grace"
     VOTE = "vote"
+    DEAL = "deal"  # the pause between hands is over: the next hand is dealt
 
 
 class Cancellation(enum.Enum):

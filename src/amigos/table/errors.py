@@ -25,6 +25,8 @@ CODES = frozenset(
         "bad_input",  # stored or sent data that is not a table input
         "no_reshuffle",  # no new deal may be asked now (not offered to the seat, or play began)
         "table_paused",  # the table waits for an absent player: no move until they return
+        "not_playing",  # a move or a new deal asked for with no match under way, or no hand in play
+        "held_by_computer",  # a person's command for their seat, which a computer player holds
     }
 )
 

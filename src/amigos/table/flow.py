@@ -3,6 +3,7 @@ plays), the end of a hand and of a match by its target, and a takeover's fresh t
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import random
 from collections.abc import Iterable
@@ -111,6 +112,8 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
     """Deal the hand the server keyed: publish its commitment and start the first turn."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
+    if state.deal_at is not None:
+        raise TableError("wrong_phase", "the pause between hands is not over")
     try:
         key = normalise_key(given.key)
     except ValueError as error:
@@ -147,18 +150,40 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
     return begin_turn(state, now, effects)
 
 
+def play_refusal(*, playing: bool, held_by_computer: bool, paused: bool) -> str | None:
+    """Why a person's move, or request for a new deal, is refused by where the table stands (a
+    protocol code), or None: the match must be under way (``playing``: a hand, or between two), no
+    computer player may hold the seat (an absent player does not move), and the table must not wait
+    for an absent player; asked in that order. Then the hand decides (no hand in play, the turn,
+    the tile). The server's actor asks this too, after its own checks of who sent the command
+    and which version they saw (``not_seated``, ``stale_version``)."""
+    if not playing:
+        return "not_playing"
+    if held_by_computer:
+        return "held_by_computer"
+    if paused:
+        return "table_paused"
+    return None
+
+
+def _refuse_play(state: TableState, seat: int, by_computer: bool = False) -> None:
+    """`play_refusal` for ``seat``'s command (a computer player's own move holds its seat)."""
+    refusal = play_refusal(
+        playing=state.phase in (Phase.DEALING, Phase.PLAYING),
+        held_by_computer=state.seats[seat].held_by_computer and not by_computer,
+        paused=state.paused,
+    )
+    if refusal is not None:
+        raise TableError(refusal, f"seat {seat} may not play now")
+
+
 def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState:
     """Cuban: a seat dealt 5 or more doubles asks for a new deal before anyone moved. The deal is
     voided (its key revealed) and the same hand is dealt again, under a new hand identity."""
+    _refuse_play(state, seat)
     hand = state.hand
     if state.phase is not Phase.PLAYING or hand is None:
-        raise TableError("wrong_phase", "no hand is being played")
-    if state.paused:
-        raise TableError("table_paused", "the table waits for an absent player")
-    if state.seats[seat].held_by_computer:
-        raise TableError(
-            "computer_seat", f"a computer player holds seat {seat}: an absent player does not ask"
-        )
+        raise TableError("no_reshuffle", "no hand is being played")
     if not may_reshuffle(hand.reshuffle, seat, len(hand.moves)):
         raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
     identity = hand_id(state.config, hand.number, hand.redeal)
@@ -168,12 +193,12 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
 
 
 def move(state: TableState, given: inputs.Move, now: float, effects: list[Effect]) -> TableState:
-    """A move from a seat: checked (phase, pause, who plays the seat, turn, the rules), then laid."""
-    if state.phase is not Phase.PLAYING or state.hand is None:
-        raise TableError("wrong_phase", "no hand is being played")
-    if state.paused:
-        raise TableError("table_paused", "the table waits for an absent player")
+    """A move from a seat: checked (`play_refusal`, a hand in play, who plays the seat, turn, the
+    rules), then laid."""
     seat = given.seat
+    _refuse_play(state, seat, given.by_computer)
+    if state.phase is not Phase.PLAYING or state.hand is None:
+        raise TableError("not_playing", "no hand is being played")
     if state.seats[seat].plays_itself != given.by_computer:
         raise TableError(
             "computer_seat", f"seat {seat} is played by {'a person' if given.by_computer else 'the computer'}"
@@ -248,14 +273,30 @@ def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState
         return replace(
             state, phase=Phase.VOTING, seats=seats, vote_until=until, termination=Termination.TARGET
         )
-    effects.append(DealNeeded(hand.number + 1))
-    return replace(state, phase=Phase.DEALING, redeal=0)
+    # The next hand is dealt after the pause between hands (the DEAL deadline: `deal_due`).
+    until = now + state.config.timing.hand_pause
+    return replace(state, phase=Phase.DEALING, redeal=0, deal_at=until)
+
+
+def deal_due(state: TableState, effects: list[Effect]) -> TableState:
+    """The pause between hands is over: the server is asked for the next deal."""
+    match = state.match
+    effects.append(DealNeeded(len(match.hands) + 1 if match is not None else 1))
+    return replace(state, deal_at=None)
 
 
 def resume_if_ready(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """Start the clock again when nothing keeps the table waiting any more."""
+    """Start the clock again when nothing keeps the table waiting any more; between hands, deal
+    at once if the pause ran out while the table waited (the deal was held: `Due.HOLD_DEAL`)."""
     if state.phase is Phase.PLAYING and not state.paused and state.clock is None:
         return begin_turn(state, now, effects)
+    if (
+        state.phase is Phase.DEALING
+        and not state.paused
+        and state.deal_at is not None
+        and state.deal_at <= now
+    ):
+        return deal_due(state, effects)
     return state
 
 
@@ -292,14 +333,48 @@ def gets_fresh_time(conduct: Conduct, in_hand: bool, paused: bool) -> bool:
     return conduct is not Conduct.CORRESPONDENCE and in_hand and not paused
 
 
-def take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """A new owner rebuilt the table: heartbeats start again, and the seat in turn may start
-    afresh (`gets_fresh_time`)."""
+class Restart(enum.Enum):
+    """What a table does when a new owner has rebuilt it (a restart, another process taking it over)."""
+
+    START = "start"  # every seat accepted and no button is awaited (a rematch's table): the match starts
+    AWAIT_START = "await_start"  # the organizer's button is awaited: its window runs on
+    CANCEL = "cancel"  # not every seat accepted and no invitation is open: it can never start
+    FRESH_TIME = "fresh_time"  # the seat in turn gets a whole clock again (`gets_fresh_time`)
+    NOTHING = "nothing"
+
+
+def on_restart(
+    phase: Phase,
+    *,
+    everyone_accepted: bool,
+    awaits_start: bool,
+    invitations_open: bool,
+    conduct: Conduct,
+    paused: bool,
+) -> Restart:
+    """What a table rebuilt by a new owner does at once. Before the match: one whose seats have all
+    accepted starts, unless it waits for the organizer's button (whose window runs on); one that
+    can no longer start (an invitation refused or lapsed, the table never cancelled) is cancelled.
+    In a hand: fresh time for the seat in turn (`gets_fresh_time`). The server's actor asks this
+    when it is rebuilt (`_resume`), the pure table on `TakeOver`."""
+    if phase is Phase.INVITING:
+        if everyone_accepted:
+            return Restart.AWAIT_START if awaits_start else Restart.START
+        return Restart.NOTHING if invitations_open else Restart.CANCEL
+    if gets_fresh_time(conduct, phase is Phase.PLAYING, paused):
+        return Restart.FRESH_TIME
+    return Restart.NOTHING
+
+
+def heard_again(state: TableState, now: float) -> TableState:
+    """A new owner rebuilt the table: the present seats' silence counts from now."""
     seats = tuple(replace(info, last_seen=now) if info.away_since is None else info for info in state.seats)
-    state = replace(state, seats=seats)
+    return replace(state, seats=seats)
+
+
+def fresh_time(state: TableState, now: float, effects: list[Effect]) -> TableState:
+    """The seat in turn starts its clock again, everyone told why (a ``fresh_time`` notice)."""
     hand = state.hand
-    in_hand = state.phase is Phase.PLAYING and hand is not None
-    if hand is not None and gets_fresh_time(state.config.conduct, in_hand, state.paused):
-        effects.append(Notice(NoticeKind.FRESH_TIME, hand.state.to_move))
-        return begin_turn(replace(state, clock=None), now, effects)
-    return state
+    assert hand is not None
+    effects.append(Notice(NoticeKind.FRESH_TIME, hand.state.to_move))
+    return begin_turn(replace(state, clock=None), now, effects)

@@ -190,13 +190,34 @@ def start_refusal(*, by_organizer: bool, inviting: bool, everyone_accepted: bool
     """Why a request to start the match is refused (a protocol code), or None when it starts:
     only the organizer starts it, only before it has started, and only once every seat accepted
     (docs/protocol.md, `table.start`)."""
+    refusal = cancel_refusal(by_organizer=by_organizer, inviting=inviting)
+    if refusal is None and not everyone_accepted:
+        return "not_all_accepted"
+    return refusal
+
+
+def cancel_refusal(*, by_organizer: bool, inviting: bool) -> str | None:
+    """Why a request to call the table off is refused (a protocol code), or None when it is called
+    off: only the organizer calls it off, and only before its match has started (docs/protocol.md,
+    `table.cancel`). The server's actor asks this too."""
     if not by_organizer:
         return "not_organizer"
     if not inviting:
         return "already_started"
-    if not everyone_accepted:
-        return "not_all_accepted"
     return None
+
+
+def call_off(state: TableState, seat: int, effects: list[Effect]) -> TableState:
+    """``seat`` calls the table off: refused (with `cancel_refusal`'s code) unless it is the
+    organizer, before the match; else every open invitation closes with the table, and everyone
+    goes back to the meeting room."""
+    refusal = cancel_refusal(
+        by_organizer=seat == state.config.organizer, inviting=state.phase is Phase.INVITING
+    )
+    if refusal is not None:
+        raise TableError(refusal, f"seat {seat} may not call the table off now")
+    effects.append(TableCancelled(Cancellation.ORGANIZER))
+    return close(state, humans(state), effects)
 
 
 def start_window(timing: Timing) -> float:

@@ -36,6 +36,14 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancel:
+    """The player at ``seat`` calls the table off before its match starts (only the organizer may:
+    `gathering.cancel_refusal`)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """The server deals the next hand with ``key`` (a fresh UUID4 from the CSPRNG).
 
@@ -132,6 +140,7 @@ TableInput = (
     Accept
     | Refuse
     | Start
+    | Cancel
     | Deal
     | Move
     | Heartbeat

@@ -53,6 +53,9 @@ class Timing:
     vote_absence: float = 10.0  # a seat with no page open this long during the vote has left
     computer: float = 20.0
     correspondence: float = 86_400.0
+    # The pause between a hand's end and the next deal (the server's AMIGOS_TABLE_HAND_PAUSE_SECONDS
+    # is fed into it, so the live table and this model wait alike).
+    hand_pause: float = 5.0
 
 
 class Phase(enum.Enum):
@@ -61,7 +64,9 @@ class Phase(enum.Enum):
     # Invitations out, waiting for answers; once every seat accepted, the match starts, or waits for
     # the organizer's button (``TableState.start_until``) when `gathering.organizer_starts` says so.
     INVITING = "inviting"
-    DEALING = "dealing"  # a hand is to be dealt: waiting for the server's deal key
+    # A hand is to be dealt: after a hand, once the pause between hands is over (``deal_at``, the
+    # DEAL deadline), then waiting for the server's deal key.
+    DEALING = "dealing"
     PLAYING = "playing"  # a hand is running
     VOTING = "voting"  # the match reached its target: rematch, rotate or lobby
     CLOSED = "closed"  # the table is over; everyone is back in the lobby
@@ -241,6 +246,7 @@ class TableState:
     vote_until: float | None = None
     invite_until: float | None = None
     start_until: float | None = None
+    deal_at: float | None = None
     termination: Termination | None = None
     offender: int | None = None
     redeal: int = 0

@@ -22,9 +22,11 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings as site_settings
 
 from amigos.table import (
     Accept,
+    Cancel,
     CardGiven,
     Deal,
     Disconnected,
@@ -74,8 +76,13 @@ class Mirror:
         self.start = start
         players = ("ana", "beto", "caro", "dani")
         self.state: TableState
-        self.state, _ = open_table(config("amigos-100", players, timing=Timing(heartbeat_timeout=1e9)), 0.0)
+        # The pause between hands is the site's setting, as the actor's (`TableActor.timing`).
+        timing = Timing(
+            heartbeat_timeout=1e9, hand_pause=float(site_settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
+        )
+        self.state, _ = open_table(config("amigos-100", players, timing=timing), 0.0)
         self.effects: list[Effect] = []
+        self.refused: list[str] = []  # the codes of the plays both refused
         if not started:
             return  # the invitations are out
         for seat in (1, 2, 3):
@@ -171,6 +178,10 @@ async def agree(actor: TableActor, mirror: Mirror) -> None:
         assert actor.clock_info.seconds == int(state.clock.budget)
     else:
         assert state.phase is Phase.DEALING
+        if state.deal_at is not None and not state.paused:
+            # Between two hands: both deal when the same pause is over.
+            assert actor.deadline_kind == "deal" and actor.deadline_at is not None
+            assert (actor.deadline_at - mirror.start).total_seconds() == pytest.approx(state.deal_at)
 
 
 async def deal_as_the_actor_did(actor: TableActor, mirror: Mirror, moment: datetime) -> None:
@@ -187,7 +198,11 @@ async def deal_as_the_actor_did(actor: TableActor, mirror: Mirror, moment: datet
         if suspended:
             mirror.at(moment, Suspend(suspended[0]))
         return
-    # Nobody deals while the table waits for an absent player: the deal follows the return.
+    # Nobody deals while the table waits for an absent player: the deal follows the return; nor
+    # before the pause between hands is over (the pure table's DEAL deadline).
+    deal_at = mirror.state.deal_at
+    if deal_at is not None and mirror.start + timedelta(seconds=deal_at) > moment:
+        return
     await until(lambda: actor.game.in_hand or actor.status != "playing" or actor.paused)
     if mirror.state.phase is Phase.DEALING and actor.game.in_hand:
         hand = actor.game.hands[-1]
@@ -273,6 +288,9 @@ async def play_side_by_side(
         else:
             seat = actor.game.to_move
             hand = actor.game.hand
+            if seat is not None and hand is not None and actor.paused and seat not in away:
+                # The player in turn tries while the table waits: both refuse alike (`play_refusal`).
+                await play_refused_alike(actor, mirror, people[seat].pk, seat, hand.legal_actions()[0], now)
             if seat is None or hand is None or actor.paused:
                 continue
             action = draw.choice(hand.legal_actions())
@@ -286,10 +304,32 @@ async def play_side_by_side(
     return mirror
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-async def test_the_actor_and_the_pure_table_agree_move_by_move(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock, seed: int
+async def play_refused_alike(
+    actor: TableActor, mirror: Mirror, user_id: int, seat: int, action: Any, moment: datetime
 ) -> None:
+    """A play the actor and the pure table both refuse, with the same code, neither changing."""
+    version, before = actor.version, mirror.state
+    with pytest.raises(CommandError) as served:
+        await actor.call(lambda: actor.play(user_id, actor.version, action))
+    with pytest.raises(TableError) as modelled:
+        mirror.at(moment, Move(seat, action))
+    assert served.value.code == modelled.value.code
+    assert actor.version == version and mirror.state is before
+    mirror.refused.append(served.value.code)
+
+
+@pytest.mark.parametrize(("seed", "pause"), [(1, 0), (2, 0), (2, 5)])
+async def test_the_actor_and_the_pure_table_agree_move_by_move(
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_clock: FakeClock,
+    settings: Any,
+    seed: int,
+    pause: int,
+) -> None:
+    """With a pause between hands (``pause`` seconds, the site's setting) too: both deal the next
+    hand when it is over, not before."""
+    settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS = pause
     mirror = await play_side_by_side(make_player, monkeypatch, fake_clock, seed, absences=False)
     # The draws made the clocks run out in every way the rules know (the seeds are fixed).
     reasons = {reason for _, _, reason in mirror.cards()} | {reason for _, reason in mirror.system_moves()}
@@ -317,6 +357,8 @@ async def test_the_actor_and_the_pure_table_agree_on_absences(
     assert [colour for _, colour, _ in mirror.cards()].count("blue") == 1
     # Seeds 4 and 5 restart the server while a clock runs (seed 3 never does).
     assert bool(mirror.warnings(NoticeKind.FRESH_TIME)) is fresh_time
+    # Plays tried while the table waited were refused alike (seed 3 tries some).
+    assert set(mirror.refused) <= {"table_paused"} and (seed != 3 or mirror.refused)
 
 
 async def refused_alike(actor: TableActor, user: User, mirror: Mirror, seat: int, moment: datetime) -> str:
@@ -359,7 +401,13 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     fake_clock.advance(4)
     await actor.call(lambda: actor.accept(people[3].pk))
     mirror.at(fake_clock.now(), Accept(3))
-    # Both wait for the organizer, until the same moment.
+    # Both wait for the organizer, until the same moment, also once the table is rebuilt and taken
+    # over (`on_restart`: the button's window runs on).
+    await registry.stop_all()
+    rebuilt = await registry.get_actor(table.pk)
+    assert rebuilt is not None
+    actor = rebuilt
+    mirror.at(fake_clock.now(), TakeOver())
     assert actor.status == "inviting" and mirror.state.awaits_start
     assert actor.deadline_at is not None and mirror.state.start_until is not None
     assert (actor.deadline_at - start).total_seconds() == mirror.state.start_until
@@ -386,3 +434,44 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     assert reasons == cancelled == ["not_started"]
     assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
     assert await refused_alike(actor, people[0], mirror, 0, fake_clock.now()) == "already_started"
+
+
+async def test_the_actor_and_the_pure_table_agree_on_calling_a_table_off(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """The organizer's `table.cancel`: both refuse another player's with the same code, call the
+    table off for the organizer (reason ``organizer``), and then refuse it as already started."""
+    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
+    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
+    table = await sync_to_async(services.create_table)(
+        organizer=people[0],
+        name="Mesa",
+        variant="amigos-100",
+        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    start = fake_clock.now()
+    mirror = Mirror(start, started=False)
+    await actor.call(lambda: actor.accept(people[1].pk))
+    mirror.at(start, Accept(1))
+
+    async def refused(seat: int) -> str:
+        version, before = actor.version, mirror.state
+        with pytest.raises(CommandError) as served:
+            await actor.call(lambda: actor.cancel(people[seat].pk))
+        with pytest.raises(TableError) as modelled:
+            mirror.at(fake_clock.now(), Cancel(seat))
+        assert served.value.code == modelled.value.code
+        assert actor.version == version and mirror.state is before
+        return served.value.code
+
+    assert await refused(1) == await refused(2) == "not_organizer"
+    await actor.call(lambda: actor.cancel(people[0].pk))
+    mirror.at(fake_clock.now(), Cancel(0))
+    log = await actor_log(actor)
+    reasons = [data["reason"] for kind, data in log if kind == "cancelled"]
+    cancelled = [effect.reason.value for effect in mirror.effects if isinstance(effect, TableCancelled)]
+    assert reasons == cancelled == ["organizer"]
+    assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
+    assert await refused(0) == "already_started"

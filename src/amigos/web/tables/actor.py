@@ -12,21 +12,21 @@ Time comes from an injected clock, and deadlines are fired by `fire_deadline`, w
 own timer calls when the time comes (tests call it directly with a fake clock).
 
 The actor is one class, but its jobs are kept in small modules by what they are about, each a part
-`TableActor` inherits: who is at the table (`actor_presence`), the turn clock and its cards
-(`actor_clock`), the vote after a match (`actor_votes`), what a seat or a spectator sees
-(`actor_view`), and the timers and computer players (`actor_timer`). This module keeps the queue,
-the commands, the rules of a job, and storing and telling; the types all of them share are in
-`actor_types`.
+`TableActor` inherits: the queue and publishing (`actor_queue`), the invitations and the
+organizer's start and cancellation (`actor_gathering`), who is at the table (`actor_presence`), the
+turn clock and its cards (`actor_clock`), the vote after a match (`actor_votes`), what a seat or a
+spectator sees (`actor_view`), and the timers, the deadlines' job and computer players
+(`actor_timer`). This module keeps the restart, the plays, the hand's flow, and storing; the types
+all of them share are in `actor_types`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -36,27 +36,27 @@ from amigos.engine.deal import random_seat
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import (
     Mode,
+    Phase,
+    Restart,
     TurnClock,
     VoteChoice,
     conduct_of,
     first_lead_draw,
-    gets_fresh_time,
-    lapsed_invitations,
     needs_first_leader,
-    next_lapse,
-    organizer_starts,
-    start_refusal,
-    start_window,
+    on_restart,
+    play_refusal,
     suspension_offender,
 )
 from amigos.web.lobby import chat as lobby_chat
-from amigos.web.operations import logs, metrics
+from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
 from amigos.web.tables import chat_lines, log_codec, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
+from amigos.web.tables.actor_gathering import GatheringMixin
 from amigos.web.tables.actor_presence import PresenceMixin
+from amigos.web.tables.actor_queue import Job, QueueMixin, background
 from amigos.web.tables.actor_timer import TimerMixin
 from amigos.web.tables.actor_types import TIMING, Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
@@ -66,14 +66,12 @@ from amigos.web.tables.log_entries import (
     ComputerHolds,
     Disconnected,
     HandEnded,
-    InvitationRefused,
     LogEntry,
     MatchEnded,
     Notice,
     Reconnected,
     SeatChanged,
     SeatReturned,
-    TableCancelled,
     TurnClockShown,
     VoteCast,
 )
@@ -94,11 +92,6 @@ __all__ = [
 
 log = logging.getLogger("amigos.tables")
 
-T = TypeVar("T")
-
-#: A queued job: the work, the future its caller awaits, and the socket whose command it is (if any).
-Job = tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any], Connection | None]
-
 
 class Links(NextTables, Protocol):
     """What the actor tells the rest of the site (the lobby, the archive, the next table).
@@ -113,9 +106,12 @@ class Links(NextTables, Protocol):
     async def hand_over(self, actor: TableActor) -> None: ...
 
 
-class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, TimerMixin):
-    """One live table's single writer. Its parts (presence, turn clock, vote, view, timers) are inherited
-    from the mixins named in the module's docstring; their methods run inside the actor too."""
+class TableActor(
+    QueueMixin, GatheringMixin, PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, TimerMixin
+):
+    """One live table's single writer. Its parts (queue, gathering, presence, turn clock, vote, view,
+    timers) are inherited from the mixins named in the module's docstring; their methods run inside
+    the actor too."""
 
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
@@ -155,6 +151,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self.conduct = conduct_of(
             self.variant, Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
         )
+        # Every duration, the pause between hands from the site's setting (so the pure table fed
+        # the same `Timing` waits as long).
+        self.timing = replace(TIMING, hand_pause=float(settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS))
         self.turn: TurnClock | None = None
         self.turn_started: datetime | None = None
         # Who is at the table: the sockets seated at each seat (this process), when each seat was
@@ -194,93 +193,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         self._firing: set[asyncio.Task[None]] = set()
         self._thinking: asyncio.Task[None] | None = None
 
-    # -- running -----------------------------------------------------------------------------------
-
-    def start(self) -> None:
-        self._task = self.loop.create_task(self._run(), name=f"amigos-table-{self.id}")
-
-    async def call(self, job: Callable[[], Awaitable[T]], origin: Connection | None = None) -> T:
-        """Run ``job`` inside the actor (after every job queued before it) and return its result.
-        ``origin``: the socket whose command this is, which will answer it once the job is done."""
-        if self.broken:
-            raise CommandError("busy", "the table is being reloaded; try again")
-        future: asyncio.Future[T] = self.loop.create_future()
-        self._queue.put_nowait((job, future, origin))
-        try:
-            return await future
-        finally:
-            # A refusal's traceback holds this frame, and the frame its future, which holds the
-            # refusal: a cycle, which only the collector frees, and the served process runs it
-            # every ten minutes (amigos.web.collector). Let go of the future, and refcounting
-            # frees the refusal with it (a closed loop was refused fifty times a second, each
-            # leaving some thirty objects behind).
-            del future
-
-    def post(self, job: Callable[[], Awaitable[Any]]) -> None:
-        """Queue ``job`` without waiting for it (socket hooks: a closing socket must not wait on a
-        busy table); a failure is logged."""
-        if self.broken:
-            return
-
-        async def run() -> None:
-            try:
-                await self.call(job)
-            except CommandError:
-                pass
-            except Exception:
-                log.exception("table %s: a presence job failed", self.id)
-
-        task = self.loop.create_task(run())
-        _background.add(task)
-        task.add_done_callback(_background.discard)
-
-    async def _run(self) -> None:
-        logs.TABLE_ID.set(self.id)  # every job's log lines, and the tasks it starts, name the table
-        while True:
-            job, future, self._origin = await self._queue.get()
-            if future.cancelled():
-                continue
-            try:
-                result = await job()
-            except BaseException as error:  # the caller gets every failure; the actor goes on
-                if not future.done():
-                    future.set_exception(error)
-                if isinstance(error, asyncio.CancelledError):
-                    raise
-            else:
-                if not future.done():
-                    future.set_result(result)
-            finally:
-                # Nothing of this job waits here for the next one (a refusal in its future, say).
-                self._origin = None
-                del job, future
-
-    async def stop(self) -> None:
-        """Stop for good: the job under way finishes (its database work must not be cut off in
-        the middle), later calls are refused, and jobs still queued are told so."""
-        if self._task is not None and not self._task.done() and not self.broken:
-            finished: asyncio.Future[None] = self.loop.create_future()
-
-            async def nothing() -> None:
-                return None
-
-            self.broken = True
-            self._queue.put_nowait((nothing, finished, None))
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(finished, 30)
-        self.broken = True
-        while not self._queue.empty():
-            _, future, _ = self._queue.get_nowait()
-            if not future.done():
-                future.set_exception(CommandError("busy", "the table is being reloaded; try again"))
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        for task in (*self._firing, self._thinking, self._task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+    # -- running (the queue itself is `actor_queue`'s) ------------------------------------------------
 
     def _rebuild_later(self) -> None:
         """A broken actor is rebuilt from the log by the next command for its table; when only
@@ -301,35 +214,50 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
                     log.warning("table %s could not be rebuilt yet (attempt %s)", self.id, attempt + 1)
 
         task = self.loop.create_task(rebuild(), name=f"amigos-table-{self.id}-rebuild")
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        background.add(task)
+        task.add_done_callback(background.discard)
 
     async def resume(self) -> None:
         """After a (re)start: send pending invitations' deadlines, start a full table, wake bots."""
         await self.call(self._resume)
 
     async def _resume(self) -> None:
-        if self.status == "inviting" and self._everyone_accepted():
-            if self._waits_for_organizer():
-                self._arm()  # the organizer's button starts it, or its deadline cancels it
-                return
+        """What a rebuilt table does at once is the pure table's rule (`amigos.table.on_restart`)."""
+        restart = on_restart(
+            self.phase,
+            everyone_accepted=self._everyone_accepted(),
+            awaits_start=self._waits_for_organizer(),
+            invitations_open=any(seat.invitation == "pending" for seat in self.seats),
+            conduct=self.conduct,
+            paused=self.paused,
+        )
+        if restart is Restart.START:
             await self._commit(self._start_match())
-            return
-        if self.status == "inviting" and not any(seat.invitation == "pending" for seat in self.seats):
+        elif restart is Restart.CANCEL:
             # Refused or expired before a version that cancels such tables: it can never start.
             await self._close_invitations([], "expired")
-            return
-        if self.status == "playing" and gets_fresh_time(self.conduct, self.game.in_hand, self.paused):
+        elif restart is Restart.FRESH_TIME:
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
             pending = Pending(entries=[Notice("fresh_time", seat)], write=store.Write(at=self.clock.now()))
             self._set_clock(pending)
             await self._commit(pending)
-            return
-        self._arm()
+        else:
+            # Nothing to do, or the organizer's button is awaited (it starts the match, or its
+            # deadline cancels the table).
+            self._arm()
 
     # -- reading -----------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """What the table is doing, in the pure table's words (`amigos.table.Phase`): a playing
+        table is dealing between two hands."""
+        status = self.status
+        if status == "playing":
+            return Phase.PLAYING if self.game.in_hand else Phase.DEALING
+        return _PHASES.get(status, Phase.CLOSED)
 
     def _names(self) -> tuple[str, ...]:
         return tuple(seat.label(self.variant.players) for seat in self.seats)
@@ -406,79 +334,9 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             back = self._present(seat)
             if back is not None:
                 await self._commit(back)
-        if self.status != "playing":
-            raise CommandError("not_playing", "the table is not in play")
-        if self.seats[seat].held_by_computer:
-            raise CommandError("held_by_computer", "a computer player holds your seat")
-        if self.paused:
-            raise CommandError("table_paused", "the table waits for an absent player")
+        self._refuse_play(seat)
         await self._commit(self._act(seat, action, system=False))
         return {"version": self.version}
-
-    async def accept(self, user_id: int) -> dict[str, Any]:
-        seat = self._invited_seat(user_id)
-        now = self.clock.now()
-        if seat.invited_until is not None and now >= seat.invited_until:
-            raise CommandError("invitation_expired", "the invitation is over")
-        seat.invitation = "accepted"
-        seat.invited_until = None
-        pending = Pending(entries=[SeatChanged(self.seat_dict(seat))])
-        pending.write = store.Write(
-            at=now,
-            seats=[{"number": seat.number, "invitation": "accepted", "invited_until": None}],
-        )
-        if self._everyone_accepted() and self._organizer_starts():
-            # Everyone is seated: the organizer's button starts the match (spec §2), within a
-            # window after which the table is cancelled as an unanswered invitation would be.
-            pending.write.deadline = (now + timedelta(seconds=start_window(TIMING)), START_DEADLINE)
-        elif self._everyone_accepted():
-            started = self._start_match()
-            pending.entries += started.entries
-            assert started.write is not None
-            started.write.seats = pending.write.seats
-            pending.write = started.write
-        await self._commit(pending)
-        await self._tell_invitee(user_id, "accepted")
-        return {"seat": seat.number}
-
-    async def start_by_organizer(self, user_id: int) -> dict[str, Any]:
-        """The organizer presses the start button once every seat has accepted (docs/protocol.md,
-        `table.start`): the match starts as the last acceptance started it before."""
-        refusal = start_refusal(
-            by_organizer=user_id == self.organizer_id,
-            inviting=self.status == "inviting",
-            everyone_accepted=self._everyone_accepted(),
-        )
-        if refusal is not None:
-            raise CommandError(refusal, START_REFUSALS[refusal])
-        pending = self._start_match()
-        assert pending.write is not None
-        if pending.write.deadline is None:
-            pending.write.deadline = (None, "")  # the start window's deadline is spent
-        await self._commit(pending)
-        return {"version": self.version}
-
-    async def refuse(self, user_id: int) -> dict[str, Any]:
-        seat = self._invited_seat(user_id)
-        await self._close_invitations([seat], "refused")
-        return {}
-
-    async def cancel(self, user_id: int) -> dict[str, Any]:
-        """The organizer calls the table off before its match starts (spec §1.2.3): every open
-        invitation is closed, the table is `cancelled` (reason ``organizer``) and every page goes
-        back to the meeting room, as when an invitation is refused."""
-        if user_id != self.organizer_id:
-            raise CommandError("not_organizer", "only the table's organizer may cancel it")
-        if self.status != "inviting":
-            raise CommandError("already_started", "the match has started; the table cannot be cancelled")
-        invited = [
-            seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.user_id is not None
-        ]
-        await self._commit(self._cancel([], "expired", TableCancelled("organizer")))
-        for invitee in invited:
-            if invitee is not None:
-                await self._tell_invitee(invitee, "cancelled")
-        return {}
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:
         seat = self.seat_of(user_id)
@@ -494,10 +352,6 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         await self.hub.publish(rendering.chat_topic(self.id), "table.chat", line)
         return {"id": line["id"]}
 
-    async def fire_deadline(self) -> None:
-        """The stored deadline has come (called by the timer, or by a test with a fake clock)."""
-        await self.call(self._on_deadline)
-
     # -- the rules of a job ----------------------------------------------------------------------------
 
     def _acting_seat(self, user_id: int, version: int) -> int:
@@ -508,70 +362,16 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             raise CommandError("stale_version", f"the table is at version {self.version}")
         return seat
 
-    def _invited_seat(self, user_id: int) -> SeatState:
-        for seat in self.seats:
-            if seat.user_id == user_id and seat.invitation == "pending" and self.status == "inviting":
-                return seat
-        raise CommandError("not_invited", "no open invitation for you at this table")
-
-    def _everyone_accepted(self) -> bool:
-        return all(
-            seat.is_computer or (seat.user_id is not None and seat.invitation == "accepted")
-            for seat in self.seats
+    def _refuse_play(self, seat: int) -> None:
+        """Whether the seat's player may play (or ask for a new deal) where the table stands is the
+        pure table's rule (`amigos.table.play_refusal`), asked after `_acting_seat`."""
+        refusal = play_refusal(
+            playing=self.status == "playing",
+            held_by_computer=self.seats[seat].held_by_computer,
+            paused=self.paused,
         )
-
-    def _organizer_starts(self) -> bool:
-        """Whether this table's match waits for its organizer's button (`amigos.table.organizer_starts`)."""
-        people = [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
-        return organizer_starts(people, self.organizer_seat, self.conduct)
-
-    def _waits_for_organizer(self) -> bool:
-        """Every seat accepted and the organizer has not started yet: the table waits for the
-        button (its stored deadline says so, which a table seated whole by a rematch never has)."""
-        waiting = self.status == "inviting" and self.deadline_kind == START_DEADLINE
-        return waiting and self._everyone_accepted()
-
-    async def _close_invitations(self, answered: list[SeatState], reason: str) -> None:
-        """Invitations were refused or ran out (``reason``): the table never starts (docs/rules.md,
-        "Creating a table and starting"). One job stores who did not come (`invitation_refused`)
-        and the table's end (`cancelled`); then every invited player's page is told, and the
-        lobby frees every seat's status and drops the table from its list (`_commit`)."""
-        numbers = {seat.number for seat in answered}
-        others = [
-            seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.number not in numbers
-        ]
-        await self._commit(self._cancel(answered, reason))
-        for seat in answered:
-            if seat.user_id is not None:
-                await self._tell_invitee(seat.user_id, reason)
-        for user_id in others:
-            if user_id is not None:
-                await self._tell_invitee(user_id, "cancelled")
-
-    def _cancel(
-        self, answered: list[SeatState], reason: str, ending: TableCancelled = store.CANCELLED
-    ) -> Pending:
-        """The log entries and the write of a table cancelled because of ``answered``'s
-        invitations: theirs marked ``reason``, every other open invitation closed ("expired"), and
-        the table's ``ending`` entry (why it is cancelled), with no deadline left: nothing
-        rebuilds or wakes it again."""
-        now = self.clock.now()
-        numbers = {seat.number for seat in answered}
-        entries: list[LogEntry] = []
-        changed: list[dict[str, Any]] = []
-        for seat in self.seats:
-            if seat.invitation != "pending":
-                continue
-            mark = reason if seat.number in numbers else "expired"
-            if seat.number in numbers:
-                entries.append(InvitationRefused(seat.number, seat.user_id, seat.name, reason))
-            seat.invitation = mark
-            seat.invited_until = None
-            changed.append({"number": seat.number, "invitation": mark, "invited_until": None})
-        entries.append(ending)
-        self.status = "cancelled"
-        write = store.Write(at=now, seats=changed, status="cancelled", ended_at=now, deadline=(None, ""))
-        return Pending(entries=entries, write=write)
+        if refusal is not None:
+            raise CommandError(refusal, PLAY_REFUSALS[refusal])
 
     def _start_match(self) -> Pending:
         now = self.clock.now()
@@ -620,12 +420,7 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
         seat = self._acting_seat(user_id, version)
         self.last_seen[seat] = self.clock.now()
-        if self.status != "playing":
-            raise CommandError("not_playing", "the table is not in play")
-        if self.seats[seat].held_by_computer:
-            raise CommandError("held_by_computer", "a computer player holds your seat")
-        if self.paused:
-            raise CommandError("table_paused", "the table waits for an absent player")
+        self._refuse_play(seat)
         try:
             entries = self.game.reshuffle(seat)
         except Refused as refusal:
@@ -673,87 +468,8 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
             self._set_clock(pending)
         else:
             self.clock_info = None
-            pause = timedelta(seconds=settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
-            write.deadline = (now + pause, "deal")
-
-    async def _on_deadline(self) -> None:
-        """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
-        then the table's own deadline (invitation, deal, vote, turn clock)."""
-        while not self.broken:
-            now = self.clock.now()
-            presence = self._next_presence()
-            table_due = self.deadline_at is not None and now >= self.deadline_at
-            # Ties go to the table's deadline: a card or a system move that fell due with a lapsed
-            # heartbeat was earned before the seat was found away.
-            if (
-                presence is not None
-                and presence[0] <= now
-                and (not table_due or self.deadline_at is None or presence[0] < self.deadline_at)
-            ):
-                at, kind, seat = presence
-                await self._presence_lapsed(kind, seat, at)
-                continue
-            if not table_due:
-                break
-            if not await self._table_deadline(now):
-                # Nothing to do for it any more (the turn it timed moved on): forget it, so the
-                # timer does not spin on a moment already past.
-                self.deadline_at = None
-        if not self.broken:
-            self._arm()
-
-    async def _table_deadline(self, now: datetime) -> bool:
-        """Act on the table's stored deadline; False when it no longer applies."""
-        kind = self.deadline_kind
-        if kind == "invitation":
-            if self.status != "inviting":
-                return False
-            # Which invitations ran out, and what then, is the pure table's rule (`amigos.table`).
-            invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
-            lapsed = lapsed_invitations(invited, now)
-            if not lapsed:
-                # Due for a seat that has answered since: the others' time runs on.
-                later = next_lapse(invited)
-                if later is None:
-                    return False
-                self.deadline_at = later
-                return True
-            await self._close_invitations([self.seats[number] for number in lapsed], "expired")
-            return True
-        if kind == START_DEADLINE:
-            if not self._waits_for_organizer():
-                return False
-            # The organizer never pressed the button: everyone goes back to the meeting room.
-            await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
-            return True
-        if kind == "deal" and self.status == "playing" and not self.game.in_hand:
-            if self.paused:
-                # Nobody deals while the table waits for an absent player; the deal follows the return.
-                await self._commit(Pending(write=store.Write(at=now, deadline=(None, ""))))
-                return True
-            await self._commit(self._deal_next())
-            return True
-        if kind == "votes" and self.status == "voting":
-            entries = await self._close_votes()
-            write = store.Write(at=now, status=self.status, ended_at=now, deadline=(None, ""))
-            write.next_table_id = self.next_table_id
-            await self._commit(Pending(entries=entries, write=write))
-            await self._wake_next_table()
-            return True
-        seat = self.game.to_move
-        hand = self.game.hand
-        if seat is None or hand is None or self.status != "playing" or self.paused:
-            return False
-        if kind in ("card", "overdue"):
-            await self._commit(self._clock_card(seat, now))
-        elif kind == "system_play":
-            await self._commit(self._system_play(seat))
-        elif kind in ("abandon", "default_move"):
-            # A correspondence turn whose day ran out: the seat to move abandons the match.
-            await self._commit(self._end_unfinished("abandonment", seat))
-        else:
-            return False
-        return True
+            # The pause between hands is the pure table's too (`Timing.hand_pause`, its DEAL deadline).
+            write.deadline = (now + timedelta(seconds=self.timing.hand_pause), "deal")
 
     def _deal_next(self) -> Pending:
         now = self.clock.now()
@@ -828,26 +544,6 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         write.termination = termination
         return pending
 
-    async def _publish(self, rows: list[tuple[int, str, dict[str, Any]]], now: str) -> None:
-        """One `table.events` message per audience (each seat, the spectators) with all the stored
-        action's log rows (version, kind, data). Most read the same for every audience (a play, a
-        card), so each is encoded once (`rendering.batch_texts`; encoding was a tenth of the event
-        loop's time)."""
-        if not rows:
-            return
-        if self._origin is not None:
-            # The command's socket answers it right after this job: its copy of these events waits
-            # for that answer and goes out with it, one write instead of two (docs/architecture.md).
-            self._origin.hold_frames()
-        audiences: list[tuple[str, int | None]] = [
-            (rendering.seat_topic(self.id, seat), seat) for seat in range(self.variant.players)
-        ]
-        audiences.append((rendering.watch_topic(self.id), None))
-        texts = rendering.batch_texts(self.id, rows, [audience for _, audience in audiences], now)
-        await self.hub.publish_encoded_many(
-            [(topic, "table.events", text) for (topic, _), text in zip(audiences, texts, strict=True)]
-        )
-
     async def _status_changed(self, *, statuses: bool = True) -> None:
         await self.links.table_changed(self, statuses=statuses)
 
@@ -861,16 +557,14 @@ class TableActor(PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, Timer
         await self.links.hand_over(self)
 
 
-_background: set[asyncio.Task[None]] = set()
+#: The pure table's phase of each status but "playing" (dealing or playing, `TableActor.phase`).
+_PHASES = {"inviting": Phase.INVITING, "voting": Phase.VOTING}
 
-#: The stored deadline of a table whose seats have all accepted and which waits for its organizer.
-START_DEADLINE = "start"
-
-#: The English messages of `table.start`'s refusals (the page shows its own words for each code).
-START_REFUSALS = {
-    "not_organizer": "only the table's organizer may start the match",
-    "already_started": "the match has already started",
-    "not_all_accepted": "not every seat has accepted yet",
+#: The English messages of a play's refusals by where the table stands (`play_refusal`'s codes).
+PLAY_REFUSALS = {
+    "not_playing": "the table is not in play",
+    "held_by_computer": "a computer player holds your seat",
+    "table_paused": "the table waits for an absent player",
 }
 
 #: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).

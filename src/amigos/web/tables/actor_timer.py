@@ -3,8 +3,10 @@ due and lets a computer player think when its turn comes.
 
 A deadline (a seat's presence, or the stored one: a turn's clock, an invitation, the deal, the
 vote) is fired by the loop's own timer, which puts the deadline's job in the actor's queue like any
-command (`TableActor.fire_deadline`); what the job does is the actor's rules of a job. A computer
-player thinks outside the event loop (`thinking`, a process pool) and plays through the queue too.
+command (`fire_deadline`). The job (`_on_deadline`) takes whatever fell due in time order, and
+what the table's own deadline does is the pure table's rule (`amigos.table.table_due`); the
+actor's other parts store and tell it. A computer player thinks outside the event loop
+(`thinking`, a process pool) and plays through the queue too.
 `TableActor` inherits this part, and every method here runs inside the actor.
 """
 
@@ -20,13 +22,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.conf import settings
 
 from amigos.engine import seat_view
+from amigos.table import DeadlineKind, Due, presence_first, table_due
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import thinking
+from amigos.web.tables import store, thinking
+from amigos.web.tables.actor_gathering import START_DEADLINE
+from amigos.web.tables.actor_types import Pending
+from amigos.web.tables.log_entries import TableCancelled
 
 if TYPE_CHECKING:
     from amigos.engine import Action
-    from amigos.web.tables.actor_types import Clock, Pending, SeatState
+    from amigos.table import Phase
+    from amigos.web.tables.actor_types import Clock, SeatState
     from amigos.web.tables.game import Game
+    from amigos.web.tables.log_entries import LogEntry
 
 log = logging.getLogger("amigos.tables")
 
@@ -46,6 +54,8 @@ class TimerMixin:
     version: int
     broken: bool
     deadline_at: datetime | None
+    deadline_kind: str
+    next_table_id: int | None
     # The next deadline's timer, the jobs it started that have not ended, and the computer
     # player's thinking under way.
     _timer: asyncio.TimerHandle | None
@@ -58,10 +68,25 @@ class TimerMixin:
         @property
         def paused(self) -> bool: ...
         def _next_presence(self) -> tuple[datetime, str, int] | None: ...
-        async def fire_deadline(self) -> None: ...
         async def call(self, job: Callable[[], Awaitable[T]], origin: Any = None) -> T: ...
         async def _commit(self, pending: Pending) -> None: ...
         def _act(self, seat: int, action: Action, *, system: bool, reason: str | None = None) -> Pending: ...
+        @property
+        def phase(self) -> Phase: ...
+        def _waits_for_organizer(self) -> bool: ...
+        async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None: ...
+        async def _close_invitations(self, answered: list[SeatState], reason: str) -> None: ...
+        def _cancel(
+            self, answered: list[SeatState], reason: str, ending: TableCancelled = ...
+        ) -> Pending: ...
+        def _deal_next(self) -> Pending: ...
+        async def _close_votes(self) -> list[LogEntry]: ...
+        async def _wake_next_table(self) -> None: ...
+        def _clock_card(self, seat: int, now: datetime) -> Pending: ...
+        def _system_play(self, seat: int) -> Pending: ...
+        def _end_unfinished(
+            self, termination: str, seat: int | None, pending: Pending | None = None
+        ) -> Pending: ...
 
     def _arm(self) -> None:
         """Set the timer for the stored deadline and let a computer player think if it is its turn.
@@ -133,6 +158,78 @@ class TimerMixin:
         with contextlib.suppress(CommandError):
             await self.fire_deadline()
 
+    async def fire_deadline(self) -> None:
+        """The stored deadline has come (called by the timer, or by a test with a fake clock)."""
+        await self.call(self._on_deadline)
+
+    async def _on_deadline(self) -> None:
+        """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
+        then the table's own deadline (invitation, deal, vote, turn clock)."""
+        while not self.broken:
+            now = self.clock.now()
+            presence = self._next_presence()
+            table_due = self.deadline_at is not None and now >= self.deadline_at
+            # Which goes first is the pure table's rule (`amigos.table.presence_first`): ties go to
+            # the table's deadline.
+            if presence is not None and presence[0] <= now and presence_first(presence[0], self.deadline_at):
+                at, kind, seat = presence
+                await self._presence_lapsed(kind, seat, at)
+                continue
+            if not table_due:
+                break
+            if not await self._table_deadline(now):
+                # Nothing to do for it any more (the turn it timed moved on): forget it, so the
+                # timer does not spin on a moment already past.
+                self.deadline_at = None
+        if not self.broken:
+            self._arm()
+
+    async def _table_deadline(self, now: datetime) -> bool:
+        """Act on the table's stored deadline, as the pure table's rule (`amigos.table.table_due`)
+        decides from its kind and the table's facts; False when it no longer applies."""
+        invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
+        due = table_due(
+            DUE_KINDS.get(self.deadline_kind),
+            self.phase,
+            paused=self.paused,
+            awaits_start=self._waits_for_organizer(),
+            invitations=invited,
+            now=now,
+        )
+        what = due.what
+        if what is Due.EXPIRE_INVITATIONS:
+            await self._close_invitations([self.seats[number] for number in due.lapsed], "expired")
+        elif what is Due.LATER:
+            # Due for a seat that has answered since: the others' time runs on.
+            self.deadline_at = due.later
+        elif what is Due.NOT_STARTED:
+            # The organizer never pressed the button: everyone goes back to the meeting room.
+            await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
+        elif what is Due.HOLD_DEAL:
+            # Nobody deals while the table waits for an absent player; the deal follows the return.
+            await self._commit(Pending(write=store.Write(at=now, deadline=(None, ""))))
+        elif what is Due.DEAL:
+            await self._commit(self._deal_next())
+        elif what is Due.CLOSE_VOTE:
+            entries = await self._close_votes()
+            write = store.Write(at=now, status=self.status, ended_at=now, deadline=(None, ""))
+            write.next_table_id = self.next_table_id
+            await self._commit(Pending(entries=entries, write=write))
+            await self._wake_next_table()
+        elif what is Due.FORGET:
+            return False
+        else:
+            seat = self.game.to_move
+            assert seat is not None
+            if what is Due.CARD:
+                await self._commit(self._clock_card(seat, now))
+            elif what is Due.SYSTEM_PLAY:
+                await self._commit(self._system_play(seat))
+            else:
+                # A correspondence turn whose day ran out: the seat to move abandons the match.
+                await self._commit(self._end_unfinished("abandonment", seat))
+        return True
+
     async def _think(self, seat: int, version: int) -> None:
         hand = self.game.hand
         if hand is None:
@@ -163,3 +260,18 @@ class TimerMixin:
 
     async def _rearm(self) -> None:
         self._arm()
+
+
+#: The pure table's kind of each stored deadline (logs of older versions may also hold "overdue"
+#: and "default_move").
+DUE_KINDS: dict[str, DeadlineKind] = {
+    "invitation": DeadlineKind.INVITATION,
+    START_DEADLINE: DeadlineKind.START,
+    "deal": DeadlineKind.DEAL,
+    "votes": DeadlineKind.VOTE,
+    "card": DeadlineKind.CARD,
+    "overdue": DeadlineKind.CARD,
+    "system_play": DeadlineKind.SYSTEM_PLAY,
+    "abandon": DeadlineKind.TURN,
+    "default_move": DeadlineKind.TURN,
+}
