@@ -149,6 +149,9 @@ def table_labels() -> dict[str, object]:
         "tab_new_messages": _("(new messages)"),
         "tab_your_turn": _("(your turn)"),
         "computer_names": computer_names(),
+        # Translators: the word that names a computer player on the seats, with a hyphen where it
+        # may break on a narrow seat box (browsers do not hyphenate every language themselves).
+        "name_breaks": _("Com-puter"),
         "situations": {
             "blocking": _("blocking situation: 60 s"),
             "single": _("one tile to play: 5 s"),

@@ -73,6 +73,19 @@ function armName(arm) {
   return (labels.arms[lineKind()] || {})[arm] || arm;
 }
 
+// The words of a seat's name that may break, and where, on a narrow seat box: "Compu-tadora" in
+// the labels gives "Compu\u00ADtadora", which breaks as "Compu-" and "tadora" on a 360 px phone
+// instead of "Computador" and "a" (Chromium does not hyphenate Spanish). A soft hyphen is only a
+// place to break: screen readers read the word whole.
+const NAME_BREAKS = String(labels.name_breaks || "")
+  .split(/\s+/)
+  .filter((word) => word.includes("-"))
+  .map((word) => [word.replaceAll("-", ""), word.replaceAll("-", "\u00AD")]);
+
+function breakableName(name) {
+  return NAME_BREAKS.reduce((text, [whole, soft]) => text.replaceAll(whole, soft), name);
+}
+
 function seatName(seat) {
   const entry = state.seats.find((s) => s.seat === seat);
   if (!entry) return "?";
@@ -161,7 +174,7 @@ function renderSeats() {
     const head = element("p", "seat__head");
     if (entry.seat === turnSeat && !replaying) head.append(faceIcon("turn"));
     else if (entry.seat === angrySeat) head.append(faceIcon("angry"));
-    head.append(element("span", "seat__name", entry.name));
+    head.append(element("span", "seat__name", breakableName(entry.name)));
     box.append(head);
     box.append(seatPlace(entry));
     const info = element("p", "seat__info");
