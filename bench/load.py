@@ -180,6 +180,11 @@ OPEN_TIMEOUT_SECONDS = 300.0
 #: How long a client waits for the server to close its socket after the client's close frame.
 CLOSE_TIMEOUT_SECONDS = 10.0
 
+#: The events after which the turn last shown is over (the next one comes with its own clock).
+TURN_ENDS = frozenset(
+    {"played", "passed", "drew", "hand_ended", "hand_voided", "match_ended", "votes_closed"}
+)
+
 
 class Stats:
     def __init__(self) -> None:
@@ -281,7 +286,15 @@ class SeatSocket(asyncio.Protocol):
     At a match's end the seat votes for a rematch, as players who stay do, and follows the vote to
     the new table: a table that stopped at its first match's end would leave the closed loop with
     fewer tables each second (at 300 tables, 291 had ended their match within 40 s, and the plays
-    a second fell by half over the run)."""
+    a second fell by half over the run).
+
+    It keeps the table's versions as the page does (docs/protocol.md): an event that is not the
+    one after the version it has means something was lost, and a play refused `stale_version`
+    means the table moved on; either way it joins again with `since` and, caught up, plays its
+    turn if it is still its own. So does a `resync`. Before, it only ever played on a snapshot or
+    a clock event as they came: a seat whose clock event was lost (issue 40, a join forwarded
+    between hosts) stayed silent for minutes while the card events that did come showed the gap,
+    and a play refused `stale_version` was dropped for good."""
 
     def __init__(
         self,
@@ -304,6 +317,11 @@ class SeatSocket(asyncio.Protocol):
         self.ident = 0
         self.version = 0
         self.hand_from = 0  # the version of the current hand's `hand_started`, as this seat saw it
+        self.synced = False  # has the table's snapshot: events count from `version` on
+        self.turn: dict[str, Any] | None = None  # the turn's clock, as last shown (None: no turn)
+        self.turn_at = 0  # the version of that clock event (or of the snapshot showing it)
+        self.played_for: int | None = None  # the `turn_at` of the turn a play was sent for
+        self.rejoining = False  # joined again with `since` and waiting for the answer
         self.plays_sent: set[int] = set()  # the ids of the plays not yet answered
         self.votes_sent: set[int] = set()  # and of the votes
         self.joins_sent: dict[int, dict[str, Any]] = {}  # and of the joins, with what they asked
@@ -391,6 +409,7 @@ class SeatSocket(asyncio.Protocol):
     def play(self, turn: dict[str, Any], at_version: int) -> None:
         """Lay the first legal play offered: at once in a closed loop when the command limit
         allows it (a task for each play was a tenth of the clients' work), else after the wait."""
+        self.played_for = self.turn_at
         if not self.plan.delay and self.pace.bucket.take():
             self._send_play(turn, at_version)
         else:
@@ -438,6 +457,54 @@ class SeatSocket(asyncio.Protocol):
         await asyncio.sleep(random.uniform(0.5, 1.5) * min(2 ** (self.joins_refused - 1), 16))
         await self.send_paced("table.join", join)
 
+    def rejoin(self) -> None:
+        """Join the table again from the version this seat has (the page's `rejoin`): the server
+        sends what came after it, then answers; the turn is played once the answer comes."""
+        if self.rejoining:
+            return
+        self.rejoining = True
+        said = "table.join since (a gap, stale_version or resync)"
+        self.stats.failures[said] = self.stats.failures.get(said, 0) + 1
+        since = self.version if self.synced else None
+        self.spawn(self.send_paced("table.join", {"table_id": self.place.table, "since": since}))
+
+    def _take(self, events: list[dict[str, Any]]) -> None:
+        """A table's events, applied in version order: one already had is skipped, one after a gap
+        is not applied (nor any after it) and the seat joins again from what it has."""
+        place, stats = self.place, self.stats
+        for event in events:
+            version = event["version"]
+            if version <= self.version:
+                continue  # had already (a catch-up and a live message may overlap)
+            if version != self.version + 1:
+                self.rejoin()
+                return
+            self.version = version
+            data = event["data"]
+            kind = event["kind"]
+            if kind == "played" and data["seat"] != place.seat:
+                sent = stats.pending.get((place.table, data["tile"]))
+                if sent is not None and sent[1] >= self.hand_from:
+                    now = time.perf_counter()
+                    stats.latencies.append(now - sent[0])
+                    stats.arrivals.append(now)
+            if kind == "hand_started":
+                self.hand_from = version
+            elif kind == "clock":
+                self.turn, self.turn_at = data, version
+            elif kind in TURN_ENDS:
+                self.turn = None
+            if kind == "match_ended":
+                self.spawn(self.send_paced("table.vote", self._vote(version)))
+            elif kind == "votes_closed" and data["next_table_id"] is not None:
+                if place.seat == 0:
+                    stats.rematches += 1
+                old, place.table = place.table, data["next_table_id"]
+                self.version, self.hand_from, self.synced, self.turn = 0, 0, False, None
+                self.played_for, self.rejoining = None, False
+                self.spawn(self.move(old, place.table))
+                return
+
     async def move(self, old: int, new: int) -> None:
         await self.send_paced("table.leave", {"table_id": old})
         await self.send_paced("table.join", {"table_id": new, "since": None})
@@ -448,44 +515,28 @@ class SeatSocket(asyncio.Protocol):
         envelope = orjson.loads(raw)
         kind, payload = envelope["type"], envelope["payload"]
         place, stats = self.place, self.stats
-        turn = None
         if kind == "welcome":
             if not self.heartbeat.done():
                 self.heartbeat.set_result(float(payload["heartbeat_seconds"]))
+        elif kind == "resync":
+            # The server's bus lost messages: ask for what came after our version now, rather than
+            # noticing the gap at the next event, which may never come (our own turn's clock).
+            self.rejoin()
         elif kind == "table.snapshot":
+            if payload["table_id"] != place.table:
+                return
             self.joins_sent.clear()  # joined: nothing to ask again
             self.joins_refused = 0
             place.seat = payload["seat"]  # a rematch may seat the client elsewhere
             if not self.joined[0]:
                 self.joined[0] = True
                 stats.joined += 1
-            self.version = payload["version"]
-            turn = payload["turn"]
+            self.version, self.synced = payload["version"], True
+            self.turn, self.turn_at = payload["turn"], payload["version"]
         elif kind == "table.events":
-            if payload["table_id"] != place.table:
-                return  # the old table's last events, sent before it was left
-            for event in payload["events"]:
-                self.version = max(self.version, event["version"])
-                data = event["data"]
-                if event["kind"] == "played" and data["seat"] != place.seat:
-                    sent = stats.pending.get((place.table, data["tile"]))
-                    if sent is not None and sent[1] >= self.hand_from:
-                        now = time.perf_counter()
-                        stats.latencies.append(now - sent[0])
-                        stats.arrivals.append(now)
-                elif event["kind"] == "hand_started":
-                    self.hand_from = event["version"]
-                elif event["kind"] == "clock":
-                    turn = data if event["version"] == self.version else None
-                elif event["kind"] == "match_ended":
-                    self.spawn(self.send_paced("table.vote", self._vote(event["version"])))
-                elif event["kind"] == "votes_closed" and data["next_table_id"] is not None:
-                    if place.seat == 0:
-                        stats.rematches += 1
-                    old, place.table = place.table, data["next_table_id"]
-                    self.version, self.hand_from, turn = 0, 0, None
-                    self.spawn(self.move(old, place.table))
-                    break
+            if payload["table_id"] != place.table or not self.synced:
+                return  # the old table's last events, or events before the snapshot that comes
+            self._take(payload["events"])
         elif kind == "ack" and payload["reply_to"] in self.plays_sent:
             self.plays_sent.discard(payload["reply_to"])
             stats.plays += 1
@@ -493,6 +544,11 @@ class SeatSocket(asyncio.Protocol):
                 where = self.place.host[0]
                 stats.host_plays[where] = stats.host_plays.get(where, 0) + 1
             stats.acks.append(time.perf_counter())
+        elif kind == "ack" and payload["reply_to"] in self.joins_sent:
+            # joined again: what was missed came before this answer
+            self.joins_sent.pop(payload["reply_to"])
+            self.joins_refused = 0
+            self.rejoining = False
         elif kind == "signed_out":
             # The server signed the seat out; the socket closes with 4401, and an ended session
             # (idle, suspended) refuses the next opening `unauthenticated`. The reason is counted:
@@ -503,10 +559,17 @@ class SeatSocket(asyncio.Protocol):
         elif kind == "error":
             # `reply_to` is null or absent when the socket itself was refused (the server closes it)
             reply = payload.get("reply_to")
-            self.plays_sent.discard(reply)
             if reply is None:
                 stats.errors.append(f"{payload['code']} (the socket)")
                 return
+            if reply in self.plays_sent:
+                self.plays_sent.discard(reply)
+                if payload["code"] == "stale_version":
+                    # The table moved on while the play travelled: catch up, then play again if
+                    # the turn is still this seat's (the page's `playAgain`).
+                    self.played_for = None
+                    self.rejoin()
+                    return
             join = self.joins_sent.pop(reply, None)
             if join is not None and payload["code"] == "busy":
                 # The table was changing hands (its owner starting, stopping or late to renew):
@@ -516,6 +579,8 @@ class SeatSocket(asyncio.Protocol):
                 )
                 self.spawn(self._join_again(join))
                 return
+            if join is not None:
+                self.rejoining = False
             if reply in self.votes_sent:
                 self.votes_sent.discard(reply)
                 if payload["code"] == "stale_version":
@@ -524,7 +589,15 @@ class SeatSocket(asyncio.Protocol):
                     return
             if payload["code"] != "stale_version":
                 stats.errors.append(payload["code"])
-        if turn is not None and turn["seat"] == place.seat and turn["legal"]:
+        turn = self.turn
+        if (
+            turn is not None
+            and not self.rejoining
+            and not self.plays_sent
+            and self.played_for != self.turn_at
+            and turn["seat"] == place.seat
+            and turn["legal"]
+        ):
             self.play(turn, self.version)
 
     def _vote(self, at_version: int) -> dict[str, Any]:
