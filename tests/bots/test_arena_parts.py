@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -26,21 +27,24 @@ def _outcome(result: DealResult) -> tuple[object, ...]:
     )
 
 
-@settings(max_examples=8, deadline=None)
-@given(
-    seed=st.integers(min_value=0, max_value=50),
-    first=st.integers(min_value=0, max_value=5),
-    length=st.integers(min_value=1, max_value=3),
-    bots=st.sampled_from([("normal", "easy"), ("easy", "normal")]),
-    variant=st.sampled_from(["amigos-100", "cuban-1v1"]),
-)
-def test_deal_i_of_a_partial_run_is_deal_i_of_a_full_run(
-    seed: int, first: int, length: int, bots: tuple[str, str], variant: str
-) -> None:
-    full = run_arena(ArenaConfig(*bots, variant, deals=first + length, seed=seed))
-    part = run_arena(ArenaConfig(*bots, variant, deals=length, seed=seed, first_deal=first))
-    assert [r.index for r in part] == list(range(first, first + length))
-    assert [_outcome(r) for r in part] == [_outcome(r) for r in full[first:]]
+#: The runs' seeds. A seed names a set of deals (as on the command line), so it is fixed, not drawn:
+#: a drawn integer fed to the arena's generator could not shrink (tests/test_no_integer_seeds.py).
+SEEDS = (0, 41)
+
+
+@settings(max_examples=6, deadline=None)
+@given(rng=st.randoms(use_true_random=False))
+def test_deal_i_of_a_partial_run_is_deal_i_of_a_full_run(rng: random.Random) -> None:
+    """Where a run starts, how long it is, who sits first and the game all come from hypothesis'
+    generator, so a failure shrinks to the simplest run that shows it."""
+    first, length = rng.randint(0, 5), rng.randint(1, 3)
+    bots = rng.choice([("normal", "easy"), ("easy", "normal")])
+    variant = rng.choice(["amigos-100", "cuban-1v1"])
+    for seed in SEEDS:
+        full = run_arena(ArenaConfig(*bots, variant, deals=first + length, seed=seed))
+        part = run_arena(ArenaConfig(*bots, variant, deals=length, seed=seed, first_deal=first))
+        assert [r.index for r in part] == list(range(first, first + length))
+        assert [_outcome(r) for r in part] == [_outcome(r) for r in full[first:]]
 
 
 def test_two_parts_sum_to_the_whole_run() -> None:

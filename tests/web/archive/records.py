@@ -27,7 +27,11 @@ def live_record_obj(variant: str = "amigos-100") -> dict[str, Any]:
     from amigos.table.record import new_draft, to_record, update
 
     config = TableConfig(
-        "table:7:match:1", find_variant(variant), ("a", "b", "c", "d"), timing=Timing(heartbeat_timeout=1e9)
+        "table:7:match:1",
+        find_variant(variant),
+        ("a", "b", "c", "d"),
+        # No pause between hands: each hand is dealt as soon as the last ends.
+        timing=Timing(heartbeat_timeout=1e9, hand_pause=0.0),
     )
     state, _ = open_table(config, 1_000.0)
     draft = new_draft(config, 1_000.0)
