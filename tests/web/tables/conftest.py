@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from amigos.web.tables import registry
-from tests.web.tables.support import FakeClock
+from amigos.web.tables import forwarding, registry
+from tests.web.tables.support import FakeClock, PublishedHub
 from tests.web.test_browser import chromium, open_page
 
-__all__ = ["chromium", "fake_clock", "fresh_registry", "open_page", "screen_clock"]
+__all__ = ["chromium", "fake_clock", "fresh_registry", "hub", "open_page", "screen_clock"]
 
 
 @pytest.fixture
@@ -44,3 +44,11 @@ def screen_clock() -> Iterator[FakeClock]:
     registry.use_clock(clock)
     yield clock
     registry.use_clock(None)
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch) -> PublishedHub:
+    """What `forwarding` publishes, kept instead of sent."""
+    fake = PublishedHub()
+    monkeypatch.setattr(forwarding, "get_hub", lambda: fake)
+    return fake

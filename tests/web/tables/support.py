@@ -225,3 +225,14 @@ class LeakDetector:
         elif kind == "table.snapshot":
             self.version = payload["version"]
             self.snapshot(payload)
+
+
+class PublishedHub:
+    """A hub that keeps what is published instead of sending it (the `hub` fixture puts it where
+    `forwarding` finds its hub): the forwarding tests read the requests and answers it holds."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
+        self.published.append((topic, kind, payload))

@@ -361,6 +361,23 @@ async def test_the_actor_and_the_pure_table_agree_on_absences(
     assert set(mirror.refused) <= {"table_paused"} and (seed != 3 or mirror.refused)
 
 
+async def invited_table(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[User], TableActor]:
+    """Ana's amigos-100 table with Beto, Caro and Dani invited (all online), and its actor."""
+    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
+    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
+    table = await sync_to_async(services.create_table)(
+        organizer=people[0],
+        name="Mesa",
+        variant="amigos-100",
+        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
+    )
+    actor = await registry.get_actor(table.pk)
+    assert actor is not None
+    return people, actor
+
+
 async def refused_alike(actor: TableActor, user: User, mirror: Mirror, seat: int, moment: datetime) -> str:
     """The organizer's button pressed by ``user`` (at ``seat``): the actor and the pure table refuse it
     with the same code, and neither changes."""
@@ -381,16 +398,7 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     """Every seat accepted: both wait for the organizer's button for the same window, refuse the
     same presses with the same codes, and either start the match when the organizer presses it or
     cancel the table (reason ``not_started``) when the window runs out."""
-    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
-    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
-    table = await sync_to_async(services.create_table)(
-        organizer=people[0],
-        name="Mesa",
-        variant="amigos-100",
-        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
-    )
-    actor = await registry.get_actor(table.pk)
-    assert actor is not None
+    people, actor = await invited_table(make_player, monkeypatch)
     start = fake_clock.now()
     mirror = Mirror(start, started=False)
     assert await refused_alike(actor, people[0], mirror, 0, start) == "not_all_accepted"
@@ -404,7 +412,7 @@ async def test_the_actor_and_the_pure_table_agree_on_the_organizers_start(
     # Both wait for the organizer, until the same moment, also once the table is rebuilt and taken
     # over (`on_restart`: the button's window runs on).
     await registry.stop_all()
-    rebuilt = await registry.get_actor(table.pk)
+    rebuilt = await registry.get_actor(actor.id)
     assert rebuilt is not None
     actor = rebuilt
     mirror.at(fake_clock.now(), TakeOver())
@@ -441,16 +449,7 @@ async def test_the_actor_and_the_pure_table_agree_on_calling_a_table_off(
 ) -> None:
     """The organizer's `table.cancel`: both refuse another player's with the same code, call the
     table off for the organizer (reason ``organizer``), and then refuse it as already started."""
-    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
-    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
-    table = await sync_to_async(services.create_table)(
-        organizer=people[0],
-        name="Mesa",
-        variant="amigos-100",
-        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
-    )
-    actor = await registry.get_actor(table.pk)
-    assert actor is not None
+    people, actor = await invited_table(make_player, monkeypatch)
     start = fake_clock.now()
     mirror = Mirror(start, started=False)
     await actor.call(lambda: actor.accept(people[1].pk))

@@ -11,23 +11,9 @@ import pytest
 
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import forwarding, lease, registry
+from tests.web.tables.support import PublishedHub
 
 OWNER = "host:1:boot:owner"
-
-
-class Hub:
-    def __init__(self) -> None:
-        self.published: list[tuple[str, str, dict[str, Any]]] = []
-
-    async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
-        self.published.append((topic, kind, payload))
-
-
-@pytest.fixture
-def hub(monkeypatch: pytest.MonkeyPatch) -> Hub:
-    fake = Hub()
-    monkeypatch.setattr(forwarding, "get_hub", lambda: fake)
-    return fake
 
 
 def request(answer_by: float) -> dict[str, Any]:
@@ -43,7 +29,7 @@ def request(answer_by: float) -> dict[str, Any]:
 
 
 async def test_a_request_is_sent_with_the_moment_its_asker_stops_waiting(
-    hub: Hub, monkeypatch: pytest.MonkeyPatch
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(forwarding.time, "time", lambda: 1000.0)
     with pytest.raises(CommandError) as refused:
@@ -56,7 +42,7 @@ async def test_a_request_is_sent_with_the_moment_its_asker_stops_waiting(
 
 
 async def test_the_owner_runs_no_request_its_asker_stopped_waiting_for(
-    hub: Hub, monkeypatch: pytest.MonkeyPatch
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     now = [1000.0]
     monkeypatch.setattr(forwarding.time, "time", lambda: now[0])
@@ -86,7 +72,7 @@ async def _nothing(table_id: int, loop: Any = None) -> None:
 
 
 async def test_an_owner_that_did_not_answer_is_still_believed(
-    hub: Hub, monkeypatch: pytest.MonkeyPatch
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     leases = registry.sharing().leases
     leases.confirm(5, OWNER)

@@ -9,25 +9,11 @@ from typing import Any
 import pytest
 
 from amigos.web.tables import forwarding, registry
-
-
-class Hub:
-    def __init__(self) -> None:
-        self.published: list[tuple[str, str, dict[str, Any]]] = []
-
-    async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
-        self.published.append((topic, kind, payload))
-
-
-@pytest.fixture
-def hub(monkeypatch: pytest.MonkeyPatch) -> Hub:
-    fake = Hub()
-    monkeypatch.setattr(forwarding, "get_hub", lambda: fake)
-    return fake
+from tests.web.tables.support import PublishedHub
 
 
 async def test_a_notice_for_a_table_run_elsewhere_is_sent_with_nobody_to_answer(
-    hub: Hub, monkeypatch: pytest.MonkeyPatch
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def elsewhere(table_id: int, loop: Any = None) -> registry.Elsewhere:
         return registry.Elsewhere("host:1:boot:owner")
@@ -41,7 +27,7 @@ async def test_a_notice_for_a_table_run_elsewhere_is_sent_with_nobody_to_answer(
 
 
 async def test_the_owner_answers_only_a_request_with_an_address(
-    hub: Hub, monkeypatch: pytest.MonkeyPatch
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def nothing(table_id: int, loop: Any = None) -> None:
         return None
