@@ -24,6 +24,7 @@ from amigos.web.tables.models import LogRow
 from tests.web.conftest import ServerThread
 from tests.web.tables.screen_support import (
     HAND_GUARD_SECONDS,
+    close_the_last_hands_result,
     hands_ended,
     play_against_computer,
     play_one,
@@ -288,9 +289,29 @@ def until_a_tile_fits_both_ends(page: Any) -> str:
         assert time.monotonic() < deadline, "no tile fitting both ends came up"
         both = page.locator('#my-hand .my-tile--playable[data-arms="up down"]')
         if both.count():
+            # The key about to be pressed on the tile must reach it, not the last hand's result.
+            close_the_last_hands_result(page)
             return str(both.first.get_attribute("data-tile"))
         if not play_one(page, "keyboard"):
             page.wait_for_timeout(100)
+
+
+def test_a_key_on_a_tile_reaches_it_once_the_last_hands_result_is_closed(
+    open_page: Callable[..., Any], screen_clock: FakeClock
+) -> None:
+    """Regression (issue 38's lost Enter, beside a CPU hog): when a hand ended before a tile that
+    fits both ends came up, the last hand's result was still open over the table, a modal dialog,
+    so the Enter "pressed on the tile" went to the dialog and closed it, and the arm question never
+    came. The tests close the result first, as a player does (`close_the_last_hands_result`)."""
+    player("Ana")
+    page = open_page(390, 844)
+    sign_in_as(page, "Ana")
+    play_against_computer(page, "amigos-100")
+    name = until_a_tile_fits_both_ends(page)
+    page.evaluate('() => document.getElementById("hand-end").showModal()')  # as after a hand ended
+    close_the_last_hands_result(page)
+    page.locator(f'#my-hand [data-tile="{name}"]').press("Enter")
+    expect(page.locator("#arm-dialog[open]")).to_be_visible()
 
 
 def test_the_arm_question_closes_when_its_turn_is_over(
