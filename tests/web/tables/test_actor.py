@@ -65,10 +65,10 @@ async def against_computers(
     return user, actor
 
 
-async def among_people(
+async def invited_table(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, variant: str = "amigos-100"
 ) -> tuple[list[User], TableActor]:
-    """A started table of four people (no computer player: its cards count), each seat joined."""
+    """Ana's table with Beto, Caro and Dani invited (all online), and its actor."""
     people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
     monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
     table = await sync_to_async(services.create_table)(
@@ -79,6 +79,14 @@ async def among_people(
     )
     actor = await registry.get_actor(table.pk)
     assert actor is not None
+    return people, actor
+
+
+async def among_people(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, variant: str = "amigos-100"
+) -> tuple[list[User], TableActor]:
+    """A started table of four people (no computer player: its cards count), each seat joined."""
+    people, actor = await invited_table(make_player, monkeypatch, variant)
     for user in people[1:]:
         await actor.call(lambda user=user: actor.accept(user.pk))
     await actor.call(lambda: actor.start_by_organizer(people[0].pk))  # the organizer's button

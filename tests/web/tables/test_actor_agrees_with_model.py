@@ -53,12 +53,12 @@ from amigos.table import (
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
-from amigos.web.tables import registry, services, store
+from amigos.web.tables import registry, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.actor_clock import WORDS
 from tests.table.helpers import config
 from tests.web.tables.support import FakeClock
-from tests.web.tables.test_actor import among_people, until
+from tests.web.tables.test_actor import among_people, invited_table, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
@@ -359,23 +359,6 @@ async def test_the_actor_and_the_pure_table_agree_on_absences(
     assert bool(mirror.warnings(NoticeKind.FRESH_TIME)) is fresh_time
     # Plays tried while the table waited were refused alike (seed 3 tries some).
     assert set(mirror.refused) <= {"table_paused"} and (seed != 3 or mirror.refused)
-
-
-async def invited_table(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[User], TableActor]:
-    """Ana's amigos-100 table with Beto, Caro and Dani invited (all online), and its actor."""
-    people = [await sync_to_async(make_player)(name) for name in ("Ana", "Beto", "Caro", "Dani")]
-    monkeypatch.setattr(services, "_online_ids", lambda now: {user.pk for user in people})
-    table = await sync_to_async(services.create_table)(
-        organizer=people[0],
-        name="Mesa",
-        variant="amigos-100",
-        seats={n: services.SeatChoice(user_id=people[n].pk) for n in (1, 2, 3)},
-    )
-    actor = await registry.get_actor(table.pk)
-    assert actor is not None
-    return people, actor
 
 
 async def refused_alike(actor: TableActor, user: User, mirror: Mirror, seat: int, moment: datetime) -> str:
