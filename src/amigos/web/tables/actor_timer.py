@@ -25,6 +25,7 @@ from amigos.engine import seat_view
 from amigos.table import DeadlineKind, Due, presence_first, table_due
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store, thinking
+from amigos.web.tables.actor_clock import STORED
 from amigos.web.tables.actor_gathering import START_DEADLINE
 from amigos.web.tables.actor_types import Pending
 from amigos.web.tables.log_entries import TableCancelled
@@ -262,16 +263,15 @@ class TimerMixin:
         self._arm()
 
 
-#: The pure table's kind of each stored deadline (logs of older versions may also hold "overdue"
-#: and "default_move").
+#: The pure table's kind of each stored deadline: the turn clock's as `actor_clock.STORED` writes
+#: them, read back through the same map, and the words logs of older versions may also hold
+#: ("overdue", "default_move").
 DUE_KINDS: dict[str, DeadlineKind] = {
     "invitation": DeadlineKind.INVITATION,
     START_DEADLINE: DeadlineKind.START,
     "deal": DeadlineKind.DEAL,
     "votes": DeadlineKind.VOTE,
-    "card": DeadlineKind.CARD,
+    **{word: kind for kind, word in STORED.items()},
     "overdue": DeadlineKind.CARD,
-    "system_play": DeadlineKind.SYSTEM_PLAY,
-    "abandon": DeadlineKind.TURN,
     "default_move": DeadlineKind.TURN,
 }
