@@ -99,6 +99,25 @@ def close_the_last_hands_result(page: Any) -> None:
         page.wait_for_function('() => !document.getElementById("hand-end")?.open')
 
 
+def send_table_event(page: Any, kind: str, data_js: str) -> None:
+    """Hand the page a made-up event of the table, numbered the one after the last it applied, as
+    if the server had sent it. It is sent once the page has applied everything it holds (no
+    catch-up draining): an event sent while one drains is queued behind it, and one numbered from a
+    version the page had not yet shown would be taken for a duplicate and dropped. ``data_js`` is a
+    JavaScript expression for the event's data, in which ``seat`` is this page's seat."""
+    page.wait_for_function('() => document.getElementById("table-page")?.dataset.replaying === "false"')
+    page.evaluate(
+        f"""() => {{
+          const table = document.getElementById("table-page");
+          const seat = Number(document.querySelector(".seat--me").dataset.seat);
+          document.dispatchEvent(new CustomEvent("amigos:envelope", {{ detail: {{ type: "table.events",
+            payload: {{ table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
+              events: [{{ version: Number(table.dataset.version) + 1, kind: {kind!r},
+                data: {data_js} }}] }} }} }}));
+        }}"""
+    )
+
+
 def play_one(page: Any, how: str) -> bool:
     """If it is this page's turn, lay the first playable tile and wait for it to leave the hand."""
     playable = page.locator("#my-hand .my-tile--playable")

@@ -29,6 +29,7 @@ from tests.web.tables.screen_support import (
     play_against_computer,
     play_one,
     player,
+    send_table_event,
     sign_in_as,
 )
 from tests.web.tables.support import FakeClock
@@ -337,18 +338,10 @@ def test_the_arm_question_closes_when_its_turn_is_over(
     )
     # The turn ends under the open question: another seat's connection drops, and the table
     # waits (as the server says it: the next event of the table, on this page's socket).
-    page.evaluate(
-        """() => {
-          const table = document.getElementById("table-page");
-          const seat = Number(document.querySelector(".seat--me").dataset.seat);
-          const other = (seat + 1) % 4;
-          const version = Number(table.dataset.version) + 1;
-          const back = new Date(Date.now() + 300000).toISOString();
-          document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: { type: "table.events",
-            payload: { table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
-              events: [{ version, kind: "disconnected",
-                data: { seat: other, reconnect_deadline: back } }] } } }));
-        }"""
+    send_table_event(
+        page,
+        "disconnected",
+        "{ seat: (seat + 1) % 4, reconnect_deadline: new Date(Date.now() + 300000).toISOString() }",
     )
     expect(page.locator("#arm-dialog[open]")).to_have_count(0)
     assert page.evaluate("window.amigosPlaysSent") == 0

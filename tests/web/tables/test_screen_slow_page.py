@@ -25,6 +25,7 @@ from tests.web.tables.screen_support import (
     describe,
     play_against_computer,
     player,
+    send_table_event,
     sign_in_as,
 )
 from tests.web.tables.support import FakeClock
@@ -119,15 +120,9 @@ def test_a_play_refused_as_stale_is_offered_again(
     assert page.evaluate("window.amigosStaleSent") == 3
 
 
-#: A message of the table that changes nothing in the hand (a notice, as the server sends one).
-NOTICE = """() => {
-  const table = document.getElementById("table-page");
-  const seat = Number(document.querySelector(".seat--me").dataset.seat);
-  document.dispatchEvent(new CustomEvent("amigos:envelope", { detail: { type: "table.events",
-    payload: { table_id: Number(table.dataset.tableId), now: new Date().toISOString(),
-      events: [{ version: Number(table.dataset.version) + 1, kind: "notice",
-        data: { seat, code: "no_blocking" } }] } } }));
-}"""
+def notice(page: Any) -> None:
+    """A message of the table that changes nothing in the hand (a notice, as the server sends one)."""
+    send_table_event(page, "notice", '{ seat, code: "no_blocking" }')
 
 
 def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
@@ -152,7 +147,7 @@ def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
           });
         }"""
     )
-    page.evaluate(NOTICE)
+    notice(page)
     expect(page.locator("#play-feedback")).not_to_have_text("")
     kept = "() => window.amigosFocused.isConnected && document.activeElement === window.amigosFocused"
     assert page.evaluate(kept)
@@ -160,7 +155,7 @@ def test_a_message_of_the_table_keeps_the_button_a_player_is_on(
     # click only focuses a tile; a double click or a tap lays it).
     tile.hover()
     page.mouse.down()
-    page.evaluate(NOTICE)
+    notice(page)
     page.mouse.up()
     page.wait_for_function("() => window.amigosClicked.length > 0")
     assert page.evaluate("window.amigosClicked") == [True]

@@ -935,6 +935,8 @@ function receive(event, draw = true) {
     return;
   }
   state.version = event.version;
+  // The page's version, for tests and tools, always the one applied (also while a catch-up drains).
+  page.dataset.version = String(event.version);
   applyEvent(event);
   if (draw && !replaying) render();
 }
@@ -1030,7 +1032,6 @@ function onEvent(event, draw) {
     return;
   }
   receive(event, draw);
-  page.dataset.version = String(state ? state.version : 0);
 }
 
 let firstSnapshot = true;
