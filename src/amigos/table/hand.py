@@ -29,6 +29,8 @@ from amigos.engine import Action, DrawEvent, HandState, IllegalAction, Match
 
 from .errors import TableError
 
+_new_tuple = tuple.__new__
+
 #: The refusals of a move by the hand, in the order they are asked (protocol codes, docs/protocol.md).
 HAND_REFUSALS = ("not_playing", "not_your_turn", "illegal_play")
 
@@ -94,4 +96,5 @@ def apply_move(hand: HandState | None, match: Match | None, seat: int, action: A
     assert match is not None, "a hand in play belongs to a match"
     if after.outcome is not None:
         match = match.finish_hand(after)
-    return AppliedMove(seat, action, hand, after, match)
+    # The tuple made directly: `AppliedMove(...)` runs a Python-level `__new__` on every play.
+    return _new_tuple(AppliedMove, (seat, action, hand, after, match))

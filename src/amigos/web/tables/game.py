@@ -297,7 +297,8 @@ class Game:
             moved = apply_move(self.hand, self.match, seat, action)
         except TableError as refusal:
             raise Refused(refusal.code, refusal.detail) from None
-        state, after = moved.before, moved.after
+        # The answer's fields read once (a play's path: each property read costs it a little).
+        _, _, state, after, _ = moved
         entries: list[LogEntry] = []
         if isinstance(action, Play):
             placement = after.line.placements[-1]
@@ -328,9 +329,9 @@ class Game:
             for drawn in moved.drawn:
                 assert drawn.tile is not None
                 entries.append(Drew(seat=drawn.seat, tile=str(drawn.tile), boneyard_size=remaining))
-        self._record(action, moved.notation, at, mark)
+        self._record(action, state.move_notation(action), at, mark)
         self.hand = after
-        if moved.hand_over:
+        if after.outcome is not None:  # `moved.hand_over`
             entries.extend(self._end_hand(moved))
         return entries
 
