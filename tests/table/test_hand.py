@@ -22,9 +22,10 @@ from amigos.engine import (
     deal_from_key,
     find_variant,
     tile_set,
+    verify_commitment,
 )
 from amigos.table import Move, TableError
-from amigos.table.hand import HAND_REFUSALS, AppliedMove, apply_move
+from amigos.table.hand import HAND_REFUSALS, AppliedMove, apply_move, deal_hand
 
 from .helpers import Table, playing
 
@@ -214,3 +215,37 @@ def test_apply_move_agrees_with_the_engine_on_any_action(
             if match.is_over:
                 return
             hand = match.start_hand(deal_from_key(str(key), variant))
+
+
+def test_a_hand_is_dealt_from_its_key_under_the_tables_name_for_it() -> None:
+    """`deal_hand`: the next number, the deal the key gives (whatever its case), the leader by the
+    match's rules, the key committed under the name the table gives that number."""
+    match, _ = first_hand("amigos-100")
+    moved = play_out(match, match.start_hand(deal_from_key(KEYS[1], match.variant)))[-1]
+    match = moved.match
+    names: list[int] = []
+
+    def identity(number: int) -> str:
+        names.append(number)
+        return f"t9:hand:{number}:deal:3"
+
+    dealt = deal_hand(match, KEYS[2].upper(), identity)
+    assert names == [2] and dealt.number == 2 and dealt.hand_id == "t9:hand:2:deal:3"
+    assert dealt.key == KEYS[2] and dealt.deal == deal_from_key(KEYS[2], match.variant)
+    assert dealt.state == match.start_hand(dealt.deal)
+    assert dealt.state.leader == match.next_leader  # the seat after the last hand's leader
+    assert verify_commitment(KEYS[2], dealt.hand_id, dealt.commitment)
+    assert dealt.offer == ()
+    with pytest.raises(TableError) as caught:
+        deal_hand(match, "not-a-key", identity)
+    assert caught.value.code == "bad_key"
+
+
+def test_a_cuban_deal_offers_a_new_deal_to_the_seats_dealt_five_doubles() -> None:
+    variant = find_variant("cuban-2v2")
+    match = Match.new(variant, ["a", "b", "c", "d"], 0)
+    offers = [deal_hand(match, key, str).offer for key in KEYS[:200]]
+    assert any(offers)  # the keys deal some
+    for key, offer in zip(KEYS, offers, strict=False):
+        hands = deal_from_key(key, variant).hands
+        assert offer == tuple(seat for seat, hand in enumerate(hands) if sum(t.is_double for t in hand) >= 5)

@@ -17,8 +17,6 @@ from amigos.engine import (
     Termination,
     Tile,
     Variant,
-    commitment,
-    deal_from_key,
 )
 from amigos.engine.deal import Deal, normalise_key
 from amigos.engine.variants.base import LeadDraw
@@ -44,7 +42,7 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
-from .hand import AppliedMove, apply_move
+from .hand import AppliedMove, apply_move, deal_hand
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
 
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
@@ -109,15 +107,12 @@ def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
 
 
 def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect]) -> TableState:
-    """Deal the hand the server keyed: publish its commitment and start the first turn."""
+    """Deal the hand the server keyed (`hand.deal_hand`, as the server's `Game.deal`; the first
+    hand's leader checked first): publish its commitment and start the first turn."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
     if state.deal_at is not None:
         raise TableError("wrong_phase", "the pause between hands is not over")
-    try:
-        key = normalise_key(given.key)
-    except ValueError as error:
-        raise TableError("bad_key", str(error)) from error
     variant = state.variant
     match = state.match
     if match is None:
@@ -130,22 +125,18 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
         else:
             leader = None
         match = Match.new(variant, state.config.names, leader)
-    number = len(match.hands) + 1
-    dealt = deal_from_key(key, variant)
-    hand_state = match.start_hand(dealt)
-    proof = commitment(key, hand_id(state.config, number, state.redeal))
-    offer = match.reshuffle_offer(dealt)
+    dealt = deal_hand(match, given.key, lambda number: hand_id(state.config, number, state.redeal))
     hand = HandInPlay(
-        number=number,
-        key=key,
-        commitment=proof,
+        number=dealt.number,
+        key=dealt.key,
+        commitment=dealt.commitment,
         started=now,
-        state=hand_state,
+        state=dealt.state,
         redeal=state.redeal,
-        reshuffle=offer,
+        reshuffle=dealt.offer,
     )
-    effects.append(HandStarted(number, hand_state.leader, proof))
-    effects.extend(ReshuffleOffered(seat) for seat in offer)
+    effects.append(HandStarted(dealt.number, dealt.state.leader, dealt.commitment))
+    effects.extend(ReshuffleOffered(seat) for seat in dealt.offer)
     state = replace(state, phase=Phase.PLAYING, match=match, hand=hand, clock=None)
     return begin_turn(state, now, effects)
 

@@ -1,5 +1,9 @@
-"""A seat's move in the hand in play and all that follows from it: the one place a live table's
-hand is decided.
+"""A hand at a live table, decided in one place: its deal (:func:`deal_hand`), and a seat's move in
+it with all that follows (:func:`apply_move`).
+
+A hand is dealt from the key the server drew (`deal_hand`: its number, the deal, the leader by the
+match's rules, its commitment under the table's name for it, the seats offered a new deal); the
+pure table's `flow.deal` and the server's `Game.deal` both ask it.
 
 Both tables ask :func:`apply_move`: the pure table (`flow.move`, and the system's own moves:
 an automatic pass, a timed-out turn's default move) and the server's (`web/tables/game.py`,
@@ -23,9 +27,11 @@ move's notation) is read from it when asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
-from amigos.engine import Action, DrawEvent, HandState, IllegalAction, Match
+from amigos.engine import Action, Deal, DrawEvent, HandState, IllegalAction, Match, commitment, deal_from_key
+from amigos.engine.deal import normalise_key
 
 from .errors import TableError
 
@@ -98,3 +104,42 @@ def apply_move(hand: HandState | None, match: Match | None, seat: int, action: A
         match = match.finish_hand(after)
     # The tuple made directly: `AppliedMove(...)` runs a Python-level `__new__` on every play.
     return _new_tuple(AppliedMove, (seat, action, hand, after, match))
+
+
+class DealtHand(NamedTuple):
+    """The next hand of a match, dealt from its key: its ``number`` in the match (from 1), the
+    ``key`` as the deal writes it, the ``deal``, the hand before the lead (``state``: its leader by
+    the match's rules), the identity its key is committed under (``hand_id``) and the
+    ``commitment``, and the seats offered a new deal (``offer``: Cuban, 5 or more doubles)."""
+
+    number: int
+    key: str
+    deal: Deal
+    state: HandState
+    hand_id: str
+    commitment: str
+    offer: tuple[int, ...]
+
+
+def deal_hand(match: Match, key: str, identity: Callable[[int], str]) -> DealtHand:
+    """The next hand of ``match`` dealt from ``key``; ``identity`` names a hand by its number (each
+    table has its own names, a redeal after a reshuffle another: `flow.redeal_id`).
+
+    Raises :class:`TableError` ``bad_key`` for a key that is not a UUID. Both tables deal here: the
+    pure table's `flow.deal` and the server's `Game.deal`."""
+    try:
+        key = normalise_key(key)
+    except ValueError as error:
+        raise TableError("bad_key", str(error)) from None
+    number = len(match.hands) + 1
+    dealt = deal_from_key(key, match.variant)
+    ident = identity(number)
+    return DealtHand(
+        number,
+        key,
+        dealt,
+        match.start_hand(dealt),
+        ident,
+        commitment(key, ident),
+        match.reshuffle_offer(dealt),
+    )

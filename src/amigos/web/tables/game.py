@@ -18,7 +18,6 @@ from typing import Any
 
 from amigos.engine import (
     Action,
-    Deal,
     HandState,
     Match,
     Pass,
@@ -26,7 +25,6 @@ from amigos.engine import (
     PlayEvent,
     Tile,
     Variant,
-    commitment,
     deal_from_key,
     seat_view,
     spectator_view,
@@ -37,7 +35,7 @@ from amigos.engine.outcome import Termination
 from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import TableError, computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
-from amigos.table.hand import AppliedMove, apply_move
+from amigos.table.hand import AppliedMove, apply_move, deal_hand
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
     Drew,
@@ -241,28 +239,32 @@ class Game:
         ``lead_draw``: the draw that chose the match's first leader (Cuban, first deal only), told
         to everyone with the deal: the tiles drawn are set aside, never played."""
         assert self.match is not None
-        number = len(self.hands) + 1
         # A redeal after a reshuffle gets its own identity, so no identity is committed to two keys.
-        ident = redeal_id(hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ())))
-        deal = deal_from_key(key, self.variant)
-        leader = self.match.leader_for(deal)
+        dealt = deal_hand(
+            self.match,
+            key,
+            lambda number: redeal_id(
+                hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ()))
+            ),
+        )
+        deal = dealt.deal
         entry = HandStarted(
-            number=number,
-            id=ident,
-            commitment=commitment(key, ident),
-            leader=leader,
-            key=deal.key if deal.key is not None else key,
+            number=dealt.number,
+            id=dealt.hand_id,
+            commitment=dealt.commitment,
+            leader=dealt.state.leader,
+            key=dealt.key,
             hands=tuple(tuple(str(tile) for tile in hand) for hand in deal.hands),
             hand_sizes=tuple(len(hand) for hand in deal.hands),
             boneyard_size=len(deal.boneyard) if self.variant.draws else 0,
             # Private: each offered seat alone is told (the codec's `wire`), for the count of
             # doubles says something of its tiles.
-            reshuffle=tuple(self.match.reshuffle_offer(deal)),
+            reshuffle=dealt.offer,
             lead_draw=None
             if lead_draw is None
             else tuple((seat, str(tile)) for seat, tile in lead_draw.draws),
         )
-        self._apply_hand_started(entry, deal)
+        self._apply_hand_started(entry, dealt.state)
         return [entry]
 
     def reshuffle(self, seat: int) -> list[LogEntry]:
@@ -428,15 +430,15 @@ class Game:
         self.hand = moved.after
         self.match = moved.match
 
-    def _apply_hand_started(self, entry: HandStarted, deal: Deal | None = None) -> None:
-        """``deal``: the one the entry's key gives, when the caller has it already (a live table
-        dealing; deriving a deal from its key is the costliest step of a hand's start)."""
+    def _apply_hand_started(self, entry: HandStarted, state: HandState | None = None) -> None:
+        """``state``: the hand before the lead, when the caller has it already (a live table
+        dealing, `deal_hand`; deriving a deal from its key is the costliest step of a hand's
+        start). Replaying, the entry's key and leader give it."""
         assert self.match is not None
-        if deal is None:
-            deal = deal_from_key(entry.key, self.variant)
+        if state is None:
+            state = self.match.start_hand(deal_from_key(entry.key, self.variant), entry.leader)
         if entry.lead_draw:
             self.lead_draw = [[seat, tile] for seat, tile in entry.lead_draw]
-        state = self.match.start_hand(deal, entry.leader)
         self.hands.append(
             HandLog(
                 number=entry.number,
