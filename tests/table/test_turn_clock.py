@@ -195,7 +195,7 @@ def test_pass_is_refused_while_a_tile_fits() -> None:
     state = playing(OPEN)
     with pytest.raises(TableError) as caught:
         Table(state).at(1.0, Move(1, Pass()))
-    assert caught.value.code == "illegal_move"
+    assert caught.value.code == "illegal_play"
 
 
 # -- the clock as the live server asks it (amigos.table.clock), moved from the actor's tests --------

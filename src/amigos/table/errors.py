@@ -16,7 +16,7 @@ CODES = frozenset(
         "already_started",  # the match has started already: no start button any more
         "computer_seat",  # a human command for a seat a computer player holds
         "not_your_turn",  # a move from a seat that is not the one to move
-        "illegal_move",  # the engine refused the move
+        "illegal_play",  # the engine refused the move (a tile not held, an arm it does not fit, ...)
         "bad_key",  # a deal key that is not a UUID
         "leader_required",  # the first hand of this family needs a leader from the caller
         "bad_leader",  # a leader that is not a seat

@@ -12,14 +12,11 @@ from dataclasses import replace
 from amigos.engine import (
     Action,
     HandState,
-    IllegalAction,
     Match,
     Pass,
     Termination,
     Tile,
     Variant,
-    commitment,
-    deal_from_key,
 )
 from amigos.engine.deal import Deal, normalise_key
 from amigos.engine.variants.base import LeadDraw
@@ -45,6 +42,7 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
+from .hand import AppliedMove, apply_move, deal_hand
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
 
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
@@ -109,15 +107,12 @@ def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
 
 
 def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect]) -> TableState:
-    """Deal the hand the server keyed: publish its commitment and start the first turn."""
+    """Deal the hand the server keyed (`hand.deal_hand`, as the server's `Game.deal`; the first
+    hand's leader checked first): publish its commitment and start the first turn."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
     if state.deal_at is not None:
         raise TableError("wrong_phase", "the pause between hands is not over")
-    try:
-        key = normalise_key(given.key)
-    except ValueError as error:
-        raise TableError("bad_key", str(error)) from error
     variant = state.variant
     match = state.match
     if match is None:
@@ -130,22 +125,18 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
         else:
             leader = None
         match = Match.new(variant, state.config.names, leader)
-    number = len(match.hands) + 1
-    dealt = deal_from_key(key, variant)
-    hand_state = match.start_hand(dealt)
-    proof = commitment(key, hand_id(state.config, number, state.redeal))
-    offer = match.reshuffle_offer(dealt)
+    dealt = deal_hand(match, given.key, lambda number: hand_id(state.config, number, state.redeal))
     hand = HandInPlay(
-        number=number,
-        key=key,
-        commitment=proof,
+        number=dealt.number,
+        key=dealt.key,
+        commitment=dealt.commitment,
         started=now,
-        state=hand_state,
+        state=dealt.state,
         redeal=state.redeal,
-        reshuffle=offer,
+        reshuffle=dealt.offer,
     )
-    effects.append(HandStarted(number, hand_state.leader, proof))
-    effects.extend(ReshuffleOffered(seat) for seat in offer)
+    effects.append(HandStarted(dealt.number, dealt.state.leader, dealt.commitment))
+    effects.extend(ReshuffleOffered(seat) for seat in dealt.offer)
     state = replace(state, phase=Phase.PLAYING, match=match, hand=hand, clock=None)
     return begin_turn(state, now, effects)
 
@@ -193,26 +184,21 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
 
 
 def move(state: TableState, given: inputs.Move, now: float, effects: list[Effect]) -> TableState:
-    """A move from a seat: checked (`play_refusal`, a hand in play, who plays the seat, turn, the
-    rules), then laid."""
+    """A move from a seat: checked by where the table stands (`play_refusal`), then by who plays the
+    seat (``computer_seat``), then by the hand (`hand.apply_move`: a hand in play, the turn, the
+    rules, in that order, as the server's `Game.act` asks it), then laid."""
     seat = given.seat
     _refuse_play(state, seat, given.by_computer)
-    if state.phase is not Phase.PLAYING or state.hand is None:
-        raise TableError("not_playing", "no hand is being played")
     if state.seats[seat].plays_itself != given.by_computer:
         raise TableError(
             "computer_seat", f"seat {seat} is played by {'a person' if given.by_computer else 'the computer'}"
         )
-    hand = state.hand.state
-    if seat != hand.to_move:
-        raise TableError("not_your_turn", f"it is seat {hand.to_move}'s turn")
-    try:
-        after = hand.apply(given.action, seat)
-    except IllegalAction as error:
-        raise TableError("illegal_move", error.reason) from error
+    hand = state.hand
+    in_play = hand.state if state.phase is Phase.PLAYING and hand is not None else None
+    moved = apply_move(in_play, state.match, seat, given.action)
     effects.append(Moved(seat, given.action, now))
     reason = COMPUTER_MOVE if given.by_computer else None
-    state = record_move(state, seat, given.action, now, reason, after)
+    state = record_move(state, seat, given.action, now, reason, moved)
     return begin_turn(state, now, effects)
 
 
@@ -245,27 +231,29 @@ def record_move(
     action: Action,
     at: float,
     reason: str | None,
-    after: HandState | None = None,
+    moved: AppliedMove | None = None,
 ) -> TableState:
-    """Apply ``action`` to the hand (``after``: already applied by the caller, to apply it once)
-    and keep it with its time and why the system made it."""
+    """Apply ``action`` to the hand (`hand.apply_move`; ``moved``: already applied by the caller, to
+    apply it once) and keep it with its time and why the system made it. A move that ends the hand
+    leaves the match with the hand added (`end_hand` then tells it)."""
     hand = state.hand
     assert hand is not None
-    if after is None:
-        after = hand.state.apply(action, seat)
+    if moved is None:
+        moved = apply_move(hand.state, state.match, seat, action)
     moves = (*hand.moves, MoveStamp(seat, action, at, reason))
-    return replace(state, hand=replace(hand, state=after, moves=moves), clock=None)
+    return replace(state, match=moved.match, hand=replace(hand, state=moved.after, moves=moves), clock=None)
 
 
 def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState:
     """The hand is over: reveal its key, then either ask for the next deal or, at the target,
-    end the match and open the vote."""
+    end the match and open the vote. The match already counts the hand (`record_move`: the move
+    that ended it decided the match after it, `hand.apply_move`)."""
     hand = state.hand
     match = state.match
     assert hand is not None and match is not None and hand.state.outcome is not None
-    match = match.finish_hand(hand.state)
+    assert len(match.hands) == hand.number, "the match counts the hand that ended"
     effects.append(HandEnded(hand.number, hand.state.outcome, hand.key, match.score))
-    state = replace(state, match=match, clock=None)
+    state = replace(state, clock=None)
     if match.is_over:
         effects.append(MatchEnded(Termination.TARGET, match.winner, None, match.official_score))
         seats = tuple(replace(info, vote=None) for info in state.seats)

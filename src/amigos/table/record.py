@@ -1,6 +1,12 @@
 """The record of a live match, built as the table goes (docs/record-format.md, "Live tables").
 
-The server keeps a :class:`RecordDraft` next to the table's state and, after every
+Both tables write their records here. :func:`hand_entry` writes one hand (its deal, leader and
+moves, and its trail: key, commitment, times, the system's moves, voided deals) and
+:func:`match_record` the match around the hands (its trail: table, times, how it ended, cards,
+absent seats); the server's `Game.record` (web/tables/game.py) calls both, keeping each hand's
+entry from one record to the next, and so does the pure table's draft below.
+
+The pure table: the server keeps a :class:`RecordDraft` next to the table's state and, after every
 ``advance``, calls ``draft = update(draft, state, effects)``. ``to_record(draft)`` gives the
 ``amigos-record/1`` record at any moment: finished or not, it is what the server stores and hands
 to the archive. Moves are written in record notation, with their times, which of them the system
@@ -9,11 +15,11 @@ or a computer player made, each hand's key and commitment, the cards and how the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from amigos.engine import HandState, Record, RecordHand, Termination, deal_from_key
-from amigos.engine.tiles import sort_tiles
+from amigos.engine.record import hand_with_moves
 from amigos.engine.trail import (
     CardNote,
     HandTrail,
@@ -78,7 +84,13 @@ def to_record(draft: RecordDraft) -> Record:
     hands = draft.hands
     if draft.current is not None:
         hands = (*hands, record_hand(config, draft.current, draft.voided))
-    trail = MatchTrail(
+    players = tuple(
+        player if player is not None else f"computer:{seat}" for seat, player in enumerate(config.players)
+    )
+    return match_record(
+        config.variant.name,
+        players,
+        hands,
         table=config.table_id,
         mode=config.mode.value,
         started=draft.started,
@@ -87,27 +99,22 @@ def to_record(draft: RecordDraft) -> Record:
         offender=draft.offender,
         cards=draft.cards,
     )
-    players = tuple(
-        player if player is not None else f"computer:{seat}" for seat, player in enumerate(config.players)
-    )
-    return Record(
-        variant=config.variant.name,
-        players=players,
-        hands=hands,
-        extra=match_trail_json(trail),
-    )
 
 
 def record_hand(config: TableConfig, hand: HandInPlay, voided: tuple[VoidedDeal, ...] = ()) -> RecordHand:
-    """One hand as a record writes it, with its trail (key, commitment, times, system moves)."""
+    """One hand as a record writes it (`hand_entry`): the pure table keeps a hand's moves, not their
+    notation, so the hand is played again from its key to write them."""
     variant = config.variant
     deal = deal_from_key(hand.key, variant)
-    state = HandState.start(variant, deal.hands, hand.state.leader, deal.boneyard, hand.state.tie_winner)
+    start = HandState.start(variant, deal.hands, hand.state.leader, deal.boneyard, hand.state.tie_winner)
+    state = start
     moves: list[str] = []
     for stamp in hand.moves:
         moves.append(state.move_notation(stamp.action))
         state = state.apply(stamp.action, stamp.seat)
-    trail = HandTrail(
+    return hand_entry(
+        start,
+        moves,
         key=hand.key,
         hand_id=hand_id(config, hand.number, hand.redeal),
         commitment=hand.commitment,
@@ -116,10 +123,73 @@ def record_hand(config: TableConfig, hand: HandInPlay, voided: tuple[VoidedDeal,
         system=tuple(stamp.reason for stamp in hand.moves),
         voided=voided,
     )
+
+
+def hand_entry(
+    start: HandState,
+    moves: Sequence[str],
+    *,
+    key: str,
+    hand_id: str,
+    commitment: str,
+    times: tuple[float, ...] | None,
+    system: tuple[str | None, ...],
+    voided: tuple[VoidedDeal, ...] = (),
+    started: float | None = None,
+) -> RecordHand:
+    """One hand of a live record: the hand that began at ``start`` (its deal, boneyard and leader)
+    with ``moves``, each already in record notation (written as it was made, so the hand need not
+    be played again), and its trail: the deal's ``key`` and ``commitment`` under ``hand_id``, when
+    each move was made (``times``, seconds since the epoch; None when some are not known), why the
+    system made each one (``system``: None for the player's own), the deals of this hand voided
+    before it (Cuban reshuffles) and when the hand started (None: not kept). The trail's fields are
+    written by engine/trail.py's codec, which the engine's reader checks."""
+    base = hand_with_moves(start, moves)
+    trail = HandTrail(
+        key=key,
+        hand_id=hand_id,
+        commitment=commitment,
+        started=started,
+        times=times,
+        system=system,
+        voided=voided,
+    )
     return RecordHand(
-        deal=tuple(tuple(sort_tiles(tiles)) for tiles in deal.hands),
-        boneyard=deal.boneyard,
-        leader=hand.state.leader,
-        moves=tuple(moves),
+        deal=base.deal,
+        boneyard=base.boneyard,
+        leader=base.leader,
+        moves=base.moves,
         extra=hand_trail_json(trail),
     )
+
+
+def match_record(
+    variant: str,
+    players: tuple[str, ...],
+    hands: tuple[RecordHand, ...] = (),
+    *,
+    table: str,
+    mode: str | None = None,
+    started: float | None = None,
+    ended: float | None = None,
+    termination: Termination | None = None,
+    offender: int | None = None,
+    cards: tuple[CardNote, ...] = (),
+    absent: tuple[int, ...] = (),
+) -> Record:
+    """A live match's record: the ``variant``'s name, the ``players`` by seat, the ``hands``
+    (`hand_entry`), and the match's trail: the ``table`` it was played at, its ``mode``, when it
+    ``started`` and ``ended``, how (``termination``; None while it goes on) and by whose doing
+    (``offender``: an unfinished match's), the cards given and the seats ``absent`` at its end
+    (docs/record-format.md). Fields not given are left out of the record."""
+    trail = MatchTrail(
+        table=table,
+        mode=mode,
+        started=started,
+        ended=ended,
+        termination=termination,
+        offender=offender,
+        cards=cards,
+        absent=absent,
+    )
+    return Record(variant=variant, players=players, hands=hands, extra=match_trail_json(trail))

@@ -18,17 +18,13 @@ from typing import Any
 
 from amigos.engine import (
     Action,
-    Deal,
-    DrawEvent,
     HandState,
-    IllegalAction,
     Match,
     Pass,
     Play,
     PlayEvent,
     Tile,
     Variant,
-    commitment,
     deal_from_key,
     seat_view,
     spectator_view,
@@ -36,10 +32,11 @@ from amigos.engine import (
 from amigos.engine.actions import Arm
 from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_json
 from amigos.engine.outcome import Termination
-from amigos.engine.record import Record, RecordHand, hand_with_moves
-from amigos.engine.trail import HandTrail, MatchTrail, VoidedDeal, hand_trail_json, match_trail_json
+from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
-from amigos.table import computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
+from amigos.table import TableError, computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
+from amigos.table.hand import AppliedMove, apply_move, deal_hand
+from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
     Drew,
     HandEnded,
@@ -242,28 +239,32 @@ class Game:
         ``lead_draw``: the draw that chose the match's first leader (Cuban, first deal only), told
         to everyone with the deal: the tiles drawn are set aside, never played."""
         assert self.match is not None
-        number = len(self.hands) + 1
         # A redeal after a reshuffle gets its own identity, so no identity is committed to two keys.
-        ident = redeal_id(hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ())))
-        deal = deal_from_key(key, self.variant)
-        leader = self.match.leader_for(deal)
+        dealt = deal_hand(
+            self.match,
+            key,
+            lambda number: redeal_id(
+                hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ()))
+            ),
+        )
+        deal = dealt.deal
         entry = HandStarted(
-            number=number,
-            id=ident,
-            commitment=commitment(key, ident),
-            leader=leader,
-            key=deal.key if deal.key is not None else key,
+            number=dealt.number,
+            id=dealt.hand_id,
+            commitment=dealt.commitment,
+            leader=dealt.state.leader,
+            key=dealt.key,
             hands=tuple(tuple(str(tile) for tile in hand) for hand in deal.hands),
             hand_sizes=tuple(len(hand) for hand in deal.hands),
             boneyard_size=len(deal.boneyard) if self.variant.draws else 0,
             # Private: each offered seat alone is told (the codec's `wire`), for the count of
             # doubles says something of its tiles.
-            reshuffle=tuple(self.match.reshuffle_offer(deal)),
+            reshuffle=dealt.offer,
             lead_draw=None
             if lead_draw is None
             else tuple((seat, str(tile)) for seat, tile in lead_draw.draws),
         )
-        self._apply_hand_started(entry, deal)
+        self._apply_hand_started(entry, dealt.state)
         return [entry]
 
     def reshuffle(self, seat: int) -> list[LogEntry]:
@@ -287,21 +288,19 @@ class Game:
     def act(
         self, seat: int, action: Action, *, at: str, system: bool = False, reason: str | None = None
     ) -> list[LogEntry]:
-        """The log entries of ``seat`` doing ``action`` (checked by the engine: turn, tile, arm).
+        """The log entries of ``seat`` doing ``action``: the hand decides (`amigos.table.apply_move`:
+        a hand in play, the turn, the rules, in that order; the hand's end and the match's).
 
         ``reason`` says why the system or a computer player moved (engine/trail.py's
         SYSTEM_REASONS); it is logged with the move so the record, rebuilt after a restart, says
         the same."""
         mark = system_reason(action, system, reason)
-        state = self.hand
-        if state is None or state.is_over:
-            raise Refused("not_playing", "no hand is in play")
-        if seat != state.to_move:
-            raise Refused("not_your_turn", "another seat is to play")
         try:
-            after = state.apply(action, seat)
-        except IllegalAction as refusal:
-            raise Refused("illegal_play", refusal.reason) from None
+            moved = apply_move(self.hand, self.match, seat, action)
+        except TableError as refusal:
+            raise Refused(refusal.code, refusal.detail) from None
+        # The answer's fields read once (a play's path: each property read costs it a little).
+        _, _, state, after, _ = moved
         entries: list[LogEntry] = []
         if isinstance(action, Play):
             placement = after.line.placements[-1]
@@ -326,16 +325,16 @@ class Game:
             )
         else:
             entries.append(Passed(seat, tuple(state.line.open_ends()), system, mark, at))
-        # Every tile drawn in this action tells the boneyard as the action leaves it.
-        remaining = len(after.boneyard)
-        for happened in after.history[len(state.history) + 1 :]:
-            if isinstance(happened, DrawEvent):
-                assert happened.tile is not None
-                entries.append(Drew(seat=happened.seat, tile=str(happened.tile), boneyard_size=remaining))
+        if len(after.history) > len(state.history) + 1:
+            # Every tile drawn in this action tells the boneyard as the action leaves it.
+            remaining = len(after.boneyard)
+            for drawn in moved.drawn:
+                assert drawn.tile is not None
+                entries.append(Drew(seat=drawn.seat, tile=str(drawn.tile), boneyard_size=remaining))
         self._record(action, state.move_notation(action), at, mark)
         self.hand = after
-        if after.is_over:
-            entries.extend(self._end_hand())
+        if after.outcome is not None:  # `moved.hand_over`
+            entries.extend(self._end_hand(moved))
         return entries
 
     def forced_pass(self) -> bool:
@@ -350,32 +349,38 @@ class Game:
         self.offender = offender
         return [self._match_ended(termination, offender)]
 
-    def _end_hand(self) -> list[LogEntry]:
-        assert self.match is not None and self.hand is not None and self.hand.outcome is not None
+    def _end_hand(self, moved: AppliedMove) -> list[LogEntry]:
+        """The entries of the hand ``moved`` ended: its result, and the match's end when the hand
+        took it to its target (both decided by `amigos.table.apply_move`)."""
+        outcome = moved.after.outcome
+        assert outcome is not None
         log = self.hands[-1]
-        self.match = self.match.finish_hand(self.hand)
-        revealed = [sorted((str(tile) for tile in hand), reverse=True) for hand in self.hand.hands]
+        self.match = moved.match
+        revealed = [sorted((str(tile) for tile in hand), reverse=True) for hand in moved.after.hands]
         entries: list[LogEntry] = [
             HandEnded(
                 number=log.number,
                 id=log.id,
-                outcome=outcome_json(self.hand.outcome),
+                outcome=outcome_json(outcome),
                 revealed=tuple(tuple(hand) for hand in revealed),
                 key=log.key,
                 commitment=log.commitment,
-                sheet=sheet_json(self.match.sheet()),
+                sheet=sheet_json(moved.match.sheet()),
             )
         ]
-        if self.match.is_over:
+        if moved.match_over:
             self.termination = "target"
-            entries.append(self._match_ended("target"))
+            entries.append(self._match_ended("target", winner=moved.winner))
         return entries
 
-    def _match_ended(self, termination: str, offender: int | None = None) -> MatchEnded:
+    def _match_ended(
+        self, termination: str, offender: int | None = None, winner: int | None = None
+    ) -> MatchEnded:
+        """``winner``: the side that took the match to its target (None when it ended unfinished)."""
         assert self.match is not None
         return MatchEnded(
             termination=termination,
-            winner=self.match.winner if termination == "target" else None,
+            winner=winner,
             sheet=sheet_json(self.match.sheet()),
             completed=termination == "target",
             offender=offender,
@@ -419,22 +424,21 @@ class Game:
                 self.offender = entry.offender
 
     def _replay_action(self, action: Action, seat: int, system: bool, reason: str | None, at: str) -> None:
-        assert self.hand is not None and self.match is not None
-        mark = system_reason(action, system, reason)
-        self._record(action, self.hand.move_notation(action), at, mark)
-        self.hand = self.hand.apply(action, seat)
-        if self.hand.is_over:
-            self.match = self.match.finish_hand(self.hand)
+        """A logged move laid again, checked and ended as it was when made (`apply_move`)."""
+        moved = apply_move(self.hand, self.match, seat, action)
+        self._record(action, moved.notation, at, system_reason(action, system, reason))
+        self.hand = moved.after
+        self.match = moved.match
 
-    def _apply_hand_started(self, entry: HandStarted, deal: Deal | None = None) -> None:
-        """``deal``: the one the entry's key gives, when the caller has it already (a live table
-        dealing; deriving a deal from its key is the costliest step of a hand's start)."""
+    def _apply_hand_started(self, entry: HandStarted, state: HandState | None = None) -> None:
+        """``state``: the hand before the lead, when the caller has it already (a live table
+        dealing, `deal_hand`; deriving a deal from its key is the costliest step of a hand's
+        start). Replaying, the entry's key and leader give it."""
         assert self.match is not None
-        if deal is None:
-            deal = deal_from_key(entry.key, self.variant)
+        if state is None:
+            state = self.match.start_hand(deal_from_key(entry.key, self.variant), entry.leader)
         if entry.lead_draw:
             self.lead_draw = [[seat, tile] for seat, tile in entry.lead_draw]
-        state = self.match.start_hand(deal, entry.leader)
         self.hands.append(
             HandLog(
                 number=entry.number,
@@ -449,27 +453,23 @@ class Game:
 
     # -- the record ----------------------------------------------------------------------------------
 
-    def record(
-        self, cards: list[dict[str, Any]] | None = None, absent: tuple[int, ...] = ()
-    ) -> dict[str, Any]:
-        """The match so far as a record (docs/record-format.md) with the live extensions.
-
-        The extension fields are written by engine/trail.py's codec, never by hand: the engine
-        (and so the archive and ``amigos replay``) validates them, and a record with other field
-        names or units is refused (the archive then would never get the match)."""
+    def record(self, absent: tuple[int, ...] = ()) -> dict[str, Any]:
+        """The match so far as a record (docs/record-format.md) with the live extensions, as
+        `amigos.table.record` builds every live record (`match_record`, `hand_entry`): the fields
+        are written by engine/trail.py's codec, never by hand, so the engine (and so the archive
+        and ``amigos replay``) can check them; a record with other field names or units is refused
+        (the archive then would never get the match)."""
         hands = [self._record_hand(log) for log in self.hands]
         for stale in self._recorded.keys() - {log.id for log in self.hands}:
             del self._recorded[stale]
-        match = MatchTrail(
+        record = match_record(
+            self.variant.name,
+            self.names,
             table=f"table:{self.table_id}:match:{self.match_number}",
             termination=Termination(self.termination) if self.termination else None,
             offender=self.offender if self.termination not in ("", "target") else None,
             absent=absent,
-        )
-        extra = match_trail_json(match)
-        if cards is not None:
-            extra["cards"] = cards
-        record = Record(variant=self.variant.name, players=self.names, extra=extra).to_obj()
+        ).to_obj()
         # The hands as the engine writes them (`RecordHand.to_obj`), kept from one record to the
         # next: the record is written again at every hand's start and end, and converting every
         # earlier hand again each time was a fortieth of a closed loop's interpreter time.
@@ -477,26 +477,20 @@ class Game:
         return record
 
     def _record_hand(self, log: HandLog) -> dict[str, Any]:
-        """One hand of the record, built again only when it gained actions since it was last built
-        (the same object each time otherwise: a record is written, never changed)."""
+        """One hand of the record (`hand_entry`), built again only when it gained actions since it
+        was last built (the same object each time otherwise: a record is written, never changed)."""
         kept = self._recorded.get(log.id)
         if kept is not None and kept[0] == len(log.actions):
             return kept[1]
-        base = hand_with_moves(log.start, log.moves)
-        trail = HandTrail(
+        built = hand_entry(
+            log.start,
+            log.moves,
             key=log.key,
             hand_id=log.id,
             commitment=log.commitment,
             times=tuple(epoch(at) for at in log.times) if all(log.times) else None,
             system=tuple(log.system),
             voided=tuple(self.voided.get(log.number, ())),
-        )
-        built = RecordHand(
-            deal=base.deal,
-            boneyard=base.boneyard,
-            leader=base.leader,
-            moves=base.moves,
-            extra=hand_trail_json(trail),
         ).to_obj()
         self._recorded[log.id] = (len(log.actions), built)
         return built
