@@ -18,6 +18,7 @@ from amigos.table import (
     DealNeeded,
     HandEnded,
     HandStarted,
+    Invitation,
     InvitationSent,
     Leave,
     MatchEnded,
@@ -41,6 +42,8 @@ from amigos.table import (
     next_lapse,
     open_table,
 )
+from amigos.table.gathering import answer_refusal
+from amigos.table.senders import sender_refusal
 
 from .helpers import HUMANS, KEY, PATIENT, Table, config
 
@@ -157,16 +160,43 @@ def test_an_unanswered_invitation_expires_after_30_seconds() -> None:
         TableCancelled(Cancellation.INVITATIONS),
         BackToLobby((0, 1, 2, 3)),
     ]
+    # After the lapse the table is closed: no invitation is open any more (as the server says).
     with pytest.raises(TableError) as caught:
         table.at(131.0, Accept(3))
-    assert caught.value.code == "wrong_phase"
+    assert caught.value.code == "not_invited"
+
+
+@pytest.mark.parametrize("answer", [Accept, Refuse])
+def test_an_answer_at_its_invitations_moment_is_late_before_the_lapse_is_run(answer: type) -> None:
+    """Regression: a late acceptance was refused by the pure table as ``wrong_phase`` (the lapse it
+    runs first had closed the table) while the server said ``invitation_expired``; both now ask
+    `answer_refusal`, before the deadlines that fell due run, and nothing changes."""
+    table = invited()
+    table.at(101.0, Accept(1))
+    before = table.state
+    with pytest.raises(TableError) as caught:
+        table.at(130.0, answer(2))
+    assert caught.value.code == "invitation_expired"
+    assert table.state is before
+    # Just before its moment the answer counts.
+    table.at(129.999, answer(2))
+    answered = Invitation.ACCEPTED if answer is Accept else Invitation.REFUSED
+    assert table.state.seats[2].invitation is answered
+
+
+def test_the_answer_refusal_the_live_server_asks() -> None:
+    """`answer_refusal`: no open invitation first, then its moment, at the moment itself too."""
+    assert answer_refusal(invited=False, until=10.0, now=20.0) == "not_invited"
+    assert answer_refusal(invited=True, until=10.0, now=10.0) == "invitation_expired"
+    assert answer_refusal(invited=True, until=10.0, now=9.999) is None
+    assert answer_refusal(invited=True, until=None, now=1e9) is None  # no end (correspondence)
 
 
 @pytest.mark.parametrize(
     ("sent", "code"),
     [
         (Accept(0), "not_invited"),
-        (Accept(7), "not_a_seat"),
+        (Accept(7), "not_seated"),
         (Deal(KEY, 0), "wrong_phase"),
         (Move(1, None), "not_playing"),  # type: ignore[arg-type]
     ],
@@ -333,3 +363,12 @@ def test_an_invitation_answered_meanwhile_does_not_lapse() -> None:
     effects = table.at(130.0, Tick())
     expired = [effect.seat for effect in effects if isinstance(effect, Notice)]
     assert expired == [3]
+
+
+def test_who_sent_a_command_is_checked_first_in_one_order() -> None:
+    """`sender_refusal`: the seat before the version (the server's order for every command), and
+    a command with no version is never stale (the pure table's inputs carry none)."""
+    assert sender_refusal(seated=False, saw=3, version=4) == "not_seated"
+    assert sender_refusal(seated=True, saw=3, version=4) == "stale_version"
+    assert sender_refusal(seated=True, saw=4, version=4) is None
+    assert sender_refusal(seated=True) is None

@@ -41,7 +41,7 @@ from amigos.table import (
     suspension_offender,
     waits_for_absent,
 )
-from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
+from amigos.table.presence import Heard, Lapse, Return, Sign, comeback, heard_from, window, window_lapse
 from tests.engine.helpers import position, two_ended
 
 from .helpers import HUMANS, OPEN, PATIENT, Table, config, playing
@@ -366,3 +366,58 @@ def test_a_held_seat_is_refused_before_the_wait_and_the_wait_before_the_hand() -
     with pytest.raises(TableError) as caught:
         between.at(124.0, Move(0, action))
     assert caught.value.code == "not_playing"  # as the live table's hand says between two hands
+
+
+def test_a_play_from_a_seat_judged_away_for_silence_brings_it_back_and_stands() -> None:
+    """Regression: a seat judged away for a silence (late heartbeats) while its page is still
+    joined, whose play then arrived, was refused ``table_paused`` by the pure table while the
+    server takes the play as the player's return (`heard_from`)."""
+    table = live()
+    beat(table, 10.0, (0, 2, 3))
+    assert Notice(NoticeKind.PLAYER_AWAY, 1) in table.at(30.0, Tick())
+    assert table.state.paused and table.state.seats[1].page_open
+    effects = table.at(31.0, Move(1, OPEN.legal_actions()[0]))
+    assert Notice(NoticeKind.PLAYER_BACK, 1) in effects
+    hand = table.state.hand
+    assert hand is not None and len(hand.moves) == 1 and hand.moves[0].seat == 1
+    assert not table.state.paused and table.state.seats[1].last_seen == 31.0
+
+
+def test_a_play_from_a_seat_whose_pages_all_closed_is_refused_and_it_stays_away() -> None:
+    table = live()
+    table.at(5.0, Disconnected(1))
+    assert not table.state.seats[1].page_open
+    before = table.state
+    with pytest.raises(TableError) as caught:
+        table.at(6.0, Move(1, OPEN.legal_actions()[0]))
+    assert caught.value.code == "table_paused" and table.state is before
+    # A page joining brings the player back, and the play then stands.
+    table.at(7.0, Reconnected(1))
+    assert table.state.seats[1].page_open and not table.state.paused
+    table.at(8.0, Move(1, OPEN.legal_actions()[0]))
+
+
+def test_a_play_counts_as_being_heard_from() -> None:
+    """A person's move moves their silence on as a heartbeat would (the server's rule too)."""
+    table = live()
+    beat(table, 25.0, (0, 2, 3))
+    table.at(25.0, Move(1, OPEN.legal_actions()[0]))
+    assert table.state.seats[1].last_seen == 25.0
+    table.at(54.9, Tick())  # without the play, its silence would have lapsed at 30 s
+    assert not table.state.seats[1].is_away
+    table.at(55.0, Tick())
+    assert table.state.seats[1].away_since == 55.0
+
+
+def test_what_hearing_from_a_seat_does_is_one_rule() -> None:
+    def heard(sign: Sign, away: bool = False, held: bool = False, page: bool = True) -> Heard:
+        return heard_from(sign, computer=False, away=away, held=held, page_open=page)
+
+    for sign in Sign:
+        assert heard_from(sign, computer=True, away=False, held=False, page_open=True) is Heard.NOBODY
+        assert heard(sign) is Heard.PRESENT  # a present seat's silence counts from now
+    assert heard(Sign.HEARTBEAT, away=True, page=False) is Heard.BACK
+    assert heard(Sign.JOINED, away=True, held=True, page=False) is Heard.BACK
+    assert heard(Sign.PLAY, away=True) is Heard.BACK  # judged away, its page still joined
+    assert heard(Sign.PLAY, away=True, page=False) is Heard.PRESENT  # its pages all closed
+    assert heard(Sign.PLAY, away=True, held=True) is Heard.PRESENT  # a computer holds the seat

@@ -46,6 +46,7 @@ from .flow import (
 from .gathering import (
     answer,
     call_off,
+    check_answer,
     everyone_accepted,
     everyone_seated,
     leave,
@@ -56,8 +57,20 @@ from .gathering import (
     vote,
     vote_fails,
 )
-from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState
-from .presence import Lapse, others_held, seat_away, seen, suspend, window, window_lapse
+from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState, VoteChoice
+from .presence import (
+    Lapse,
+    Sign,
+    first_to_leave,
+    leaves_vote,
+    others_held,
+    seat_away,
+    seen,
+    suspend,
+    window,
+    window_lapse,
+)
+from .senders import sender_refusal
 
 
 def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect]]:
@@ -115,6 +128,8 @@ def next_deadline(state: TableState) -> Deadline | None:
         candidates.append(Deadline(state.start_until, DeadlineKind.START))
     if phase is Phase.VOTING and state.vote_until is not None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
+    if phase is Phase.VOTING and (left := _first_to_leave(state)) is not None:
+        candidates.append(left)
     if phase is Phase.DEALING and state.deal_at is not None and not state.paused:
         candidates.append(Deadline(state.deal_at, DeadlineKind.DEAL))
     clock = state.clock
@@ -146,6 +161,18 @@ def _presence_deadlines(state: TableState) -> list[Deadline]:
     return found
 
 
+def _first_to_leave(state: TableState) -> Deadline | None:
+    """During the vote: when the first seat whose page closed has left (`presence.first_to_leave`)."""
+    closed = {
+        seat: since for seat, info in enumerate(state.seats) if (since := info.vote_absent_since) is not None
+    }
+    first = first_to_leave(closed)
+    if first is None:
+        return None
+    since, seat = first
+    return Deadline(since + state.config.timing.vote_absence, DeadlineKind.VOTE_ABSENCE, seat)
+
+
 def _earliest(deadlines: list[Deadline]) -> Deadline | None:
     """The earliest of ``deadlines``; ties go to the first listed (the clock's card before its
     system play, the seats in order)."""
@@ -165,6 +192,9 @@ def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[Ta
     before = next_deadline(state)
     effects: list[Effect] = []
     now = max(now, state.now)
+    if isinstance(given, inputs.Accept | inputs.Refuse):
+        # An answer after its invitation's moment is late, even before the lapse runs below.
+        check_answer(state, _seat(state, given.seat), now)
     state = _run_due(state, now, effects)
     state = replace(state, now=now)
     state = _apply(state, given, now, effects)
@@ -191,6 +221,10 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     if kind in (DeadlineKind.RECONNECT, DeadlineKind.GRACE):
         assert seat is not None
         return _window_lapsed(state, seat, at, effects)
+    if kind is DeadlineKind.VOTE_ABSENCE:
+        # No page of the seat came back: it left the table, a choice of the meeting room.
+        assert seat is not None
+        return vote(state, seat, VoteChoice.LOBBY, effects, left=True)
     # The table's own deadline: what it does is `table_due`'s rule, which the actor asks too.
     due = table_due(
         kind,
@@ -243,6 +277,12 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
         return press_start(state, _seat(state, given.seat), now, effects)
     if isinstance(given, inputs.Cancel):
         return call_off(state, _seat(state, given.seat), effects)
+    if isinstance(given, inputs.Accept | inputs.Refuse):
+        # Asked of a closed table too: its invitations are over (`answer_refusal`), as the server says.
+        return answer(state, _seat(state, given.seat), isinstance(given, inputs.Accept), now, effects)
+    if isinstance(given, inputs.Vote):
+        # Asked of a closed table too: no vote is open (`vote_refusal`), as the server says.
+        return vote(state, _seat(state, given.seat), given.choice, effects)
     if state.phase is Phase.CLOSED:
         raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.TakeOver):
@@ -250,30 +290,43 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Deal):
         return deal(state, given, now, effects)
     seat = _seat(state, given.seat)
-    if isinstance(given, inputs.Accept):
-        return answer(state, seat, True, now, effects)
-    if isinstance(given, inputs.Refuse):
-        return answer(state, seat, False, now, effects)
     if isinstance(given, inputs.Move):
+        if not given.by_computer:
+            # A person's move is a sign of life (`presence.heard_from`), counted before it is judged.
+            state = seen(state, seat, now, effects, Sign.PLAY)
         return move(state, given, now, effects)
-    if isinstance(given, inputs.Heartbeat | inputs.Reconnected):
+    if isinstance(given, inputs.Heartbeat):
         return seen(state, seat, now, effects)
+    if isinstance(given, inputs.Reconnected):
+        # A page joined: it ends an absence from the vote, and the seat is heard from.
+        state = set_seat(state, seat, page_open=True, vote_absent_since=None)
+        return seen(state, seat, now, effects, Sign.JOINED)
     if isinstance(given, inputs.Disconnected):
-        if state.phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
-            return seat_away(state, seat, now, effects, deliberate=False)
-        return state
+        return _pages_closed(state, seat, now, effects)
     if isinstance(given, inputs.Leave):
         return leave(state, seat, now, effects)
-    if isinstance(given, inputs.Vote):
-        return vote(state, seat, given.choice, effects)
     if isinstance(given, inputs.RedCard):
         state = give_card(state, seat, Colour.RED, CardReason.ADMINISTRATOR, now, effects)
         return suspend(state, seat, effects)
     if isinstance(given, inputs.AskReshuffle):
+        state = seen(state, seat, now, effects, Sign.PLAY)
         return reshuffle(state, seat, effects)
     if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
     raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _pages_closed(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
+    """Every page of the seat closed: away during a live match; during the vote, its absence from
+    the vote starts (`presence.leaves_vote`)."""
+    info = state.seats[seat]
+    state = set_seat(state, seat, page_open=False)
+    if state.phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
+        return seat_away(state, seat, now, effects, deliberate=False)
+    voting = state.phase is Phase.VOTING
+    if leaves_vote(voting, info.is_computer, pages_left=False) and info.vote_absent_since is None:
+        return set_seat(state, seat, vote_absent_since=now)
+    return state
 
 
 def _take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
@@ -308,9 +361,13 @@ def _open_invitations(state: TableState) -> dict[int, float | None]:
 
 
 def _seat(state: TableState, seat: object) -> int:
-    """``seat``, checked to be one of the table's."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
-        raise TableError("not_a_seat", f"no seat {seat!r} at this table")
+    """``seat``, checked to be one of the table's (`sender_refusal`: the protocol's ``not_seated``;
+    the pure table knows no versions)."""
+    seated = not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < state.seat_count
+    refusal = sender_refusal(seated=seated)
+    if refusal is not None:
+        raise TableError(refusal, f"no seat {seat!r} at this table")
+    assert isinstance(seat, int)
     return seat
 
 

@@ -27,6 +27,7 @@ class DeadlineKind(enum.Enum):
     GRACE = "grace"
     VOTE = "vote"
     DEAL = "deal"  # the pause between hands is over: the next hand is dealt
+    VOTE_ABSENCE = "vote_absence"  # a seat's page closed during the vote has not come back: it left
 
 
 class Cancellation(enum.Enum):
@@ -240,8 +241,12 @@ class SeatReturned:
 
 @dataclass(frozen=True, slots=True)
 class VoteCast:
+    """``seat`` chose; ``left``: it left the table during the vote (its page closed and did not come
+    back, or it left on purpose), which is a choice of the meeting room."""
+
     seat: int
     choice: VoteChoice
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,10 @@ from __future__ import annotations
 CODES = frozenset(
     {
         "wrong_phase",  # the input does not apply to what the table is doing now
-        "not_a_seat",  # no such seat at this table
+        "not_seated",  # the sender holds no seat at this table (the protocol's code)
         "not_organizer",  # only the organizer may do this
         "not_invited",  # the seat has no pending invitation
+        "invitation_expired",  # an acceptance after the invitation's moment: it lapsed
         "not_all_accepted",  # the match cannot start before every seat accepted
         "already_started",  # the match has started already: no start button any more
         "computer_seat",  # a human command for a seat a computer player holds
@@ -21,7 +22,7 @@ CODES = frozenset(
         "leader_required",  # the first hand of this family needs a leader from the caller
         "bad_leader",  # a leader that is not a seat
         "bad_vote",  # a vote for no known choice
-        "already_voted",  # a seat votes twice
+        "not_voting",  # a choice while no vote is open
         "bad_input",  # stored or sent data that is not a table input
         "no_reshuffle",  # no new deal may be asked now (not offered to the seat, or play began)
         "table_paused",  # the table waits for an absent player: no move until they return

@@ -33,11 +33,8 @@ from .seating import reseat
 def answer(state: TableState, seat: int, accepted: bool, now: float, effects: list[Effect]) -> TableState:
     """An answer to an invitation. A refusal closes the table: the organizer is told and those
     already seated go back to the meeting room (spec §1.2.3). The last acceptance seats everyone
-    (`everyone_seated`)."""
-    if state.phase is not Phase.INVITING:
-        raise TableError("wrong_phase", "no invitation is pending")
-    if state.seats[seat].invitation is not Invitation.PENDING:
-        raise TableError("not_invited", f"seat {seat} has no pending invitation")
+    (`everyone_seated`). Refused as `answer_refusal` says (`check_answer`)."""
+    check_answer(state, seat, now)
     if not accepted:
         state = set_seat(state, seat, invitation=Invitation.REFUSED)
         effects.append(Notice(NoticeKind.INVITATION_REFUSED, seat))
@@ -51,6 +48,29 @@ def answer(state: TableState, seat: int, accepted: bool, now: float, effects: li
 
 #: A moment: seconds in this model, an aware datetime at the live server (which asks the same rules).
 Moment = TypeVar("Moment", float, datetime)
+
+
+def answer_refusal(*, invited: bool, until: Moment | None, now: Moment) -> str | None:
+    """Why a player's answer to an invitation (an acceptance or a refusal) is refused (a protocol
+    code), or None: the player must have an open invitation at a table still inviting
+    (``not_invited``), and answer before its moment ``until`` (None: no end) runs out
+    (``invitation_expired``): at that moment the invitation lapsed and the table is cancelled, even
+    when the server's timer has not fired yet. Asked in that order, by the server's actor
+    (`table.invite.accept` and `table.invite.refuse`) and by the pure table (`Accept`, `Refuse`,
+    before the deadlines that fell due run)."""
+    if not invited:
+        return "not_invited"
+    if until is not None and now >= until:
+        return "invitation_expired"
+    return None
+
+
+def check_answer(state: TableState, seat: int, now: float) -> None:
+    """`answer_refusal` for ``seat``'s answer at ``now``, raised as the table's error."""
+    invited = state.phase is Phase.INVITING and state.seats[seat].invitation is Invitation.PENDING
+    refusal = answer_refusal(invited=invited, until=state.invite_until, now=now)
+    if refusal is not None:
+        raise TableError(refusal, f"seat {seat} has no open invitation now")
 
 
 def lapsed_invitations(pending: Mapping[int, Moment | None], now: Moment) -> tuple[int, ...]:
@@ -111,20 +131,23 @@ def start(state: TableState, now: float, effects: list[Effect]) -> TableState:
     return replace(state, phase=Phase.DEALING, seats=seats, invite_until=None, start_until=None)
 
 
-def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]) -> TableState:
-    """A choice after the match. Any difference, or the lobby, ends the vote at once; all the same
-    choice seats the next match."""
-    if state.phase is not Phase.VOTING:
-        raise TableError("wrong_phase", "there is nothing to vote on")
+def vote(
+    state: TableState, seat: int, choice: VoteChoice, effects: list[Effect], left: bool = False
+) -> TableState:
+    """A choice after the match (``left``: the seat left the table, a choice of the meeting room).
+    A later choice replaces the seat's earlier one while the vote is open (docs/protocol.md,
+    `table.vote`). Any difference, or the lobby, ends the vote at once; all the same choice seats
+    the next match."""
+    refusal = vote_refusal(voting=state.phase is Phase.VOTING)
+    if refusal is not None:
+        raise TableError(refusal, "there is nothing to vote on")
     if not isinstance(choice, VoteChoice):
         raise TableError("bad_vote", f"not a choice: {choice!r}")
     info = state.seats[seat]
     if info.is_computer:
         raise TableError("computer_seat", "computer players do not vote")
-    if info.vote is not None:
-        raise TableError("already_voted", f"seat {seat} has voted")
-    state = set_seat(state, seat, vote=choice)
-    effects.append(VoteCast(seat, choice))
+    state = set_seat(state, seat, vote=choice, vote_absent_since=None)
+    effects.append(VoteCast(seat, choice, left))
     voters = humans(state)
     choices = {index: vote for index in voters if (vote := state.seats[index].vote) is not None}
     decided = decide(choices, voters)
@@ -135,6 +158,14 @@ def vote(state: TableState, seat: int, choice: VoteChoice, effects: list[Effect]
     players, organizer = reseat(state.config.players, state.config.organizer, choice)
     effects.append(VoteResult(choice, players, organizer))
     return replace(state, phase=Phase.CLOSED, vote_until=None)
+
+
+def vote_refusal(*, voting: bool) -> str | None:
+    """Why a seated player's choice is refused by where the table stands (a protocol code), or
+    None: only while the vote is open (``not_voting``, also once it closed). The server's actor
+    asks this after its own checks of who sent it and which version they saw (`sender_refusal`);
+    then the choice's word is checked (``bad_choice``)."""
+    return None if voting else "not_voting"
 
 
 def decide(choices: Mapping[int, VoteChoice], voters: Collection[int]) -> VoteChoice | None:
@@ -169,7 +200,7 @@ def leave(state: TableState, seat: int, now: float, effects: list[Effect]) -> Ta
             return answer(state, seat, False, now, effects)
         return close(state, humans(state, except_seat=seat), effects)
     if phase is Phase.VOTING:
-        return vote(state, seat, VoteChoice.LOBBY, effects)
+        return vote(state, seat, VoteChoice.LOBBY, effects, left=True)
     if state.config.conduct is Conduct.CORRESPONDENCE:
         return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
     return seat_away(state, seat, now, effects, deliberate=True)

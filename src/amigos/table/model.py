@@ -151,6 +151,10 @@ class SeatState:
     ``player`` None is a computer player. ``away_since`` is when the seat was found absent (no
     heartbeat, socket closed, or left); ``held_by_computer`` means a computer plays for an absent
     player (TIMED conduct); ``cards`` counts the cards given in this match by colour name.
+    ``page_open``: whether a page of the player is joined (every one closing is `Disconnected`,
+    one joining `Reconnected`): a play from a seat judged away for a silence brings it back only
+    then (`presence.heard_from`). ``vote_absent_since``: during the vote, since when the seat has
+    had no page joined (`presence.leaves_vote`).
     """
 
     player: str | None
@@ -163,6 +167,8 @@ class SeatState:
     blue: int = 0
     red: int = 0
     vote: VoteChoice | None = None
+    page_open: bool = True
+    vote_absent_since: float | None = None
 
     @property
     def is_computer(self) -> bool:

@@ -1,11 +1,12 @@
-"""Who is at the table: heartbeats, absence and return, computer players holding a seat, and
-suspensions."""
+"""Who is at the table: heartbeats, absence and return, computer players holding a seat, a page
+closed during the vote, and suspensions."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import TypeVar
 
 from amigos.engine import Termination
@@ -18,6 +19,44 @@ from .model import Conduct, Phase, TableState, Timing
 
 #: A seat's account: a player's name in this model, a user's number at the live server.
 Account = TypeVar("Account")
+
+#: A moment: seconds in this model, an aware datetime at the live server (which asks the same rules).
+Moment = TypeVar("Moment", float, datetime)
+
+
+class Sign(enum.Enum):
+    """How a seat's player was heard from."""
+
+    HEARTBEAT = "heartbeat"  # a page of the seat beat
+    JOINED = "joined"  # a page joined the table as the seat (a new socket, a reload)
+    PLAY = "play"  # the player moved, or asked for a new deal
+
+
+class Heard(enum.Enum):
+    """What hearing from a seat's player does (`heard_from`)."""
+
+    NOBODY = "nobody"  # a computer player's seat: there is nobody to hear, no silence counts
+    PRESENT = "present"  # the seat's silence counts from now
+    BACK = "back"  # ... and the absent player is back (`comeback` says what that does)
+
+
+def heard_from(sign: Sign, *, computer: bool, away: bool, held: bool, page_open: bool) -> Heard:
+    """What a sign of life from a seat does (docs/rules.md, "Connection and absence"). Any sign
+    from a person counts as being heard: their silence counts from now. An absent player is back
+    when a page of theirs beats or joins; a play (or a request for a new deal) brings them back
+    only while a page of theirs is still joined (``page_open``: they were judged away for a
+    silence, say late heartbeats on a slow network, and the play shows they are there) and no
+    computer player holds the seat (the player takes it back by joining again, the
+    ``held_by_computer`` refusal says so). A seat whose pages all closed stays away until a page
+    joins. The server's actor asks this for every heartbeat, join and play, the pure table for
+    `Heartbeat`, `Reconnected`, `Move` and `AskReshuffle`; it counts the play before judging it
+    (a refused play was a sign of life too), the pure table only an accepted one (a refused input
+    changes nothing)."""
+    if computer:
+        return Heard.NOBODY
+    if not away or (sign is Sign.PLAY and (held or not page_open)):
+        return Heard.PRESENT
+    return Heard.BACK
 
 
 class Lapse(enum.Enum):
@@ -74,14 +113,27 @@ def others_held(state: TableState, seat: int) -> list[bool]:
     ]
 
 
-def seen(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:
-    """A heartbeat or a new socket: the seat is present; an absent player is back (a computer
-    player gives the seat back at once; a waiting table goes on with fresh time)."""
+def seen(
+    state: TableState, seat: int, now: float, effects: list[Effect], sign: Sign = Sign.HEARTBEAT
+) -> TableState:
+    """The seat's player was heard from (``sign``): what `heard_from` decides. An absent player
+    who is back gets the seat back from a computer player at once, and a waiting table goes on
+    with fresh time. A heartbeat or a page from a computer player's seat is refused; a move for
+    it is the hand's to judge."""
     info = state.seats[seat]
-    if info.is_computer:
+    if info.is_computer and sign is not Sign.PLAY:
         raise TableError("computer_seat", f"seat {seat} is a computer player")
+    heard = heard_from(
+        sign,
+        computer=info.is_computer,
+        away=info.away_since is not None,
+        held=info.held_by_computer,
+        page_open=info.page_open,
+    )
+    if heard is Heard.NOBODY:
+        return state
     state = set_seat(state, seat, last_seen=now)
-    if info.away_since is None:
+    if heard is Heard.PRESENT:
         return state
     state = set_seat(state, seat, away_since=None, abandon=False, held_by_computer=False)
     effects.append(Notice(NoticeKind.PLAYER_BACK, seat))
@@ -114,6 +166,25 @@ def seat_away(state: TableState, seat: int, at: float, effects: list[Effect], de
     if state.paused:
         return replace(state, clock=None)
     return state
+
+
+def leaves_vote(voting: bool, computer: bool, pages_left: bool) -> bool:
+    """Whether a page closing starts the seat's absence from the vote: during the vote, a person's
+    last page (``pages_left``: whether another page of theirs is still joined). Unless a page of
+    theirs joins again within `Timing.vote_absence` (a reload comes back sooner), the player has
+    left the table: that is a choice of the meeting room, replacing any choice made, and it closes
+    the vote (docs/protocol.md, "After the match"). A page joining ends the absence; a heartbeat
+    does not (only a joined page beats). A seat already away when the vote opened has no page to
+    close: the vote's own time runs for it. The server's actor asks this when a socket goes, the
+    pure table on `Disconnected`."""
+    return voting and not computer and not pages_left
+
+
+def first_to_leave(closed: Mapping[int, Moment]) -> tuple[Moment, int] | None:
+    """Of the seats whose absence from the vote runs (each with the moment its last page closed),
+    the one whose absence began first, ties to the lower seat, with that moment: it is the first
+    to have left, `Timing.vote_absence` later. None: no absence runs."""
+    return min(((since, seat) for seat, since in closed.items()), default=None)
 
 
 def suspension_offender(

@@ -18,6 +18,7 @@ import random
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -31,11 +32,15 @@ from amigos.table import (
     Deal,
     Disconnected,
     Effect,
+    Heartbeat,
+    MatchEnded,
     Move,
     Notice,
     NoticeKind,
     Phase,
     Reconnected,
+    Refuse,
+    Situation,
     Start,
     Suspend,
     SystemPlay,
@@ -46,6 +51,9 @@ from amigos.table import (
     Termination,
     Tick,
     Timing,
+    Vote,
+    VoteCast,
+    VoteChoice,
     advance,
     next_deadline,
     open_table,
@@ -53,7 +61,7 @@ from amigos.table import (
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
-from amigos.web.tables import registry, store
+from amigos.web.tables import registry, services, store, suspensions
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.actor_clock import WORDS
 from tests.table.helpers import config
@@ -72,13 +80,14 @@ class Mirror:
     actor's start), and every effect kept. Heartbeats never lapse here: the test keeps every seat
     heard at the actor too, so presence plays no part."""
 
-    def __init__(self, start: datetime, started: bool = True) -> None:
+    def __init__(self, start: datetime, started: bool = True, heartbeat_timeout: float = 1e9) -> None:
         self.start = start
         players = ("ana", "beto", "caro", "dani")
         self.state: TableState
         # The pause between hands is the site's setting, as the actor's (`TableActor.timing`).
         timing = Timing(
-            heartbeat_timeout=1e9, hand_pause=float(site_settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS)
+            heartbeat_timeout=heartbeat_timeout,
+            hand_pause=float(site_settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS),
         )
         self.state, _ = open_table(config("amigos-100", players, timing=timing), 0.0)
         self.effects: list[Effect] = []
@@ -102,6 +111,15 @@ class Mirror:
 
     def warnings(self, kind: NoticeKind = NoticeKind.NO_BLOCKING_SITUATION) -> list[int | None]:
         return [effect.seat for effect in self.effects if isinstance(effect, Notice) and effect.kind is kind]
+
+    def votes(self) -> list[tuple[int, str, bool]]:
+        """Each choice cast, in the protocol's words, and whether the seat left."""
+        words = {VoteChoice.REMATCH: "rematch", VoteChoice.ROTATE: "rotate", VoteChoice.LOBBY: "communicate"}
+        return [
+            (effect.seat, words[effect.choice], effect.left)
+            for effect in self.effects
+            if isinstance(effect, VoteCast)
+        ]
 
     def presence(self) -> list[tuple[str, int | None, bool]]:
         said = {
@@ -457,3 +475,236 @@ async def test_the_actor_and_the_pure_table_agree_on_calling_a_table_off(
     assert reasons == cancelled == ["organizer"]
     assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
     assert await refused(0) == "already_started"
+
+
+async def refused_alike_at(
+    actor: TableActor, mirror: Mirror, moment: datetime, served: Callable[[], Any], modelled: Any
+) -> str:
+    """A command the actor (``served``) and the pure table (``modelled``, at ``moment``) both refuse
+    with the same code, neither changing."""
+    version, before = actor.version, mirror.state
+    with pytest.raises(CommandError) as refused:
+        await actor.call(served)
+    with pytest.raises(TableError) as modelled_refusal:
+        mirror.at(moment, modelled)
+    assert refused.value.code == modelled_refusal.value.code
+    assert actor.version == version and mirror.state is before
+    return refused.value.code
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_late_acceptance(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """An acceptance at its invitation's moment is late at both (`answer_refusal`), even before
+    the deadline's timer fires, and a player with no open invitation is refused alike."""
+    # The invitations' moments are the fake clock's, as the pure table's are.
+    monkeypatch.setattr(services, "timezone", SimpleNamespace(now=fake_clock.now))
+    people, actor = await invited_table(make_player, monkeypatch)
+    start = fake_clock.now()
+    mirror = Mirror(start, started=False)
+    await actor.call(lambda: actor.accept(people[1].pk))
+    mirror.at(start, Accept(1))
+    fake_clock.advance(mirror.state.config.timing.invitation)
+    moment = fake_clock.now()
+    code = await refused_alike_at(actor, mirror, moment, lambda: actor.accept(people[2].pk), Accept(2))
+    assert code == "invitation_expired"
+    # A refusal as late is refused alike: the lapse, not the refusal, cancels the table.
+    code = await refused_alike_at(actor, mirror, moment, lambda: actor.refuse(people[3].pk), Refuse(3))
+    assert code == "invitation_expired"
+    code = await refused_alike_at(actor, mirror, moment, lambda: actor.accept(people[1].pk), Accept(1))
+    assert code == "not_invited"
+    # Then the lapse runs at both: the table is cancelled, and an answer finds no invitation.
+    await actor.fire_deadline()
+    mirror.at(moment, Tick())
+    assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
+    log = await actor_log(actor)
+    assert [data["reason"] for kind, data in log if kind == "cancelled"] == [
+        effect.reason.value for effect in mirror.effects if isinstance(effect, TableCancelled)
+    ]
+    code = await refused_alike_at(actor, mirror, moment, lambda: actor.accept(people[3].pk), Accept(3))
+    assert code == "not_invited"
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_away(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """The seat in turn goes silent while its page stays joined (late heartbeats): both judge it
+    away after 30 s and take its play as its return; a seat whose page then closed stays away and
+    its play is refused alike (`heard_from`)."""
+    draw = random.Random(11)
+    monkeypatch.setattr(
+        actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
+    )
+    monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
+    people, actor = await among_people(make_player, monkeypatch)
+    sockets = {seat: object() for seat in range(4)}
+    for seat, key in sockets.items():
+        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    start = fake_clock.now()
+    mirror = Mirror(start, heartbeat_timeout=30.0)
+    await deal_as_the_actor_did(actor, mirror, start)
+    await agree(actor, mirror)
+    # The seat to go silent must still be in turn after 30 s: not one whose single tile the
+    # system lays at 6 s (such turns are played at once, at both).
+    while (clock := mirror.state.clock) is not None and clock.situation is Situation.SINGLE:
+        hand = actor.game.hand
+        assert hand is not None
+        action, user_id = hand.legal_actions()[0], people[clock.seat].pk
+        await actor.call(lambda action=action, user_id=user_id: actor.play(user_id, actor.version, action))
+        mirror.at(start, Move(clock.seat, action))
+    silent = actor.game.to_move
+    assert silent is not None and mirror.state.clock is not None
+
+    async def beat_all_but(seats: set[int], moment: datetime) -> None:
+        fake_clock.moment = moment
+        for seat in sorted(set(range(4)) - seats):
+            assert actor.heard_at_once(seat)
+            mirror.at(moment, Heartbeat(seat))
+
+    async def wake_until(moment: datetime) -> None:
+        while (due := next_deadline(mirror.state)) is not None and due.at is not None:
+            at = mirror.start + timedelta(seconds=due.at)
+            if at > moment:
+                break
+            fake_clock.moment = at
+            await actor.fire_deadline()
+            mirror.at(at, Tick())
+        fake_clock.moment = moment
+        await actor.fire_deadline()
+        mirror.at(moment, Tick())
+        await agree(actor, mirror)
+
+    for second in (10, 20, 30):
+        await wake_until(start + timedelta(seconds=second))
+        await beat_all_but({silent}, start + timedelta(seconds=second))
+    assert silent in actor.away_since and mirror.state.seats[silent].is_away
+    assert actor.paused and mirror.state.paused
+    moment = start + timedelta(seconds=31)
+    hand = actor.game.hand
+    assert hand is not None
+    action = hand.legal_actions()[0]
+    user_id = people[silent].pk
+    await actor.call(lambda: actor.play(user_id, actor.version, action))
+    mirror.at(moment, Move(silent, action))
+    assert silent not in actor.away_since and not mirror.state.seats[silent].is_away
+    await agree(actor, mirror)
+    # Now a seat whose page closes is away, and its play (once its turn comes) is refused alike.
+    gone = actor.game.to_move
+    assert gone is not None
+    await actor.call(lambda: actor.detach(sockets[gone], gone))
+    mirror.at(moment, Disconnected(gone))
+    hand = actor.game.hand
+    assert hand is not None
+    action = hand.legal_actions()[0]
+    code = await refused_alike_at(
+        actor, mirror, moment, lambda: actor.play(people[gone].pk, actor.version, action), Move(gone, action)
+    )
+    assert code == "table_paused" and gone in actor.away_since
+    await agree(actor, mirror)
+
+
+async def test_the_actor_and_the_pure_table_agree_on_the_vote_and_a_page_closed_during_it(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """A match played to its target at both, then the vote: a choice replaced, a page closed and
+    reopened within 10 s (a reload), and a page closed for good, which is a choice of the meeting
+    room (``left``) that closes the vote at both, at the same moment."""
+    draw = random.Random(7)
+    monkeypatch.setattr(
+        actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
+    )
+    monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
+    people, actor = await among_people(make_player, monkeypatch)
+    sockets = {seat: object() for seat in range(4)}
+    for seat, key in sockets.items():
+        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    mirror = Mirror(fake_clock.now())
+    now = fake_clock.now()
+    await deal_as_the_actor_did(actor, mirror, now)
+    while actor.status == "playing":
+        seat, hand = actor.game.to_move, actor.game.hand
+        if seat is None or hand is None:
+            await deal_as_the_actor_did(actor, mirror, now)
+            continue
+        action = draw.choice(hand.legal_actions())
+        await actor.call(lambda seat=seat, action=action: actor.play(people[seat].pk, actor.version, action))
+        mirror.at(now, Move(seat, action))
+        await deal_as_the_actor_did(actor, mirror, now)
+    assert actor.status == "voting" and mirror.state.phase is Phase.VOTING
+    await agree(actor, mirror)
+
+    async def vote(seat: int, choice: VoteChoice, word: str) -> None:
+        await actor.call(lambda: actor.vote(people[seat].pk, actor.version, word))
+        mirror.at(fake_clock.now(), Vote(seat, choice))
+
+    async def at(seconds: float) -> None:
+        fake_clock.moment = now + timedelta(seconds=seconds)
+        await actor.fire_deadline()
+        mirror.at(fake_clock.now(), Tick())
+
+    await vote(0, VoteChoice.REMATCH, "rematch")
+    await vote(0, VoteChoice.ROTATE, "rotate")  # replaced while the vote is open
+    await vote(1, VoteChoice.ROTATE, "rotate")
+    await actor.call(lambda: actor.detach(sockets[2], 2))
+    mirror.at(fake_clock.now(), Disconnected(2))
+    await at(9.9)
+    await actor.call(lambda: actor.attach(sockets[2], 2))  # a reload, in time
+    mirror.at(fake_clock.now(), Reconnected(2))
+    await at(20.0)
+    await actor.call(lambda: actor.detach(sockets[3], 3))
+    mirror.at(fake_clock.now(), Disconnected(3))
+    await at(29.9)
+    assert actor.status == "voting" and mirror.state.phase is Phase.VOTING
+    await at(30.0)
+    log = await actor_log(actor)
+    cast = [(data["seat"], data["choice"], bool(data.get("left"))) for kind, data in log if kind == "vote"]
+    assert (
+        cast
+        == mirror.votes()
+        == [
+            (0, "rematch", False),
+            (0, "rotate", False),
+            (1, "rotate", False),
+            (3, "communicate", True),
+        ]
+    )
+    closed = [data["result"] for kind, data in log if kind == "votes_closed"]
+    assert closed == ["communicate"] and mirror.state.phase is Phase.CLOSED
+    assert actor.status == "finished"
+    code = await refused_alike_at(
+        actor,
+        mirror,
+        fake_clock.now(),
+        lambda: actor.vote(people[1].pk, actor.version, "rotate"),
+        Vote(1, VoteChoice.ROTATE),
+    )
+    assert code == "not_voting"
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_suspension_found_when_a_page_closes(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """A player suspended from outside the table (a desk decision): their sockets close, the actor
+    finds the suspension and ends the match as the pure table does on `Suspend`
+    (`suspension_offender`): unfinished, the seat its offender, the table over at both."""
+    people, actor = await among_people(make_player, monkeypatch)
+    sockets = {seat: object() for seat in range(4)}
+    for seat, key in sockets.items():
+        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    mirror = Mirror(fake_clock.now())
+    await deal_as_the_actor_did(actor, mirror, fake_clock.now())
+    await agree(actor, mirror)
+    suspended = people[2].pk
+    monkeypatch.setattr(suspensions, "account_suspended", lambda user_id, now: user_id == suspended)
+    fake_clock.advance(3)
+    await actor.call(lambda: actor.detach(sockets[2], 2))
+    mirror.at(fake_clock.now(), Suspend(2))
+    log = await actor_log(actor)
+    assert [(data["termination"], data["seat"]) for kind, data in log if kind == "match_ended"] == [
+        ("suspension", 2)
+    ]
+    assert [(e.termination, e.offender) for e in mirror.effects if isinstance(e, MatchEnded)] == [
+        (Termination.SUSPENSION, 2)
+    ]
+    assert actor.status == "finished" and mirror.state.phase is Phase.CLOSED
+    assert "disconnected" not in [kind for kind, _ in log]  # ended at once, never away

@@ -45,8 +45,8 @@ from amigos.table import (
     needs_first_leader,
     on_restart,
     play_refusal,
-    suspension_offender,
 )
+from amigos.table.senders import sender_refusal
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError, Connection
@@ -293,8 +293,8 @@ class TableActor(
         audience: int | None = None
         if as_seat:
             audience = self.seat_of(user_id)
-            if audience is None:
-                raise CommandError("not_seated", "you hold no seat at this table")
+            if sender_refusal(seated=audience is not None) is not None:
+                raise CommandError("not_seated", SENDER_REFUSALS["not_seated"])
         elif self.kind == "correspondence" and not self.is_member(user_id):
             raise CommandError("table_not_found", "no such table")
         topic = (
@@ -326,14 +326,7 @@ class TableActor(
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
         seat = self._acting_seat(user_id, version)
-        # A play is the surest sign of life: the player's silence counts from here, as from a
-        # heartbeat, and a seat judged away for silence while its page is still joined (late
-        # heartbeats) is back before its play is judged. A seat whose pages all closed stays away.
-        self.last_seen[seat] = self.clock.now()
-        if self.sockets.get(seat) and seat in self.away_since and not self.seats[seat].held_by_computer:
-            back = self._present(seat)
-            if back is not None:
-                await self._commit(back)
+        await self.played_by(seat)  # a play is the surest sign of life (`heard_from`)
         self._refuse_play(seat)
         await self._commit(self._act(seat, action, system=False))
         return {"version": self.version}
@@ -355,11 +348,13 @@ class TableActor(
     # -- the rules of a job ----------------------------------------------------------------------------
 
     def _acting_seat(self, user_id: int, version: int) -> int:
+        """The sender's seat, refused in the pure table's order (`amigos.table.senders.sender_refusal`:
+        ``not_seated``, then ``stale_version``) before the command's own refusals."""
         seat = self.seat_of(user_id)
-        if seat is None:
-            raise CommandError("not_seated", "you hold no seat at this table")
-        if version != self.version:
-            raise CommandError("stale_version", f"the table is at version {self.version}")
+        refusal = sender_refusal(seated=seat is not None, saw=version, version=self.version)
+        if refusal is not None:
+            raise CommandError(refusal, SENDER_REFUSALS[refusal].format(version=self.version))
+        assert seat is not None
         return seat
 
     def _refuse_play(self, seat: int) -> None:
@@ -419,7 +414,7 @@ class TableActor(
         """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
         `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
         seat = self._acting_seat(user_id, version)
-        self.last_seen[seat] = self.clock.now()
+        await self.played_by(seat)  # as a play is (`heard_from`)
         self._refuse_play(seat)
         try:
             entries = self.game.reshuffle(seat)
@@ -512,10 +507,9 @@ class TableActor(
             await self._archive()
         if write.suspended:
             # Whose suspension ends the match is the pure table's rule (`suspension_offender`).
-            accounts = [seat.user_id for seat in self.seats]
-            offender = suspension_offender(self.status == "playing", accounts, write.suspended)
-            if offender is not None:
-                await self._commit(self._end_for_suspension(offender))
+            ended = self._ended_by_suspension(write.suspended)
+            if ended is not None:
+                await self._commit(ended)
                 return
         self._arm()
 
@@ -559,6 +553,12 @@ class TableActor(
 
 #: The pure table's phase of each status but "playing" (dealing or playing, `TableActor.phase`).
 _PHASES = {"inviting": Phase.INVITING, "voting": Phase.VOTING}
+
+#: The English messages of a command's refusals by who sent it (`sender_refusal`'s codes).
+SENDER_REFUSALS = {
+    "not_seated": "you hold no seat at this table",
+    "stale_version": "the table is at version {version}",
+}
 
 #: The English messages of a play's refusals by where the table stands (`play_refusal`'s codes).
 PLAY_REFUSALS = {

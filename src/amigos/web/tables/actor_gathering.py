@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from amigos.table import cancel_refusal, organizer_starts, start_refusal, start_window
+from amigos.table.gathering import answer_refusal
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
@@ -32,6 +33,12 @@ START_REFUSALS = {
     "not_organizer": "only the table's organizer may start the match",
     "already_started": "the match has already started",
     "not_all_accepted": "not every seat has accepted yet",
+}
+
+#: The English messages of an answer's refusals (`amigos.table.gathering.answer_refusal`'s codes).
+ANSWER_REFUSALS = {
+    "not_invited": "no open invitation for you at this table",
+    "invitation_expired": "the invitation is over",
 }
 
 #: The English messages of `table.cancel`'s refusals (`amigos.table.cancel_refusal`'s codes).
@@ -66,8 +73,6 @@ class GatheringMixin:
     async def accept(self, user_id: int) -> dict[str, Any]:
         seat = self._invited_seat(user_id)
         now = self.clock.now()
-        if seat.invited_until is not None and now >= seat.invited_until:
-            raise CommandError("invitation_expired", "the invitation is over")
         seat.invitation = "accepted"
         seat.invited_until = None
         pending = Pending(entries=[SeatChanged(self.seat_dict(seat))])
@@ -130,10 +135,24 @@ class GatheringMixin:
         return {}
 
     def _invited_seat(self, user_id: int) -> SeatState:
-        for seat in self.seats:
-            if seat.user_id == user_id and seat.invitation == "pending" and self.status == "inviting":
-                return seat
-        raise CommandError("not_invited", "no open invitation for you at this table")
+        """The seat whose invitation the player answers, refused as the pure table's rule
+        (`amigos.table.gathering.answer_refusal`) says: ``not_invited`` without an open invitation,
+        ``invitation_expired`` once its moment came (even before the deadline's timer fired: the
+        table is then cancelled as expired)."""
+        found = next(
+            (
+                seat
+                for seat in self.seats
+                if seat.user_id == user_id and seat.invitation == "pending" and self.status == "inviting"
+            ),
+            None,
+        )
+        until = found.invited_until if found is not None else None
+        refusal = answer_refusal(invited=found is not None, until=until, now=self.clock.now())
+        if refusal is not None:
+            raise CommandError(refusal, ANSWER_REFUSALS[refusal])
+        assert found is not None
+        return found
 
     def _everyone_accepted(self) -> bool:
         return all(

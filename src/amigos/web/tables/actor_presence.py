@@ -11,13 +11,26 @@ runs inside the actor, like the rest of its jobs.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
 from amigos.table import CardReason, Conduct, TurnClock, VoteChoice, waits_for_absent
-from amigos.table.presence import Lapse, Return, comeback, window, window_lapse
+from amigos.table.presence import (
+    Heard,
+    Lapse,
+    Return,
+    Sign,
+    comeback,
+    first_to_leave,
+    heard_from,
+    leaves_vote,
+    suspension_offender,
+    window,
+    window_lapse,
+)
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
 from amigos.web.tables.log_entries import ComputerHolds, Disconnected, Reconnected, SeatReturned
@@ -100,10 +113,11 @@ class PresenceMixin:
         seat (that sorted list was 2% of a closed loop's event loop). A test checks it against the
         full sorted list for drawn tables."""
         if self.status == "voting":
-            if not self.vote_left:
+            # The first seat whose page closed during the vote has left (`first_to_leave`).
+            left = first_to_leave(self.vote_left)
+            if left is None:
                 return None
-            left, number = min((since, number) for number, since in self.vote_left.items())
-            return left + timedelta(seconds=TIMING.vote_absence), "left_vote", number
+            return left[0] + timedelta(seconds=TIMING.vote_absence), "left_vote", left[1]
         if not self.tracking:
             return None
         heard: tuple[datetime, int] | None = None  # the earliest a present human seat was heard from
@@ -138,6 +152,23 @@ class PresenceMixin:
             return False
         return bool(await database_sync_to_async(suspensions.account_suspended)(user_id, self.clock.now()))
 
+    def _ended_by_suspension(self, suspended: Collection[int]) -> Pending | None:
+        """The accounts ``suspended`` (by this table's cards, or found suspended from outside it: a
+        desk decision, an administrator): the match they end, as the pure table's rule
+        (`suspension_offender`) decides, or None (no match under way, nobody seated here)."""
+        accounts = [seat.user_id for seat in self.seats]
+        offender = suspension_offender(self.status == "playing", accounts, suspended)
+        return None if offender is None else self._end_for_suspension(offender)
+
+    async def _found_suspended(self, seat: int) -> Pending | None:
+        """Whether the seat's player, whose sockets just went (or who went silent), was suspended
+        from outside the table, whose session watchdog closes the sockets: then the match ends for
+        suspension at once (`_ended_by_suspension`)."""
+        user_id = self.seats[seat].user_id
+        if user_id is None or not await self._suspended(seat):
+            return None
+        return self._ended_by_suspension({user_id})
+
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""
         seen = self.last_seen.get(seat)
@@ -147,9 +178,8 @@ class PresenceMixin:
         """The seat is absent from ``at``: away, with its window, unless the player's account was
         suspended from outside the table (a desk decision, an administrator), whose sockets the
         session watchdog just closed: then the match ends for suspension at once."""
-        if await self._suspended(seat):
-            return self._end_for_suspension(seat)
-        return self._away(seat, at)
+        ended = await self._found_suspended(seat)
+        return ended if ended is not None else self._away(seat, at)
 
     async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None:
         if kind == "left_vote":
@@ -159,8 +189,9 @@ class PresenceMixin:
             if self.status == "voting":
                 await self._cast(seat, VoteChoice.LOBBY, left=True)
             return
-        if await self._suspended(seat):
-            await self._commit(self._end_for_suspension(seat))
+        ended = await self._found_suspended(seat)
+        if ended is not None:
+            await self._commit(ended)
         elif kind == "silent":
             if self._unheard_at(seat, at):
                 # Still unheard: a heartbeat taken while the suspension was looked up (taken at
@@ -236,14 +267,25 @@ class PresenceMixin:
             pending.write.record = dealt.write.record
             pending.write.deadline = dealt.write.deadline
 
-    def _present(self, seat: int) -> Pending | None:
-        """The seat was heard from: an absent player is back (a computer player gives the seat back
-        at once; a waiting table goes on with fresh time). None: nothing to store."""
+    def _present(self, seat: int, sign: Sign = Sign.HEARTBEAT) -> Pending | None:
+        """The seat's player was heard from (``sign``): what the pure table's rule
+        (`amigos.table.presence.heard_from`) decides. An absent player who is back gets the seat
+        back from a computer player at once; a waiting table goes on with fresh time. None:
+        nothing to store."""
+        state = self.seats[seat]
+        heard = heard_from(
+            sign,
+            computer=state.is_computer,
+            away=seat in self.away_since,
+            held=state.held_by_computer,
+            page_open=bool(self.sockets.get(seat)),
+        )
+        if heard is Heard.NOBODY:
+            return None
         self.last_seen[seat] = self.clock.now()
-        if seat not in self.away_since:
+        if heard is Heard.PRESENT:
             return None
         self.away_since.pop(seat)
-        state = self.seats[seat]
         pending = Pending(entries=[Reconnected(seat)], write=store.Write(at=self.clock.now()))
         held, state.held_by_computer = state.held_by_computer, False
         # What the return does is the pure table's rule (`amigos.table.presence.comeback`).
@@ -256,11 +298,21 @@ class PresenceMixin:
                 self._set_clock(pending)  # the player takes the move back, with a fresh clock
         return pending
 
+    async def played_by(self, seat: int) -> None:
+        """The seat's player moved or asked for a new deal (inside the actor): the surest sign of
+        life, counted before the command is judged (`heard_from`, `Sign.PLAY`): the silence counts
+        from here, and a seat judged away for silence while its page is still joined (late
+        heartbeats) is back before its play is judged. A seat whose pages all closed stays away."""
+        back = self._present(seat, Sign.PLAY)
+        if back is not None:
+            await self._commit(back)
+
     async def attach(self, key: object, seat: int) -> None:
-        """A socket of the seat's player joined the table (inside the actor)."""
+        """A socket of the seat's player joined the table (inside the actor): it ends an absence
+        from the vote, and the seat is heard from."""
         self.sockets.setdefault(seat, set()).add(key)
         self.vote_left.pop(seat, None)
-        await self.heard(seat)
+        await self.heard(seat, Sign.JOINED)
 
     def heard_at_once(self, seat: int) -> bool:
         """A heartbeat from the seat's player, taken without a job when that is all it is: a
@@ -273,17 +325,25 @@ class PresenceMixin:
         seconds doubled the server's load and its plays' delays (bench/load.py). The timer is not
         set again: the silence deadline only moves later, so a timer set for the earlier one fires,
         finds nothing due and is set for what is (`_on_deadline`)."""
-        if seat in self.away_since:
+        state = self.seats[seat]
+        heard = heard_from(
+            Sign.HEARTBEAT,
+            computer=state.is_computer,
+            away=seat in self.away_since,
+            held=state.held_by_computer,
+            page_open=bool(self.sockets.get(seat)),
+        )
+        if heard is Heard.BACK:
             return False
-        if not self.seats[seat].is_computer:
+        if heard is Heard.PRESENT:
             self.last_seen[seat] = self.clock.now()
         return True
 
-    async def heard(self, seat: int) -> None:
+    async def heard(self, seat: int, sign: Sign = Sign.HEARTBEAT) -> None:
         """A heartbeat (or a join) from the seat's player (inside the actor)."""
         if self.seats[seat].is_computer:
             return
-        pending = self._present(seat)
+        pending = self._present(seat, sign)
         if pending is not None:
             await self._commit(pending)
         else:
@@ -296,7 +356,7 @@ class PresenceMixin:
         if keys is None or key not in keys:
             return
         keys.discard(key)
-        if not keys and self.status == "voting" and not self.seats[seat].is_computer:
+        if leaves_vote(self.status == "voting", self.seats[seat].is_computer, pages_left=bool(keys)):
             # Its last page closed during the vote: unless one comes back soon (a reload), it left.
             self.vote_left[seat] = self.clock.now()
             self._arm()

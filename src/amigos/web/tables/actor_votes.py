@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from amigos.table import VoteChoice
-from amigos.table.gathering import decide, vote_outcome
+from amigos.table.gathering import decide, vote_outcome, vote_refusal
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
@@ -63,7 +63,7 @@ class VotesMixin:
 
     async def vote(self, user_id: int, version: int, choice: str) -> dict[str, Any]:
         seat = self._acting_seat(user_id, version)
-        if self.status != "voting":
+        if vote_refusal(voting=self.status == "voting") is not None:
             raise CommandError("not_voting", "no vote is open at this table")
         chosen = VOTE_CHOICES.get(choice) if isinstance(choice, str) else None
         if chosen is None:
