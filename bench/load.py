@@ -804,6 +804,7 @@ def drive(
         return sum(lobby_bench.cpu_seconds(one) for one in pids)
 
     before = memory_now()
+    before_cpu = cpu_now()
     workers = [
         context.Process(
             target=_client_process,
@@ -815,6 +816,7 @@ def drive(
     for worker in workers:
         worker.start()
     ready.wait(timeout=JOIN_GUARD_SECONDS + 60)
+    join_cpu = cpu_now() - before_cpu
     time.sleep(1.0)
     memory = memory_now() - before
     cpu = cpu_now()
@@ -852,6 +854,9 @@ def drive(
         "sockets": sum(part["sockets"] for part in parts),
         "sockets_joined": sum(part["joined"] for part in parts),
         "join_seconds": round(max(part["join_seconds"] for part in parts), 1),
+        "join_server_cpu_ms_per_socket": round(
+            1000 * join_cpu / max(sum(part["joined"] for part in parts), 1), 2
+        ),
         "reconnects": sum(part["reconnects"] for part in parts),
         "rematches": sum(part["rematches"] for part in parts),
         "failure_kinds": sorted(set().union(*(part["failures"] for part in parts))),

@@ -14,11 +14,12 @@ features' own catch-up (`on_resync`: the lobby re-reads its lists once per proce
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import weakref
 from collections import Counter, defaultdict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from django.conf import settings
@@ -65,7 +66,9 @@ class Hub:
         self._local: dict[str, set[Receiver]] = defaultdict(set)
         self._subscriptions: dict[str, Subscription] = {}
         self._observers: dict[str, list[Observer]] = defaultdict(list)
-        self._lock = asyncio.Lock()
+        # One lock per topic whose subscription is being made or undone, with how many hold or
+        # wait for it (`_topic_lock`): gone once nobody does.
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         self.features: dict[str, Any] = {}
         self._sockets_by_user: Counter[int] = Counter()
         self._pending: deque[tuple[str, str]] = deque()
@@ -99,8 +102,37 @@ class Hub:
     def local(self, topic: str) -> set[Receiver]:
         return set(self._local.get(topic, ()))
 
+    @contextlib.asynccontextmanager
+    async def _topic_lock(self, topic: str) -> AsyncIterator[None]:
+        """Subscribing to a topic and undoing it, one at a time per topic, not per hub.
+
+        Why not one lock for the hub: a subscription on Redis waits for the server's confirmation
+        (`RedisBus._listen`), a round trip and a turn of the bus's reader, and with one lock every
+        socket's join and leave on the process queued behind every other topic's subscription.
+        Across hosts each forwarded join subscribes to new topics (its seat's, its chat's) and a
+        thousand tables' sockets joining at once waited for each other's round trips one by one:
+        joins took seconds each and were answered `busy`. Topics are independent of each other
+        (the bus subscribes each on its own), so only the same topic's subscribe and unsubscribe
+        need an order."""
+        held = self._locks.get(topic)
+        if held is None:
+            held = self._locks[topic] = (asyncio.Lock(), [0])
+        lock, users = held
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0] and self._locks.get(topic) is held:
+                del self._locks[topic]
+
     async def _ensure_subscribed(self, topic: str) -> None:
-        async with self._lock:
+        # A topic in `_subscriptions` is subscribed and confirmed (it is put there only then, and
+        # taken out before it is undone): nothing to wait for.
+        if topic in self._subscriptions:
+            return
+        async with self._topic_lock(topic):
             if topic not in self._subscriptions:
                 self._subscriptions[topic] = await self.bus.subscribe(
                     topic, self._on_message, decoded=self._received
@@ -110,12 +142,19 @@ class Hub:
         self._local[topic].add(receiver)
         await self._ensure_subscribed(topic)
 
+    def _unwanted(self, topic: str) -> bool:
+        return not self._local.get(topic) and not self._observers.get(topic) and topic in self._subscriptions
+
     async def leave(self, topic: str, receiver: Receiver) -> None:
         members = self._local.get(topic)
         if members is not None:
             members.discard(receiver)
-        async with self._lock:
-            if not self._local.get(topic) and not self._observers.get(topic) and topic in self._subscriptions:
+        if topic not in self._locks and not self._unwanted(topic):
+            # Others still listen here, or it was never subscribed; and no subscription of it is
+            # under way (it would be unwanted once made): nothing to undo.
+            return
+        async with self._topic_lock(topic):
+            if self._unwanted(topic):
                 self._local.pop(topic, None)
                 await self._subscriptions.pop(topic).cancel()
 

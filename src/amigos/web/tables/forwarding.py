@@ -10,10 +10,11 @@ pushed to the socket and the topics it joined. No answer in `AMIGOS_TABLE_FORWAR
 ``busy``, and the client tries again.
 
 Topics are joined here, on the socket's own process (events published by the owner reach it
-through Redis). Between the owner's answer and our subscription the table may move on, so `_replay`
-first listens with a buffer, pushes the owner's snapshot or missed events, then reads the events
-stored since from the database (the actor stores before it publishes), then what the buffer heard,
-each version once, and only then hands the topic to the socket.
+through Redis). The table may move on while the join is on its way and after its answer, so a join
+first listens with a buffer to every topic it may be handed (`_Heard`), then `_replay` pushes the
+owner's snapshot or missed events, then what the buffers heard, each version once, and only then
+hands the topics to the socket. (A topic first heard after the answer has the events stored since
+read from the database instead: the actor stores before it publishes.)
 """
 
 from __future__ import annotations
@@ -110,17 +111,22 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
             raise CommandError("table_not_found", "no such table")
         if isinstance(found, TableActor):
             return await _here(found, op, connection, payload)
+        heard = await _Heard.start(table_id) if name in JOINS else None
         try:
-            reply = await _ask(found.owner, name, table_id, connection.user_id, payload)
-        except _Moved:
-            registry.sharing().leases.forget(table_id)
-            continue
-        # An owner that did not answer (`busy`) is still believed until the belief runs out (a
-        # renewal period from its last answer): asking the database after each `busy` put a
-        # statement on the database thread for each of the socket's retries, and at start-up,
-        # when owners are late because that thread is queued, those retries queued it further.
-        registry.sharing().leases.confirm(table_id, found.owner)
-        await _replay(connection, table_id, reply, payload.get("since"))
+            try:
+                reply = await _ask(found.owner, name, table_id, connection.user_id, payload)
+            except _Moved:
+                registry.sharing().leases.forget(table_id)
+                continue
+            # An owner that did not answer (`busy`) is still believed until the belief runs out (a
+            # renewal period from its last answer): asking the database after each `busy` put a
+            # statement on the database thread for each of the socket's retries, and at start-up,
+            # when owners are late because that thread is queued, those retries queued it further.
+            registry.sharing().leases.confirm(table_id, found.owner)
+            await _replay(connection, table_id, reply, payload.get("since"), heard)
+        finally:
+            if heard is not None:
+                await heard.stop()
         result = reply.get("result")
         return result if isinstance(result, dict) else {}
     raise CommandError("busy", "the table is changing hands; try again")
@@ -262,6 +268,50 @@ class _Buffer:
             self.heard.append((kind, payload))
 
 
+#: The operations that join a table's topics: those topics are listened to before the owner is
+#: asked (`_Heard`).
+JOINS = frozenset({"table.join", "moderation.watch"})
+#: The most seats a table has (each seat has a topic of its own).
+SEATS = 4
+
+
+class _Heard:
+    """Every topic a join to the table may hand its socket (each seat's, the spectators', the
+    chat's), listened to from before the join is sent to the owner until the socket has its own.
+
+    Why: what the table publishes between the owner's answer and this process listening to the
+    socket's topics never reaches it there, so `_replay` read the log after every forwarded join
+    to find it: a statement on the database thread that each socket's opening and each table's
+    commands share. With every socket joining at once those reads queued for seconds each (40
+    tables across 3 hosts on a busy machine: 1.8 to 2.1 s a read, two thirds of them finding
+    nothing; the joins were answered `busy` and asked again). A topic heard from before the owner
+    was asked has missed nothing the join's answer lacks, so the log is not read at all. The
+    topics the join does not hand over are let go again (a subscription each, on the bus, which
+    takes them all at once: `Hub` subscribes topics side by side)."""
+
+    def __init__(self, table_id: int) -> None:
+        topics = [rendering.seat_topic(table_id, seat) for seat in range(SEATS)]
+        topics += [rendering.watch_topic(table_id), rendering.chat_topic(table_id)]
+        self.buffers = {topic: _Buffer() for topic in topics}
+
+    @classmethod
+    async def start(cls, table_id: int) -> _Heard:
+        heard = cls(table_id)
+        hub = get_hub()
+        try:
+            await asyncio.gather(*(hub.join(topic, buffer) for topic, buffer in heard.buffers.items()))
+        except BaseException:
+            await heard.stop()
+            raise
+        return heard
+
+    async def stop(self) -> None:
+        hub = get_hub()
+        for buffer in self.buffers.values():
+            buffer.open = False
+        await asyncio.gather(*(hub.leave(topic, buffer) for topic, buffer in self.buffers.items()))
+
+
 def _audience(table_id: int, topics: list[str]) -> tuple[bool, int | None]:
     """Whether the topics carry the table's events, and for which seat (None: spectators)."""
     for topic in topics:
@@ -273,7 +323,13 @@ def _audience(table_id: int, topics: list[str]) -> tuple[bool, int | None]:
     return False, None
 
 
-async def _replay(connection: Connection, table_id: int, reply: dict[str, Any], since: Any = None) -> None:
+async def _replay(
+    connection: Connection,
+    table_id: int,
+    reply: dict[str, Any],
+    since: Any = None,
+    heard: _Heard | None = None,
+) -> None:
     """Push what the owner pushed, then join its topics here, with no event lost or doubled.
 
     The socket has what was pushed to it and no more: the events read from the log start after the
@@ -283,7 +339,11 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any], 
     when it was the last one away, the turn's clock): they were published before this process
     listened to the seat's topic, so the log is the only way they reach the socket. Counting from
     the answer's version skipped them (issue 40: at 45 of 300 tables across three hosts the seat in
-    turn never heard its clock start, and collected yellow cards until suspended)."""
+    turn never heard its clock start, and collected yellow cards until suspended).
+
+    The log is read only for a topic first heard here, after the answer: the topics a join hands
+    over were listened to from before it was sent (`_Heard`), and what they heard meanwhile is
+    all the socket lacks."""
     pushes = [(str(kind), payload) for kind, payload in reply.get("pushes") or []]
     topics = [str(topic) for topic in reply.get("topics") or []]
     if not topics:
@@ -291,9 +351,11 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any], 
             connection.push(kind, payload)
         return
     hub = get_hub()
-    buffers = {topic: _Buffer() for topic in topics}
-    for topic, buffer in buffers.items():
-        await hub.join(topic, buffer)
+    early = heard.buffers if heard is not None else {}
+    buffers = {topic: early[topic] if topic in early else _Buffer() for topic in topics}
+    # Side by side: each is a round trip to the bus when nobody here listens to the topic yet.
+    late = [(topic, buffer) for topic, buffer in buffers.items() if topic not in early]
+    await asyncio.gather(*(hub.join(topic, buffer) for topic, buffer in late))
     try:
         pushed: int | None = None
         for kind, payload in pushes:
@@ -310,7 +372,8 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any], 
         else:
             last = int((reply.get("result") or {}).get("version") or 0)
         events, audience = _audience(table_id, topics)
-        if events:
+        if events and not all(topic in early for topic in topics):
+            # A topic heard only from now on (none when `_Heard` listened): read what it missed.
             stored = await database_sync_to_async(store.rows_between)(table_id, last, 2**62)
             if stored:
                 now = rendering.iso(timezone.now()) or ""
@@ -336,7 +399,8 @@ async def _replay(connection: Connection, table_id: int, reply: dict[str, Any], 
             await connection.join(topic)
     finally:
         for topic, buffer in buffers.items():
-            await hub.leave(topic, buffer)
+            if topic not in early:  # those are let go by `_Heard.stop`
+                await hub.leave(topic, buffer)
 
 
 @operation("tables.wake")
