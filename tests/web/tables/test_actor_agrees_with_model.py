@@ -242,6 +242,23 @@ async def both_wake_at(
     await agree(actor, mirror)
 
 
+async def seated_table(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, draw: random.Random | None = None
+) -> tuple[list[User], TableActor, dict[int, object]]:
+    """Four people at an invited table, each with one page joined to their seat. With ``draw``, the
+    deals and the first leader come from it (so a seeded match is the same every run)."""
+    if draw is not None:
+        monkeypatch.setattr(
+            actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
+        )
+        monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
+    people, actor = await among_people(make_player, monkeypatch)
+    sockets = {seat: object() for seat in range(4)}
+    for seat, key in sockets.items():
+        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    return people, actor, sockets
+
+
 async def play_side_by_side(
     make_player: Callable[..., User],
     monkeypatch: pytest.MonkeyPatch,
@@ -252,15 +269,7 @@ async def play_side_by_side(
     """A seeded match at the actor and at the pure table, checked after every step; with
     ``absences``, players also lose their page (their one socket closes) and come back."""
     draw = random.Random(seed)
-    # The deals and the first leader come from the seed too, so the match is the same every run.
-    monkeypatch.setattr(
-        actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
-    )
-    monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
-    people, actor = await among_people(make_player, monkeypatch)
-    sockets = {seat: object() for seat in range(4)}
-    for seat, key in sockets.items():
-        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
     mirror = Mirror(fake_clock.now())
     await deal_as_the_actor_did(actor, mirror, fake_clock.now())
     await agree(actor, mirror)
@@ -532,14 +541,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_a
     away after 30 s and take its play as its return; a seat whose page then closed stays away and
     its play is refused alike (`heard_from`)."""
     draw = random.Random(11)
-    monkeypatch.setattr(
-        actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
-    )
-    monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
-    people, actor = await among_people(make_player, monkeypatch)
-    sockets = {seat: object() for seat in range(4)}
-    for seat, key in sockets.items():
-        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
     start = fake_clock.now()
     mirror = Mirror(start, heartbeat_timeout=30.0)
     await deal_as_the_actor_did(actor, mirror, start)
@@ -610,14 +612,7 @@ async def test_the_actor_and_the_pure_table_agree_on_the_vote_and_a_page_closed_
     reopened within 10 s (a reload), and a page closed for good, which is a choice of the meeting
     room (``left``) that closes the vote at both, at the same moment."""
     draw = random.Random(7)
-    monkeypatch.setattr(
-        actor_module, "new_deal_key", lambda: str(uuid.UUID(int=draw.getrandbits(128), version=4))
-    )
-    monkeypatch.setattr(actor_module, "random_seat", lambda players: draw.randrange(players))
-    people, actor = await among_people(make_player, monkeypatch)
-    sockets = {seat: object() for seat in range(4)}
-    for seat, key in sockets.items():
-        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
     mirror = Mirror(fake_clock.now())
     now = fake_clock.now()
     await deal_as_the_actor_did(actor, mirror, now)
@@ -687,10 +682,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_suspension_found_when_a_p
     """A player suspended from outside the table (a desk decision): their sockets close, the actor
     finds the suspension and ends the match as the pure table does on `Suspend`
     (`suspension_offender`): unfinished, the seat its offender, the table over at both."""
-    people, actor = await among_people(make_player, monkeypatch)
-    sockets = {seat: object() for seat in range(4)}
-    for seat, key in sockets.items():
-        await actor.call(lambda seat=seat, key=key: actor.attach(key, seat))
+    people, actor, sockets = await seated_table(make_player, monkeypatch)
     mirror = Mirror(fake_clock.now())
     await deal_as_the_actor_did(actor, mirror, fake_clock.now())
     await agree(actor, mirror)

@@ -267,19 +267,24 @@ class PresenceMixin:
             pending.write.record = dealt.write.record
             pending.write.deadline = dealt.write.deadline
 
-    def _present(self, seat: int, sign: Sign = Sign.HEARTBEAT) -> Pending | None:
-        """The seat's player was heard from (``sign``): what the pure table's rule
-        (`amigos.table.presence.heard_from`) decides. An absent player who is back gets the seat
-        back from a computer player at once; a waiting table goes on with fresh time. None:
-        nothing to store."""
+    def _heard(self, seat: int, sign: Sign) -> Heard:
+        """What hearing ``sign`` from ``seat`` means, as the pure table's rule
+        (`amigos.table.presence.heard_from`) says, from where the seat stands here."""
         state = self.seats[seat]
-        heard = heard_from(
+        return heard_from(
             sign,
             computer=state.is_computer,
             away=seat in self.away_since,
             held=state.held_by_computer,
             page_open=bool(self.sockets.get(seat)),
         )
+
+    def _present(self, seat: int, sign: Sign = Sign.HEARTBEAT) -> Pending | None:
+        """The seat's player was heard from (``sign``): what the pure table's rule
+        (`amigos.table.presence.heard_from`) decides. An absent player who is back gets the seat
+        back from a computer player at once; a waiting table goes on with fresh time. None:
+        nothing to store."""
+        heard = self._heard(seat, sign)
         if heard is Heard.NOBODY:
             return None
         self.last_seen[seat] = self.clock.now()
@@ -287,6 +292,7 @@ class PresenceMixin:
             return None
         self.away_since.pop(seat)
         pending = Pending(entries=[Reconnected(seat)], write=store.Write(at=self.clock.now()))
+        state = self.seats[seat]
         held, state.held_by_computer = state.held_by_computer, False
         # What the return does is the pure table's rule (`amigos.table.presence.comeback`).
         back = comeback(self.tracking, held, self.game.to_move == seat, self.paused)
@@ -325,14 +331,7 @@ class PresenceMixin:
         seconds doubled the server's load and its plays' delays (bench/load.py). The timer is not
         set again: the silence deadline only moves later, so a timer set for the earlier one fires,
         finds nothing due and is set for what is (`_on_deadline`)."""
-        state = self.seats[seat]
-        heard = heard_from(
-            Sign.HEARTBEAT,
-            computer=state.is_computer,
-            away=seat in self.away_since,
-            held=state.held_by_computer,
-            page_open=bool(self.sockets.get(seat)),
-        )
+        heard = self._heard(seat, Sign.HEARTBEAT)
         if heard is Heard.BACK:
             return False
         if heard is Heard.PRESENT:
