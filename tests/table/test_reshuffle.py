@@ -14,11 +14,13 @@ from amigos.engine import (
     replay_record,
     verify_commitment,
 )
+from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.cuban import reshuffle_seats
 from amigos.table import (
     Accept,
     AskReshuffle,
     Deal,
+    DealInPlay,
     DealNeeded,
     Disconnected,
     HandStarted,
@@ -30,10 +32,12 @@ from amigos.table import (
     TableError,
     Tick,
     advance,
+    flow,
     hand_id,
     must_pass,
     needs_first_leader,
     open_table,
+    void_deal,
 )
 from amigos.table.record import new_draft, to_record, update
 
@@ -139,3 +143,34 @@ def test_which_matches_need_a_first_leader_and_which_turns_pass_at_once() -> Non
     table.at(2.0, Deal(OFFERING, 0))
     hand = table.state.hand
     assert hand is not None and not must_pass(hand.state)
+
+
+def test_void_deal_judges_the_request_and_describes_the_voided_deal() -> None:
+    """One rule voids a deal, for both tables (`hand.void_deal`): no hand in play, a seat not
+    offered a new deal and a hand already begun are refused alike (``no_reshuffle``); otherwise
+    the voided deal is the hand's own key, identity and commitment, with the seat that asked."""
+    deal = DealInPlay(OFFERING, "t1:hand:1", "proof", offered=(3,), moves=0)
+    assert void_deal(deal, 3) == VoidedDeal(3, OFFERING, "t1:hand:1", "proof")
+    for refused, seat in ((None, 3), (deal, 0), (deal._replace(moves=1), 3)):
+        with pytest.raises(TableError) as caught:
+            void_deal(refused, seat)
+        assert caught.value.code == "no_reshuffle"
+
+
+def test_the_pure_table_voids_the_deal_through_void_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure table's reshuffle asks `void_deal` (the server's `Game.reshuffle` does too): what
+    it returns is what the table tells and the record keeps."""
+    told = VoidedDeal(3, OFFERING, "as:void_deal:said", "its-commitment")
+    asked: list[tuple[object, int]] = []
+
+    def deciding(deal: object, seat: int) -> VoidedDeal:
+        asked.append((deal, seat))
+        return told
+
+    monkeypatch.setattr(flow, "void_deal", deciding)
+    table = Cuban()
+    table.at(2.0, Deal(OFFERING, 0))
+    effects = table.at(3.0, AskReshuffle(3))
+    hand_voided = next(effect for effect in effects if isinstance(effect, HandVoided))
+    assert hand_voided.voided is told and asked[0][1] == 3
+    assert table.draft.voided == (told,)

@@ -54,7 +54,6 @@ from .flow import (
     first_lead_draw,
     gets_fresh_time,
     hand_id,
-    may_reshuffle,
     must_pass,
     needs_first_leader,
     on_restart,
@@ -69,6 +68,7 @@ from .gathering import (
     start_refusal,
     start_window,
 )
+from .hand import DealInPlay, may_reshuffle, void_deal
 from .inputs import (
     Accept,
     AskReshuffle,
@@ -124,6 +124,7 @@ __all__ = [
     "Deadline",
     "DeadlineKind",
     "Deal",
+    "DealInPlay",
     "DealNeeded",
     "Disconnected",
     "Due",
@@ -200,5 +201,6 @@ __all__ = [
     "start_window",
     "suspension_offender",
     "table_due",
+    "void_deal",
     "waits_for_absent",
 ]

@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 
 from amigos.engine import Action, HandOutcome, Termination
+from amigos.engine.trail import VoidedDeal
 
 from .model import Colour, Situation, VoteChoice
 
@@ -138,14 +139,28 @@ class ReshuffleOffered:
 
 @dataclass(frozen=True, slots=True)
 class HandVoided:
-    """Hand ``number``'s deal was voided at ``seat``'s request; its ``key`` is revealed (so anyone
-    can check the deal against ``commitment`` and see the doubles) and a new deal follows."""
+    """Hand ``number``'s deal was voided at a seat's request (``voided``, as `hand.void_deal`
+    built it and the record keeps it); its key is revealed (so anyone can check the deal against
+    its commitment and see the doubles) and a new deal follows."""
 
     number: int
-    seat: int
-    key: str
-    hand_id: str
-    commitment: str
+    voided: VoidedDeal
+
+    @property
+    def seat(self) -> int:
+        return self.voided.seat
+
+    @property
+    def key(self) -> str:
+        return self.voided.key
+
+    @property
+    def hand_id(self) -> str:
+        return self.voided.hand_id
+
+    @property
+    def commitment(self) -> str:
+        return self.voided.commitment
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
-from .hand import AppliedMove, apply_move, deal_hand
+from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
 
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
@@ -90,12 +90,6 @@ def must_pass(hand: HandState) -> bool:
     """Whether the seat to move in ``hand`` (not over) can only pass: it then passes at once, by the
     system, with no clock (the angry red face)."""
     return hand.legal_actions() == _ONLY_PASS
-
-
-def may_reshuffle(offered: tuple[int, ...], seat: int, moves: int) -> bool:
-    """Whether ``seat`` may ask for a new deal now: it was offered one (Cuban, 5 or more doubles:
-    `Match.reshuffle_offer`) and nobody has moved yet (``moves``: the hand's moves so far)."""
-    return seat in offered and moves == 0
 
 
 def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
@@ -170,15 +164,17 @@ def _refuse_play(state: TableState, seat: int, by_computer: bool = False) -> Non
 
 def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState:
     """Cuban: a seat dealt 5 or more doubles asks for a new deal before anyone moved. The deal is
-    voided (its key revealed) and the same hand is dealt again, under a new hand identity."""
+    voided (its key revealed: `hand.void_deal`, as the server's `Game.reshuffle`) and the same
+    hand is dealt again, under a new hand identity."""
     _refuse_play(state, seat)
     hand = state.hand
-    if state.phase is not Phase.PLAYING or hand is None:
-        raise TableError("no_reshuffle", "no hand is being played")
-    if not may_reshuffle(hand.reshuffle, seat, len(hand.moves)):
-        raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
-    identity = hand_id(state.config, hand.number, hand.redeal)
-    effects.append(HandVoided(hand.number, seat, hand.key, identity, hand.commitment))
+    in_play = None
+    if state.phase is Phase.PLAYING and hand is not None:
+        identity = hand_id(state.config, hand.number, hand.redeal)
+        in_play = DealInPlay(hand.key, identity, hand.commitment, hand.reshuffle, len(hand.moves))
+    voided = void_deal(in_play, seat)
+    assert hand is not None
+    effects.append(HandVoided(hand.number, voided))
     effects.append(DealNeeded(hand.number))
     return replace(state, phase=Phase.DEALING, hand=None, clock=None, redeal=hand.redeal + 1)
 

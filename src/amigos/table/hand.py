@@ -3,7 +3,10 @@ it with all that follows (:func:`apply_move`).
 
 A hand is dealt from the key the server drew (`deal_hand`: its number, the deal, the leader by the
 match's rules, its commitment under the table's name for it, the seats offered a new deal); the
-pure table's `flow.deal` and the server's `Game.deal` both ask it.
+pure table's `flow.deal` and the server's `Game.deal` both ask it. A deal a seat asks to be voided
+(Cuban, 5 or more doubles: `void_deal`) is judged and described here too: the pure table's
+`flow.reshuffle` and the server's `Game.reshuffle` (and its replay of a stored log) both ask it, so
+the voided deal a record keeps (seat, key, hand id, commitment) is built in one place.
 
 Both tables ask :func:`apply_move`: the pure table (`flow.move`, and the system's own moves:
 an automatic pass, a timed-out turn's default move) and the server's (`web/tables/game.py`,
@@ -32,6 +35,7 @@ from typing import NamedTuple
 
 from amigos.engine import Action, Deal, DrawEvent, HandState, IllegalAction, Match, commitment, deal_from_key
 from amigos.engine.deal import normalise_key
+from amigos.engine.trail import VoidedDeal
 
 from .errors import TableError
 
@@ -143,3 +147,39 @@ def deal_hand(match: Match, key: str, identity: Callable[[int], str]) -> DealtHa
         commitment(key, ident),
         match.reshuffle_offer(dealt),
     )
+
+
+def may_reshuffle(offered: tuple[int, ...], seat: int, moves: int) -> bool:
+    """Whether ``seat`` may ask for a new deal now: it was offered one (Cuban, 5 or more doubles:
+    `Match.reshuffle_offer`) and nobody has moved yet (``moves``: the hand's moves so far)."""
+    return seat in offered and moves == 0
+
+
+class DealInPlay(NamedTuple):
+    """What voiding a deal reads of the hand in play: the deal's ``key``, the identity its key is
+    committed under (``hand_id``) and the ``commitment``, the seats offered a new deal
+    (``offered``) and how many moves were made (``moves``). Each table keeps its hand its own way
+    (the pure table's `HandInPlay`, the server's `HandLog`) and hands these over."""
+
+    key: str
+    hand_id: str
+    commitment: str
+    offered: tuple[int, ...]
+    moves: int
+
+
+def void_deal(deal: DealInPlay | None, seat: int) -> VoidedDeal:
+    """``seat`` asks for a new deal of the hand in play (``deal``; None: no hand is in play): the
+    voided deal as every record keeps it (`VoidedDeal`: the seat that asked, the key now revealed,
+    the identity and commitment it was dealt under), from which the table tells everyone and deals
+    the same hand again under the next identity.
+
+    Raises :class:`TableError` ``no_reshuffle`` when no hand is in play, or the seat may not ask
+    (`may_reshuffle`: not offered, or a move was made). Who may send the request at all and
+    whether the table stands still for someone (`flow.play_refusal`) are the caller's, asked
+    before. The pure table's `flow.reshuffle` and the server's `Game.reshuffle` both ask this."""
+    if deal is None:
+        raise TableError("no_reshuffle", "no hand is being played")
+    if not may_reshuffle(deal.offered, seat, deal.moves):
+        raise TableError("no_reshuffle", f"seat {seat} may not ask for a new deal now")
+    return VoidedDeal(seat, deal.key, deal.hand_id, deal.commitment)

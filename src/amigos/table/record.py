@@ -62,8 +62,7 @@ def update(draft: RecordDraft, state: TableState, effects: Iterable[Effect]) -> 
             note = CardNote(effect.seat, effect.colour.value, effect.reason.value, effect.at, number)
             draft = replace(draft, cards=(*draft.cards, note))
         elif isinstance(effect, HandVoided):
-            voided = VoidedDeal(effect.seat, effect.key, effect.hand_id, effect.commitment)
-            draft = replace(draft, voided=(*draft.voided, voided), current=None)
+            draft = replace(draft, voided=(*draft.voided, effect.voided), current=None)
         elif isinstance(effect, HandEnded):
             hand = state.hand
             assert hand is not None and hand.number == effect.number

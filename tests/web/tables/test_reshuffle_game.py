@@ -4,15 +4,20 @@ voided deal (which `amigos replay` checks against its commitment)."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 
 from amigos.engine import Pass, deal_from_key, find_variant, parse_record, replay_record, verify_commitment
-from amigos.table import computer_asks_reshuffle
+from amigos.table import Accept, AskReshuffle, Deal, Move, Start, advance, computer_asks_reshuffle, open_table
+from amigos.table.record import new_draft, to_record, update
 from amigos.web.tables import log_codec, rendering
-from amigos.web.tables.game import Game, Refused
+from amigos.web.tables.game import Game, Refused, epoch
 from amigos.web.tables.log_entries import HandStarted, LogEntry, MatchStarted
+from tests.table.helpers import PATIENT, config
 
 #: cuban-1v1 deals offering a new deal to seat 0 alone, to seat 1 alone, and to nobody.
 SEAT_0 = "0000008a-0000-4000-8000-000000000000"
@@ -127,7 +132,6 @@ def reshuffled_match(names: tuple[str, ...] = ("Ana", "Beto", "Caro", "Dani")) -
 
 
 def test_amigos_replay_shows_the_voided_deal(capsys: pytest.CaptureFixture[str]) -> None:
-    import json
     import tempfile
 
     from amigos.cli import main
@@ -146,3 +150,52 @@ def test_amigos_replay_shows_the_voided_deal(capsys: pytest.CaptureFixture[str])
         }
     ]
     assert shown["termination"] == "target"
+
+
+def test_the_server_and_the_pure_table_record_a_reshuffled_hand_byte_for_byte() -> None:
+    """The same cuban-2v2 hand at `Game` (the server's) and at the pure table: seat 3 dealt five
+    doubles asks for a new deal, the hand is dealt again and played out. Both build the voided
+    deal with `amigos.table.hand.void_deal`, and the hand's record entry (deal, moves, key,
+    identity, commitment, times, the system's moves, the voided deal) is the same text at both,
+    while the hand is played and once it ended (docs/record-format.md). Only ``started``, which the
+    server's record does not keep, is left out."""
+    offering, plain = "00000048-0000-4000-8000-000000000000", "00000001-0000-4000-8000-000000000000"
+    at = "2026-01-01T00:00:00.000Z"
+    now = epoch(at)
+    game = Game(9, find_variant("cuban-2v2"), ("ana", "beto", "caro", "dani"))
+    game.start_match(0)
+    table = replace(config("cuban-2v2", timing=PATIENT), table_id="table:9:match:1")
+    state, _ = open_table(table, now)
+    for seat in (1, 2, 3):
+        state, _ = advance(state, Accept(seat), now)
+    state, _ = advance(state, Start(0), now)
+    draft = new_draft(table, now)
+
+    def pure(given: object) -> None:
+        nonlocal state, draft
+        state, effects = advance(state, given, now)  # type: ignore[arg-type]
+        draft = update(draft, state, effects)
+
+    def first_hand(record: dict[str, Any]) -> str:
+        return json.dumps({name: value for name, value in record["hands"][0].items() if name != "started"})
+
+    game.deal(offering)
+    pure(Deal(offering, 0))
+    game.reshuffle(3)
+    pure(AskReshuffle(3))
+    game.deal(plain)
+    pure(Deal(plain, None))
+    assert first_hand(game.record()) == first_hand(to_record(draft).to_obj())
+    while game.in_hand:
+        assert game.hand is not None and game.to_move is not None
+        if game.forced_pass():  # the pure table passes by itself (`must_pass`), as the actor does
+            game.act(game.to_move, Pass(), at=at, system=True)
+            continue
+        seat, action = game.to_move, game.hand.legal_actions()[0]
+        game.act(seat, action, at=at)
+        pure(Move(seat, action))
+    hand = first_hand(game.record())
+    assert hand == first_hand(to_record(draft).to_obj())
+    assert json.loads(hand)["voided"] == [
+        {"seat": 3, "key": offering, "hand_id": "table:9:match:1:hand:1", "commitment": ANY}
+    ]

@@ -35,7 +35,7 @@ from amigos.engine.outcome import Termination
 from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import TableError, computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
-from amigos.table.hand import AppliedMove, apply_move, deal_hand
+from amigos.table.hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
     Drew,
@@ -269,21 +269,40 @@ class Game:
 
     def reshuffle(self, seat: int) -> list[LogEntry]:
         """Cuban: ``seat``, dealt 5 or more doubles, asks for a new deal before anyone moved. The
-        deal is voided and its key revealed (`HandVoided`); the caller deals the same hand again
-        (`deal`), under the next identity (docs/rules.md)."""
-        if not self.reshuffle_open(seat):
-            raise Refused("no_reshuffle", "you may not ask for a new deal now")
-        log = self.hands[-1]
-        entry = HandVoided(number=log.number, seat=seat, id=log.id, key=log.key, commitment=log.commitment)
-        self._apply_hand_voided(entry)
-        return [entry]
+        deal is voided and its key revealed (`HandVoided`), as `amigos.table.hand.void_deal`
+        decides and describes it (the pure table asks it too); the caller deals the same hand
+        again (`deal`), under the next identity (docs/rules.md)."""
+        try:
+            number, voided = self._void(seat)
+        except TableError as refusal:
+            raise Refused(refusal.code, "you may not ask for a new deal now") from None
+        return [
+            HandVoided(
+                number=number,
+                seat=voided.seat,
+                id=voided.hand_id,
+                key=voided.key,
+                commitment=voided.commitment,
+            )
+        ]
 
-    def _apply_hand_voided(self, entry: HandVoided) -> None:
+    def _deal_in_play(self) -> DealInPlay | None:
+        """The hand in play as `void_deal` reads it (None: no hand is in play)."""
+        log = self.current()
+        if log is None or not self.in_hand:
+            return None
+        return DealInPlay(log.key, log.id, log.commitment, log.offered, len(log.actions))
+
+    def _void(self, seat: int) -> tuple[int, VoidedDeal]:
+        """``seat``'s request voids the deal of the hand in play (`void_deal`, which raises
+        `TableError` when it may not): the voided deal is kept for the record, by the number of the
+        hand to be dealt again, and returned with that number."""
+        voided = void_deal(self._deal_in_play(), seat)
         log = self.hands.pop()
         self._recorded.pop(log.id, None)
-        voided = VoidedDeal(entry.seat, entry.key, entry.id, entry.commitment)
         self.voided.setdefault(log.number, []).append(voided)
         self.hand = None
+        return log.number, voided
 
     def act(
         self, seat: int, action: Action, *, at: str, system: bool = False, reason: str | None = None
@@ -410,7 +429,8 @@ class Game:
             elif isinstance(entry, HandStarted):
                 self._apply_hand_started(entry)
             elif isinstance(entry, HandVoided):
-                self._apply_hand_voided(entry)
+                # Judged and described again by the rule that voided it (as a logged move is).
+                self._void(entry.seat)
             elif isinstance(entry, Played):
                 assert self.hand is not None
                 play = Play(
