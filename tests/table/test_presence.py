@@ -16,6 +16,7 @@ from amigos.table import (
     ComputerTurn,
     Conduct,
     Disconnected,
+    Effect,
     Heartbeat,
     Leave,
     MatchEnded,
@@ -41,7 +42,17 @@ from amigos.table import (
     suspension_offender,
     waits_for_absent,
 )
-from amigos.table.presence import Heard, Lapse, Return, Sign, comeback, heard_from, window, window_lapse
+from amigos.table.presence import (
+    Heard,
+    Lapse,
+    Return,
+    Sign,
+    comeback,
+    command_heard,
+    heard_from,
+    window,
+    window_lapse,
+)
 from tests.engine.helpers import position, two_ended
 
 from .helpers import HUMANS, OPEN, PATIENT, Table, config, playing
@@ -421,3 +432,57 @@ def test_what_hearing_from_a_seat_does_is_one_rule() -> None:
     assert heard(Sign.PLAY, away=True) is Heard.BACK  # judged away, its page still joined
     assert heard(Sign.PLAY, away=True, page=False) is Heard.PRESENT  # its pages all closed
     assert heard(Sign.PLAY, away=True, held=True) is Heard.PRESENT  # a computer holds the seat
+
+
+def refused_but_heard(table: Table, now: float, given: Move) -> tuple[str, list[Effect]]:
+    """``given`` is refused, and heard all the same: the table keeps what the sign of life did (as
+    a caller of `advance` does), and the refusal's code and those effects are returned."""
+    with pytest.raises(TableError) as caught:
+        table.at(now, given)
+    heard = caught.value.heard
+    assert heard is not None
+    table.state, effects = heard
+    return caught.value.code, effects
+
+
+def test_a_refused_play_is_a_sign_of_life_all_the_same() -> None:
+    """Regression: the server counts a play before judging it and keeps it when the play is
+    refused (a tile out of turn comes from a page that is there); the pure table dropped it with
+    the refused input, and judged the player silent 30 s after their last heartbeat instead."""
+    table = live()
+    beat(table, 25.0, (0, 1, 3))
+    code, _ = refused_but_heard(table, 25.0, Move(2, OPEN.legal_actions()[0]))  # seat 1 is to move
+    assert code == "not_your_turn" and table.state.seats[2].last_seen == 25.0
+    table.at(54.9, Tick())  # without the refused play, its silence would have lapsed at 30 s
+    assert not table.state.seats[2].is_away
+
+
+def test_a_refused_play_brings_back_a_seat_judged_away_whose_page_is_joined() -> None:
+    """A seat judged away for a silence (its page still joined) plays out of turn: refused, and
+    back all the same, the table no longer waiting and the seat in turn given a fresh clock."""
+    table = live()
+    beat(table, 10.0, (0, 1, 3))
+    assert Notice(NoticeKind.PLAYER_AWAY, 2) in table.at(30.0, Tick())
+    assert table.state.paused and table.state.clock is None
+    code, effects = refused_but_heard(table, 31.0, Move(2, OPEN.legal_actions()[0]))
+    assert code == "not_your_turn" and Notice(NoticeKind.PLAYER_BACK, 2) in effects
+    assert not table.state.seats[2].is_away and not table.state.paused
+    clock = table.state.clock
+    assert clock is not None and clock.seat == 1 and clock.started == 31.0
+    assert any(isinstance(effect, TurnStarted) and effect.seat == 1 for effect in effects)
+    hand = table.state.hand
+    assert hand is not None and hand.moves == ()  # the refused play itself did nothing
+
+
+def test_a_command_from_no_seat_or_a_malformed_one_is_heard_from_by_nobody() -> None:
+    """`command_heard`: every refusal of a seated person's command hears them (the rules', the
+    table's version), but a sender with no seat here, or a command no page sends, does not."""
+    for code in ("not_your_turn", "illegal_play", "table_paused", "held_by_computer", "no_reshuffle"):
+        assert command_heard(code)
+    assert command_heard("stale_version") and command_heard(None)
+    for code in ("not_seated", "bad_payload", "bad_input"):
+        assert not command_heard(code)
+    table = live()
+    with pytest.raises(TableError) as caught:
+        table.at(1.0, Move(7, OPEN.legal_actions()[0]))
+    assert caught.value.code == "not_seated" and caught.value.heard is None

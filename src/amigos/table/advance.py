@@ -8,7 +8,7 @@ table's clock counts as happening at the table's clock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from amigos.engine import Termination
@@ -61,6 +61,7 @@ from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, T
 from .presence import (
     Lapse,
     Sign,
+    command_heard,
     first_to_leave,
     leaves_vote,
     others_held,
@@ -107,14 +108,21 @@ def open_table(config: TableConfig, now: float) -> tuple[TableState, list[Effect
 
 
 def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[inputs.TableInput, float]]) -> TableState:
-    """The table after every accepted input of ``log`` (each with its time), from its opening.
+    """The table after every input of ``log`` (each with its time), from its opening: the inputs
+    it accepted, and those it refused but heard all the same (`TableError.heard`: a person's
+    refused play is a sign of life). Any other refused input is an error of the log.
 
     This is how a process that takes a table over rebuilds it from the stored log; it then sends
     :class:`TakeOver` so that the player in turn gets fresh time.
     """
     state, _ = open_table(config, opened)
     for given, now in log:
-        state, _ = advance(state, given, now)
+        try:
+            state, _ = advance(state, given, now)
+        except TableError as refusal:
+            if refusal.heard is None:
+                raise
+            state = refusal.heard[0]
     return state
 
 
@@ -187,7 +195,9 @@ def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[Ta
     """The table after ``given`` at time ``now``, and the effects to carry out, in order.
 
     Raises :class:`TableError` (with a stable code) for an input the table refuses; the caller's
-    state is then unchanged, like every state.
+    state is then unchanged, like every state. A person's refused play or request for a new deal
+    was a sign of life all the same (`presence.command_heard`): the error's ``heard`` then holds
+    the table and effects as that left them, which the caller keeps.
     """
     before = next_deadline(state)
     effects: list[Effect] = []
@@ -197,7 +207,16 @@ def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[Ta
         check_answer(state, _seat(state, given.seat), now)
     state = _run_due(state, now, effects)
     state = replace(state, now=now)
-    state = _apply(state, given, now, effects)
+    try:
+        state = _apply(state, given, now, effects)
+    except TableError as refusal:
+        if refusal.heard is not None:
+            # Refused, but heard from all the same: the table as the sign of life left it, with
+            # the deadlines that fell due before it and the next one.
+            heard, _ = refusal.heard
+            _note_deadline(before, heard, effects)
+            refusal.heard = (heard, effects)
+        raise
     _note_deadline(before, state, effects)
     return state, effects
 
@@ -291,10 +310,9 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
         return deal(state, given, now, effects)
     seat = _seat(state, given.seat)
     if isinstance(given, inputs.Move):
-        if not given.by_computer:
-            # A person's move is a sign of life (`presence.heard_from`), counted before it is judged.
-            state = seen(state, seat, now, effects, Sign.PLAY)
-        return move(state, given, now, effects)
+        if given.by_computer:
+            return move(state, given, now, effects)
+        return _heard_then_judged(state, seat, now, effects, lambda heard: move(heard, given, now, effects))
     if isinstance(given, inputs.Heartbeat):
         return seen(state, seat, now, effects)
     if isinstance(given, inputs.Reconnected):
@@ -309,11 +327,33 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
         state = give_card(state, seat, Colour.RED, CardReason.ADMINISTRATOR, now, effects)
         return suspend(state, seat, effects)
     if isinstance(given, inputs.AskReshuffle):
-        state = seen(state, seat, now, effects, Sign.PLAY)
-        return reshuffle(state, seat, effects)
+        return _heard_then_judged(state, seat, now, effects, lambda heard: reshuffle(heard, seat, effects))
     if isinstance(given, inputs.Suspend):
         return suspend(state, seat, effects)
     raise TableError("wrong_phase", f"not a table input: {given!r}")
+
+
+def _heard_then_judged(
+    state: TableState,
+    seat: int,
+    now: float,
+    effects: list[Effect],
+    judge: Callable[[TableState], TableState],
+) -> TableState:
+    """A person's play or request for a new deal (``judge`` judges and carries it out): a sign of
+    life from the seat (`presence.seen`, `Sign.PLAY`), counted before it is judged, which it may
+    change (a player judged away for a silence is back, the table no longer waits). A refusal
+    keeps it (`presence.command_heard`): the error carries the table as the sign left it, which
+    `advance` completes. As the server's actor does (`PresenceMixin.played_by`)."""
+    heard = seen(state, seat, now, effects, Sign.PLAY)
+    told = len(effects)
+    try:
+        return judge(heard)
+    except TableError as refusal:
+        if heard is state or not command_heard(refusal.code):
+            raise
+        del effects[told:]  # what the refused command itself began is not done
+        raise TableError(refusal.code, refusal.detail, heard=(heard, effects)) from None
 
 
 def _pages_closed(state: TableState, seat: int, now: float, effects: list[Effect]) -> TableState:

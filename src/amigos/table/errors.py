@@ -5,6 +5,12 @@ The site never matches the English message: it maps ``code`` to a Spanish and En
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .effects import Effect
+    from .model import TableState
+
 #: Every code :class:`TableError` can carry, so callers (and tests) can check they know them all.
 CODES = frozenset(
     {
@@ -33,14 +39,24 @@ CODES = frozenset(
 
 
 class TableError(ValueError):
-    """An input the table refuses. The table's state is unchanged (states are immutable).
+    """An input the table refuses. The caller's state is unchanged (states are immutable).
 
     ``code`` is one of :data:`CODES`; ``detail`` is an English sentence for logs and developers.
+
+    ``heard``: what the refused input still did, when it did something: the table after it and
+    the effects to carry out (None: nothing, the caller's state stands). A person's play or
+    request for a new deal from their own seat is a sign of life whatever the rules then say of it
+    (`presence.command_heard`): their silence counts from it, and a player judged away for a
+    silence whose page is still joined is back. `advance` fills it; a caller keeps that table as
+    it would keep an accepted input's, then answers the refusal.
     """
 
-    def __init__(self, code: str, detail: str = "") -> None:
+    def __init__(
+        self, code: str, detail: str = "", *, heard: tuple[TableState, list[Effect]] | None = None
+    ) -> None:
         if code not in CODES:
             raise ValueError(f"unknown table error code: {code}")
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
+        self.heard = heard

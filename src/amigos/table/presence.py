@@ -49,14 +49,34 @@ def heard_from(sign: Sign, *, computer: bool, away: bool, held: bool, page_open:
     computer player holds the seat (the player takes it back by joining again, the
     ``held_by_computer`` refusal says so). A seat whose pages all closed stays away until a page
     joins. The server's actor asks this for every heartbeat, join and play, the pure table for
-    `Heartbeat`, `Reconnected`, `Move` and `AskReshuffle`; it counts the play before judging it
-    (a refused play was a sign of life too), the pure table only an accepted one (a refused input
-    changes nothing)."""
+    `Heartbeat`, `Reconnected`, `Move` and `AskReshuffle`. Both count a play before judging it,
+    and keep it when the play is refused (`command_heard`)."""
     if computer:
         return Heard.NOBODY
     if not away or (sign is Sign.PLAY and (held or not page_open)):
         return Heard.PRESENT
     return Heard.BACK
+
+
+#: The refusals of a person's command that hear nobody: its sender holds no seat here (a command
+#: forged or sent to the wrong table: nobody's sign of life), or it is not a command a page sends
+#: (malformed: the socket refuses it before the table sees it, the pure table's codec likewise).
+UNHEARD = frozenset({"not_seated", "bad_payload", "bad_input"})
+
+
+def command_heard(refusal: str | None) -> bool:
+    """Whether a person's play or request for a new deal, from their own seat, is a sign of life
+    (`heard_from` with `Sign.PLAY`) given the first refusal it meets (a protocol code; None: none
+    yet, or accepted). It is, whatever the rules or the table's version then say of it: a tile laid
+    out of turn, one that does not fit, a stale version, a request refused while the table waits
+    all come from a page that is there (docs/rules.md, "Connection and absence"). It is counted
+    before the command is judged, since the judging depends on it (a player judged away for a
+    silence is back, and the table no longer waits), and it stands when the command is refused.
+    Only a sender who holds no seat here, or a malformed command, is heard from by nobody
+    (`UNHEARD`). The server's actor asks this for `table.play` and `table.reshuffle`; the pure
+    table for a person's `Move` and `AskReshuffle` (a refusal then carries the table as the sign
+    of life left it: `TableError.heard`)."""
+    return refusal not in UNHEARD
 
 
 class Lapse(enum.Enum):

@@ -334,15 +334,12 @@ async def play_side_by_side(
 async def play_refused_alike(
     actor: TableActor, mirror: Mirror, user_id: int, seat: int, action: Any, moment: datetime
 ) -> None:
-    """A play the actor and the pure table both refuse, with the same code, neither changing."""
-    version, before = actor.version, mirror.state
-    with pytest.raises(CommandError) as served:
-        await actor.call(lambda: actor.play(user_id, actor.version, action))
-    with pytest.raises(TableError) as modelled:
-        mirror.at(moment, Move(seat, action))
-    assert served.value.code == modelled.value.code
-    assert actor.version == version and mirror.state is before
-    mirror.refused.append(served.value.code)
+    """A play the actor and the pure table both refuse, with the same code, each keeping only the
+    sign of life it was (`refused_alike_at`)."""
+    code = await refused_alike_at(
+        actor, mirror, moment, lambda: actor.play(user_id, actor.version, action), Move(seat, action)
+    )
+    mirror.refused.append(code)
 
 
 @pytest.mark.parametrize(("seed", "pause"), [(1, 0), (2, 0), (2, 5)])
@@ -490,14 +487,24 @@ async def refused_alike_at(
     actor: TableActor, mirror: Mirror, moment: datetime, served: Callable[[], Any], modelled: Any
 ) -> str:
     """A command the actor (``served``) and the pure table (``modelled``, at ``moment``) both refuse
-    with the same code, neither changing."""
+    with the same code, neither changing, but for what the refusal still did: a person's refused
+    play is a sign of life (`command_heard`), which the actor keeps (storing a return) and the pure
+    table's refusal carries (`TableError.heard`, kept here as a caller keeps it)."""
     version, before = actor.version, mirror.state
     with pytest.raises(CommandError) as refused:
         await actor.call(served)
     with pytest.raises(TableError) as modelled_refusal:
         mirror.at(moment, modelled)
     assert refused.value.code == modelled_refusal.value.code
-    assert actor.version == version and mirror.state is before
+    heard = modelled_refusal.value.heard
+    if heard is None:
+        assert actor.version == version and mirror.state is before
+    else:
+        mirror.state, effects = heard
+        mirror.effects.extend(effects)
+        back = [effect for effect in effects if isinstance(effect, Notice)]
+        returned = any(effect.kind is NoticeKind.PLAYER_BACK for effect in back)
+        assert (actor.version != version) is returned  # the actor stores a return, nothing else
     return refused.value.code
 
 
@@ -534,6 +541,55 @@ async def test_the_actor_and_the_pure_table_agree_on_a_late_acceptance(
     assert code == "not_invited"
 
 
+async def until_a_lasting_turn(
+    actor: TableActor, mirror: Mirror, people: list[User], moment: datetime
+) -> None:
+    """Plays at both until the seat in turn will still be in turn after 30 s: not one whose single
+    tile the system lays at 6 s (such turns are played at once, at both)."""
+    while (clock := mirror.state.clock) is not None and clock.situation is Situation.SINGLE:
+        hand = actor.game.hand
+        assert hand is not None
+        action, user_id = hand.legal_actions()[0], people[clock.seat].pk
+        await actor.call(lambda action=action, user_id=user_id: actor.play(user_id, actor.version, action))
+        mirror.at(moment, Move(clock.seat, action))
+
+
+async def beat_all_but(
+    actor: TableActor, mirror: Mirror, fake_clock: FakeClock, seats: set[int], moment: datetime
+) -> None:
+    """At ``moment`` every seat's page beats at both tables, but the ``seats``'."""
+    fake_clock.moment = moment
+    for seat in sorted(set(range(4)) - seats):
+        assert actor.heard_at_once(seat)
+        mirror.at(moment, Heartbeat(seat))
+
+
+async def wake_until(actor: TableActor, mirror: Mirror, fake_clock: FakeClock, moment: datetime) -> None:
+    """Time passes to ``moment`` at both tables, each deadline on its time, and they agree."""
+    while (due := next_deadline(mirror.state)) is not None and due.at is not None:
+        at = mirror.start + timedelta(seconds=due.at)
+        if at > moment:
+            break
+        fake_clock.moment = at
+        await actor.fire_deadline()
+        mirror.at(at, Tick())
+    fake_clock.moment = moment
+    await actor.fire_deadline()
+    mirror.at(moment, Tick())
+    await agree(actor, mirror)
+
+
+async def silent_for_30_seconds(
+    actor: TableActor, mirror: Mirror, fake_clock: FakeClock, silent: int, start: datetime
+) -> None:
+    """The ``silent`` seat's page stays joined but beats no more from ``start``: after 30 s both
+    judge it away, and the table waits."""
+    for second in (10, 20, 30):
+        await wake_until(actor, mirror, fake_clock, start + timedelta(seconds=second))
+        await beat_all_but(actor, mirror, fake_clock, {silent}, start + timedelta(seconds=second))
+    assert silent in actor.away_since and mirror.state.seats[silent].is_away
+
+
 async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_away(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
 ) -> None:
@@ -546,40 +602,10 @@ async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_a
     mirror = Mirror(start, heartbeat_timeout=30.0)
     await deal_as_the_actor_did(actor, mirror, start)
     await agree(actor, mirror)
-    # The seat to go silent must still be in turn after 30 s: not one whose single tile the
-    # system lays at 6 s (such turns are played at once, at both).
-    while (clock := mirror.state.clock) is not None and clock.situation is Situation.SINGLE:
-        hand = actor.game.hand
-        assert hand is not None
-        action, user_id = hand.legal_actions()[0], people[clock.seat].pk
-        await actor.call(lambda action=action, user_id=user_id: actor.play(user_id, actor.version, action))
-        mirror.at(start, Move(clock.seat, action))
+    await until_a_lasting_turn(actor, mirror, people, start)
     silent = actor.game.to_move
     assert silent is not None and mirror.state.clock is not None
-
-    async def beat_all_but(seats: set[int], moment: datetime) -> None:
-        fake_clock.moment = moment
-        for seat in sorted(set(range(4)) - seats):
-            assert actor.heard_at_once(seat)
-            mirror.at(moment, Heartbeat(seat))
-
-    async def wake_until(moment: datetime) -> None:
-        while (due := next_deadline(mirror.state)) is not None and due.at is not None:
-            at = mirror.start + timedelta(seconds=due.at)
-            if at > moment:
-                break
-            fake_clock.moment = at
-            await actor.fire_deadline()
-            mirror.at(at, Tick())
-        fake_clock.moment = moment
-        await actor.fire_deadline()
-        mirror.at(moment, Tick())
-        await agree(actor, mirror)
-
-    for second in (10, 20, 30):
-        await wake_until(start + timedelta(seconds=second))
-        await beat_all_but({silent}, start + timedelta(seconds=second))
-    assert silent in actor.away_since and mirror.state.seats[silent].is_away
+    await silent_for_30_seconds(actor, mirror, fake_clock, silent, start)
     assert actor.paused and mirror.state.paused
     moment = start + timedelta(seconds=31)
     hand = actor.game.hand
@@ -700,3 +726,43 @@ async def test_the_actor_and_the_pure_table_agree_on_a_suspension_found_when_a_p
     ]
     assert actor.status == "finished" and mirror.state.phase is Phase.CLOSED
     assert "disconnected" not in [kind for kind, _ in log]  # ended at once, never away
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_refused_play_from_a_seat_judged_away(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """Regression: a seat judged away for a silence, its page still joined, plays out of turn.
+    Both refuse the play (``not_your_turn``) and both take it as the player's return, the table
+    going on with a fresh clock for the seat in turn (`command_heard`): the actor counted the play
+    before judging it and kept it, while the pure table dropped it with the refused input and
+    kept waiting for the player."""
+    draw = random.Random(11)
+    people, actor, _ = await seated_table(make_player, monkeypatch, draw)
+    start = fake_clock.now()
+    mirror = Mirror(start, heartbeat_timeout=30.0)
+    await deal_as_the_actor_did(actor, mirror, start)
+    await agree(actor, mirror)
+    await until_a_lasting_turn(actor, mirror, people, start)
+    in_turn = actor.game.to_move
+    assert in_turn is not None
+    silent = (in_turn + 2) % 4
+    await silent_for_30_seconds(actor, mirror, fake_clock, silent, start)
+    assert actor.paused and mirror.state.paused
+    moment = start + timedelta(seconds=31)
+    fake_clock.moment = moment
+    hand = actor.game.hand
+    assert hand is not None
+    action = hand.legal_actions()[0]
+    for _ in range(2):  # back by the first; the second is only heard from
+        code = await refused_alike_at(
+            actor,
+            mirror,
+            moment,
+            lambda: actor.play(people[silent].pk, actor.version, action),
+            Move(silent, action),
+        )
+        assert code == "not_your_turn"
+        assert silent not in actor.away_since and not mirror.state.seats[silent].is_away
+        await agree(actor, mirror)
+    assert not actor.paused and actor.game.to_move == in_turn
+    assert mirror.presence()[-1] == ("reconnected", silent, False)

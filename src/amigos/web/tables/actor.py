@@ -46,6 +46,7 @@ from amigos.table import (
     on_restart,
     play_refusal,
 )
+from amigos.table.presence import command_heard
 from amigos.table.senders import sender_refusal
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import metrics
@@ -325,8 +326,7 @@ class TableActor(
         return {"table_id": self.id, "seat": audience, "version": self.version, "mode": mode}
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
-        seat = self._acting_seat(user_id, version)
-        await self.played_by(seat)  # a play is the surest sign of life (`heard_from`)
+        seat = await self._heard_sender(user_id, version)
         self._refuse_play(seat)
         await self._commit(self._act(seat, action, system=False))
         return {"version": self.version}
@@ -350,12 +350,32 @@ class TableActor(
     def _acting_seat(self, user_id: int, version: int) -> int:
         """The sender's seat, refused in the pure table's order (`amigos.table.senders.sender_refusal`:
         ``not_seated``, then ``stale_version``) before the command's own refusals."""
-        seat = self.seat_of(user_id)
-        refusal = sender_refusal(seated=seat is not None, saw=version, version=self.version)
-        if refusal is not None:
-            raise CommandError(refusal, SENDER_REFUSALS[refusal].format(version=self.version))
+        seat, refusal = self._sender(user_id, version)
+        self._refuse_sender(refusal)
         assert seat is not None
         return seat
+
+    async def _heard_sender(self, user_id: int, version: int) -> int:
+        """The seat of a play's or a request for a new deal's sender (`_acting_seat`), heard from
+        first (`played_by`) as the pure table's rule `command_heard` says: whatever the rules or
+        the version then say of the command, it came from the player's page, which is there.
+        Only a sender with no seat here is heard from by nobody."""
+        seat, refusal = self._sender(user_id, version)
+        if seat is not None and command_heard(refusal):
+            await self.played_by(seat)
+        self._refuse_sender(refusal)
+        assert seat is not None
+        return seat
+
+    def _sender(self, user_id: int, version: int) -> tuple[int | None, str | None]:
+        """The sender's seat (None: none here) and why the command is refused by who sent it and
+        which version they saw (`sender_refusal`; None: it is not)."""
+        seat = self.seat_of(user_id)
+        return seat, sender_refusal(seated=seat is not None, saw=version, version=self.version)
+
+    def _refuse_sender(self, refusal: str | None) -> None:
+        if refusal is not None:
+            raise CommandError(refusal, SENDER_REFUSALS[refusal].format(version=self.version))
 
     def _refuse_play(self, seat: int) -> None:
         """Whether the seat's player may play (or ask for a new deal) where the table stands is the
@@ -413,8 +433,7 @@ class TableActor(
     async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:
         """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
         `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
-        seat = self._acting_seat(user_id, version)
-        await self.played_by(seat)  # as a play is (`heard_from`)
+        seat = await self._heard_sender(user_id, version)
         self._refuse_play(seat)
         try:
             entries = self.game.reshuffle(seat)

@@ -308,7 +308,8 @@ class PresenceMixin:
         """The seat's player moved or asked for a new deal (inside the actor): the surest sign of
         life, counted before the command is judged (`heard_from`, `Sign.PLAY`): the silence counts
         from here, and a seat judged away for silence while its page is still joined (late
-        heartbeats) is back before its play is judged. A seat whose pages all closed stays away."""
+        heartbeats) is back before its play is judged. A seat whose pages all closed stays away.
+        Kept when the command is then refused (`command_heard`: the page is there all the same)."""
         back = self._present(seat, Sign.PLAY)
         if back is not None:
             await self._commit(back)
