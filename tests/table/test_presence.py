@@ -236,6 +236,17 @@ def correspondence() -> Table:
     return Table(playing(OPEN, cfg))
 
 
+def test_a_suspension_ends_a_correspondence_match_too() -> None:
+    """A correspondence table has no presence, so a suspension imposed away from it reaches it as
+    news (`Suspend`, what the server's moderation now tells its tables), hours into a turn: the
+    match ends at once, by suspension, that seat its offender."""
+    table = correspondence()
+    table.at(3_600.0, Tick())
+    effects = table.at(7_200.0, Suspend(3))
+    assert effects[0] == MatchEnded(Termination.SUSPENSION, None, 3, (0, 0))
+    assert table.state.phase is Phase.CLOSED and table.state.offender == 3
+
+
 def test_correspondence_turn_lasts_a_day_with_no_cards_and_no_heartbeat() -> None:
     table = correspondence()
     assert table.state.clock is not None

@@ -1,4 +1,6 @@
-"""A card given by a live table that reaches a suspension ends the match unfinished and closes it."""
+"""A suspension ends a match under way unfinished and closes the table: one that a card given by a
+live table reaches, and one imposed away from the table (an administrator, the desk), which
+moderation tells the player's tables of, a correspondence game included."""
 
 from __future__ import annotations
 
@@ -7,13 +9,16 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import transaction
 
 from amigos.web.accounts.models import User
-from amigos.web.tables import registry
+from amigos.web.moderation import services as moderation
+from amigos.web.tables import forwarding, registry
 from amigos.web.tables.models import MatchRecord, Table
 from tests.web.moderation.support import START, give, table_for
 from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import among_people
+from tests.web.tables.test_actor import among_people, until
+from tests.web.tables.test_time_and_presence import humans_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,3 +63,74 @@ async def test_the_28th_yellow_at_a_live_table_suspends_and_ends_the_match_unfin
     record = await sync_to_async(MatchRecord.objects.get)(table=table)
     assert record.termination == "suspension" and record.ended_at is not None
     assert actor.deadline_at is None
+
+
+@pytest.mark.parametrize("by", ["administrator", "desk"])
+async def test_a_suspension_from_outside_ends_a_correspondence_match_at_once(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, by: str
+) -> None:
+    """Regression: a suspension imposed away from the table (an administrator's, from the players'
+    list; the desk's block on a report, a red card) reached a table only when the player's
+    sockets closed or went silent, so never a correspondence game, which watches neither. Now
+    moderation tells the player's tables once the suspension is stored, and the match ends by
+    suspension with that seat as its offender, at once, nobody's socket having closed."""
+    clock = FakeClock()
+    registry.use_clock(clock)
+    ana, beto, actor = await humans_table(make_player, monkeypatch, "amigos-100", kind="correspondence")
+    assert actor.status == "playing" and actor.kind == "correspondence"
+    seat = actor.seat_of(beto.pk)
+    assert seat is not None
+    watcher = Recorder(ana.pk)
+    await actor.call(lambda: actor.join(watcher, True, None))
+    admin = await sync_to_async(make_player)("Admin", is_staff=True, is_superuser=True)
+
+    def suspend() -> None:
+        now = clock.now()
+        if by == "administrator":
+            moderation.suspend_by_administrator(user=beto, days=7, by=admin, now=now, reason="insultos")
+            return
+        report = moderation.report(
+            reporter=ana, reported_id=beto.pk, comment="insultos", now=now, table_id=actor.id
+        )
+        moderation.decide(report=report, action="block", by=admin, now=now, reason="insultos")
+
+    await sync_to_async(suspend)()
+    await until(lambda: bool(watcher.events("match_ended")))
+    ended = [event["data"] for event in watcher.events("match_ended")]
+    assert [(data["termination"], data["seat"], data["completed"]) for data in ended] == [
+        ("suspension", seat, False)
+    ]
+    assert not watcher.events("disconnected")  # ended at once, nobody away
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished"
+    record = await sync_to_async(MatchRecord.objects.get)(table=table)
+    assert record.termination == "suspension"
+
+
+async def test_a_suspension_at_no_table_tells_no_table_and_one_rolled_back_tells_none(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The news goes only after the suspension is stored: a transaction that rolls back tells no
+    table, and the match goes on."""
+    clock = FakeClock()
+    registry.use_clock(clock)
+    _ana, beto, actor = await humans_table(make_player, monkeypatch, "amigos-100", kind="correspondence")
+    admin = await sync_to_async(make_player)("Admin", is_staff=True, is_superuser=True)
+    told: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        forwarding, "tell_suspended_soon", lambda table_id, user_id: told.append((table_id, user_id))
+    )
+
+    def suspend_then_roll_back() -> None:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            moderation.suspend_by_administrator(user=beto, days=7, by=admin, now=clock.now(), reason="x")
+            raise RuntimeError("rolled back")
+        stranger = make_player("Nadie")
+        moderation.suspend_by_administrator(user=stranger, days=7, by=admin, now=clock.now(), reason="x")
+
+    await sync_to_async(suspend_then_roll_back)()
+    assert told == [] and actor.status == "playing"
+    await sync_to_async(moderation.suspend_by_administrator)(
+        user=beto, days=7, by=admin, now=clock.now(), reason="x"
+    )
+    assert told == [(actor.id, beto.pk)]

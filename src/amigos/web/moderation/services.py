@@ -32,6 +32,7 @@ from amigos.web.moderation.models import (
     ReportStatus,
     Suspension,
 )
+from amigos.web.tables import suspension_news
 from amigos.web.tables.models import Card, CardColour, Kind, Table, TableChatLine
 
 
@@ -224,6 +225,9 @@ def decide(*, report: Report, action: str, by: User, now: datetime, reason: str 
                 )
                 imposed = cards_given(cards=[card], now=now)
                 suspension = imposed[0] if imposed else None
+                if suspension is not None:
+                    # Given at the desk, not by the table: the player's tables are told.
+                    suspension_news.suspension_imposed(suspension.user_id)
             report.status = ReportStatus.BLOCKED
         else:
             report.status = ReportStatus.IGNORED
@@ -250,10 +254,14 @@ RED_CARD_DAYS = 30
 
 
 def _impose(user: User, now: datetime, days: int, reason: str) -> Suspension:
+    """An administrator's suspension (outside the ladder), stored; once the caller's transaction
+    commits, the tables where the player is in a match are told (`tables.suspension_news`), and
+    end it, a correspondence game too."""
     row = Suspension.objects.create(
         user=user, cause=Cause.ADMIN, starts=now, ends=now + timedelta(days=days), counted_at=now
     )
     accounts.suspend(user, row.ends, reason or _reason(Cause.ADMIN))
+    suspension_news.suspension_imposed(user.pk)
     return row
 
 

@@ -66,6 +66,7 @@ class PresenceMixin:
         # Defined by `TableActor` and its other parts.
 
         async def _commit(self, pending: Pending) -> None: ...
+        def seat_of(self, user_id: int) -> int | None: ...
         def _arm(self) -> None: ...
         def _set_clock(self, pending: Pending) -> None: ...
         def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None: ...
@@ -153,21 +154,36 @@ class PresenceMixin:
         return bool(await database_sync_to_async(suspensions.account_suspended)(user_id, self.clock.now()))
 
     def _ended_by_suspension(self, suspended: Collection[int]) -> Pending | None:
-        """The accounts ``suspended`` (by this table's cards, or found suspended from outside it: a
-        desk decision, an administrator): the match they end, as the pure table's rule
+        """The accounts ``suspended`` (by this table's cards, or suspended from outside it: a desk
+        decision, an administrator, told by moderation or found when the player's sockets go): the
+        match they end, as the pure table's rule
         (`suspension_offender`) decides, or None (no match under way, nobody seated here)."""
         accounts = [seat.user_id for seat in self.seats]
         offender = suspension_offender(self.status == "playing", accounts, suspended)
         return None if offender is None else self._end_for_suspension(offender)
 
     async def _found_suspended(self, seat: int) -> Pending | None:
-        """Whether the seat's player, whose sockets just went (or who went silent), was suspended
-        from outside the table, whose session watchdog closes the sockets: then the match ends for
-        suspension at once (`_ended_by_suspension`)."""
+        """Whether the seat's player, whose sockets just went (or who went silent, or whose
+        suspension moderation told: `suspension_imposed`), was suspended from outside the table,
+        whose session watchdog closes the sockets: then the match ends for suspension at once
+        (`_ended_by_suspension`)."""
         user_id = self.seats[seat].user_id
         if user_id is None or not await self._suspended(seat):
             return None
         return self._ended_by_suspension({user_id})
+
+    async def suspension_imposed(self, user_id: int) -> None:
+        """Moderation suspended ``user_id`` away from the table (`suspension_news`; inside the
+        actor): if the player holds a seat here and the account is suspended now, asked of the
+        database rather than taken from the news, the match ends for suspension at once, as when
+        their sockets close (`_found_suspended`, the pure rule `suspension_offender`): at a
+        correspondence table too, where no socket closing or silence would ever tell it."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return
+        ended = await self._found_suspended(seat)
+        if ended is not None:
+            await self._commit(ended)
 
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""

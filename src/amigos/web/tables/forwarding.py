@@ -415,8 +415,34 @@ async def wake(table_id: int) -> None:
     await run("tables.wake", table_id, Remote(0), {})
 
 
+@operation("tables.suspended")
+async def _suspended(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
+    await actor.suspension_imposed(connection.user_id)
+    return {}
+
+
+async def tell_suspended(table_id: int, user_id: int) -> None:
+    """The account of ``user_id`` was just suspended from outside the table (a desk decision, an
+    administrator; `services.suspension_imposed`): the table, in the process that runs it, looks
+    the suspension up itself and ends a match under way (`TableActor.suspension_imposed`). The
+    stand-in connection is the suspended player's: no socket sends this, only a service of ours."""
+    await run("tables.suspended", table_id, Remote(user_id), {})
+
+
 def wake_soon(table_id: int) -> None:
     """From any thread: have the server's loop wake the table (nothing to do if no server runs)."""
+    _soon(lambda: wake(table_id), f"table {table_id} could not be woken")
+
+
+def tell_suspended_soon(table_id: int, user_id: int) -> None:
+    """From any thread: have the server's loop tell the table of a suspension (`tell_suspended`;
+    nothing to do if no server runs: a table rebuilt later looks at its seats' sockets afresh)."""
+    _soon(lambda: tell_suspended(table_id, user_id), f"table {table_id} could not be told of a suspension")
+
+
+def _soon(work: Callable[[], Awaitable[None]], failure: str) -> None:
+    """Run ``work`` on the server's loop, from any thread, without waiting for it; a failure is
+    logged as ``failure``."""
     loop = registry.server_loop()
     if loop is None or not loop.is_running():
         return
@@ -424,18 +450,18 @@ def wake_soon(table_id: int) -> None:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
+
+    async def logged() -> None:
+        try:
+            await work()
+        except Exception:
+            log.exception(failure)
+
     if running is loop:
-        registry.keep(loop.create_task(_logged_wake(table_id)))
+        registry.keep(loop.create_task(logged()))
     else:
         # A fresh context: the caller's (a Django worker thread's) would make asgiref believe the
         # new task runs inside that thread and refuse its database calls.
         loop.call_soon_threadsafe(
-            lambda: registry.keep(loop.create_task(_logged_wake(table_id))), context=contextvars.Context()
+            lambda: registry.keep(loop.create_task(logged())), context=contextvars.Context()
         )
-
-
-async def _logged_wake(table_id: int) -> None:
-    try:
-        await wake(table_id)
-    except Exception:
-        log.exception("table %s could not be woken", table_id)
