@@ -462,3 +462,25 @@ async def test_a_player_counted_away_who_plays_is_back_and_the_play_stands(
     after = kinds(me, before)
     assert after[0] == "reconnected" and "played" in after
     assert not actor.paused and 0 not in actor.away_since
+
+
+async def test_a_stale_play_from_a_player_counted_away_brings_them_back_though_refused(
+    make_player: Callable[..., User],
+) -> None:
+    """A play sent before the page saw the table's last change is refused (``stale_version``),
+    but it came from the player's page all the same (`command_heard`, docs/rules.md): a seat
+    judged away for a silence is back, and the table goes on. One from a player with no seat
+    here changes nothing."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    _, legal = await turn_in(me, actor, "any")
+    await actor.call(lambda: actor._commit(actor._away(0, actor.clock.now())))
+    stranger = await sync_to_async(make_player)("Nadie")
+    before = actor.version
+    for sender, code in ((stranger.pk, "not_seated"), (user.pk, "stale_version")):
+        with pytest.raises(CommandError) as refused:
+            await actor.call(lambda sender=sender: actor.play(sender, before - 1, play_of(legal[0])))
+        assert refused.value.code == code
+    assert kinds(me, before) == ["reconnected", "clock"]
+    assert not actor.paused and 0 not in actor.away_since
