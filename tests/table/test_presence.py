@@ -10,6 +10,7 @@ import pytest
 
 from amigos.table import (
     BackToLobby,
+    Cancellation,
     CardGiven,
     CardReason,
     Colour,
@@ -31,14 +32,21 @@ from amigos.table import (
     SeatReturned,
     Situation,
     Suspend,
+    SuspensionEnding,
+    SuspensionEnds,
     SystemPlay,
     SystemReason,
+    TableCancelled,
     TableError,
     Termination,
     Tick,
     Timing,
     TurnStarted,
+    VoteChoice,
+    VoteResult,
+    open_table,
     play_refusal,
+    suspension_ending,
     suspension_offender,
     waits_for_absent,
 )
@@ -347,6 +355,37 @@ def test_whose_suspension_ends_the_match_is_one_rule() -> None:
     assert suspension_offender(True, accounts, [5]) is None  # nobody seated here
     assert suspension_offender(False, accounts, [9]) is None  # before or after the match
     assert suspension_offender(True, accounts, []) is None
+
+
+def test_what_a_suspension_ends_is_one_rule_by_phase() -> None:
+    """`suspension_ending`, asked by the pure table on `Suspend` and by the server's actor: the
+    match (dealing or playing), the table still inviting, or the vote; nothing once closed."""
+    accounts = (7, None, 9, 11)
+    assert suspension_ending(Phase.PLAYING, accounts, [9]) == SuspensionEnding(2, SuspensionEnds.MATCH)
+    assert suspension_ending(Phase.DEALING, accounts, [11]) == SuspensionEnding(3, SuspensionEnds.MATCH)
+    assert suspension_ending(Phase.INVITING, accounts, [7]) == SuspensionEnding(0, SuspensionEnds.TABLE)
+    assert suspension_ending(Phase.VOTING, accounts, [9]) == SuspensionEnding(2, SuspensionEnds.VOTE)
+    assert suspension_ending(Phase.CLOSED, accounts, [9]) is None
+    assert suspension_ending(Phase.VOTING, accounts, [5]) is None
+
+
+def test_a_suspension_at_an_inviting_table_cancels_it() -> None:
+    table = Table(open_table(config(), 0.0)[0])
+    effects = table.at(2.0, Suspend(2))
+    assert effects[:2] == [TableCancelled(Cancellation.SUSPENSION), BackToLobby((0, 1, 3))]
+    assert table.state.phase is Phase.CLOSED
+
+
+def test_a_suspension_during_the_vote_closes_it_for_the_meeting_room() -> None:
+    table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
+    table = Table(replace(table.state, phase=Phase.VOTING, hand=None, clock=None, vote_until=1e9))
+    effects = table.at(3.0, Suspend(1))
+    state = table.state
+    assert effects[:2] == [
+        VoteResult(VoteChoice.LOBBY, state.config.players, state.config.organizer),
+        BackToLobby((0, 2, 3)),
+    ]
+    assert state.phase is Phase.CLOSED
 
 
 def test_a_suspension_between_two_hands_ends_the_match_too() -> None:

@@ -106,7 +106,7 @@ from .model import (
     conduct_of,
     waits_for_absent,
 )
-from .presence import suspension_offender
+from .presence import SuspensionEnding, SuspensionEnds, suspension_ending, suspension_offender
 from .seating import reseat
 
 __all__ = [
@@ -158,6 +158,8 @@ __all__ = [
     "Start",
     "StartAwaited",
     "Suspend",
+    "SuspensionEnding",
+    "SuspensionEnds",
     "SystemPlay",
     "SystemReason",
     "TableCancelled",
@@ -199,6 +201,7 @@ __all__ = [
     "reseat",
     "start_refusal",
     "start_window",
+    "suspension_ending",
     "suspension_offender",
     "table_due",
     "void_deal",

@@ -38,6 +38,7 @@ class Cancellation(enum.Enum):
     INVITATIONS = "invitations"  # an invitation was refused or not answered in time
     ORGANIZER = "organizer"  # the organizer called the table off
     NOT_STARTED = "not_started"  # everyone accepted, and the organizer did not start it in time
+    SUSPENSION = "suspension"  # a seated player's account was suspended (`suspension_ending`)
 
 
 class SystemReason(enum.Enum):

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
 
 from amigos.engine import Termination
 
 from .common import MATCH_PHASES, close, end_unfinished, humans, set_seat
-from .effects import Effect, Notice, NoticeKind, SeatReturned
+from .effects import Cancellation, Effect, Notice, NoticeKind, SeatReturned, TableCancelled, VoteResult
 from .errors import TableError
 from .flow import begin_turn, resume_if_ready
-from .model import Conduct, Phase, TableState, Timing
+from .model import Conduct, Phase, TableState, Timing, VoteChoice
 
 #: A seat's account: a player's name in this model, a user's number at the live server.
 Account = TypeVar("Account")
@@ -207,29 +207,72 @@ def first_to_leave(closed: Mapping[int, Moment]) -> tuple[Moment, int] | None:
     return min(((since, seat) for seat, since in closed.items()), default=None)
 
 
-def suspension_offender(
-    in_match: bool, accounts: Sequence[Account | None], suspended: Collection[Account]
-) -> int | None:
-    """The seat whose account's suspension ends the match now, unfinished (`Termination.SUSPENSION`,
-    the seat its offender, everyone else back to the meeting room): the first seat whose account is
-    among ``suspended``, while a match is under way (a hand, or between two). None: nothing ends
-    (nobody seated here was suspended, or no match is under way). ``accounts``: each seat's account
-    (None for a computer player). The server's actor asks this when a write's cards suspend an
-    account (the card ladder, `amigos.table.sanctions`)."""
-    if not in_match:
+class SuspensionEnds(enum.Enum):
+    """What a seated player's suspension ends, by the table's phase."""
+
+    MATCH = "match"  # a match under way ends unfinished (`Termination.SUSPENSION`, the seat its offender)
+    TABLE = "table"  # a table not yet started is cancelled (`Cancellation.SUSPENSION`)
+    VOTE = "vote"  # the vote closes for the meeting room: no next table
+
+
+_SUSPENSION_ENDS = {
+    Phase.INVITING: SuspensionEnds.TABLE,
+    Phase.DEALING: SuspensionEnds.MATCH,
+    Phase.PLAYING: SuspensionEnds.MATCH,
+    Phase.VOTING: SuspensionEnds.VOTE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SuspensionEnding:
+    """A suspension's consequence at a table: what ``ends``, and the ``seat`` whose account was
+    suspended (the match's offender)."""
+
+    seat: int
+    ends: SuspensionEnds
+
+
+def suspension_ending(
+    phase: Phase, accounts: Sequence[Account | None], suspended: Collection[Account]
+) -> SuspensionEnding | None:
+    """What the suspension of the accounts ``suspended`` ends at a table in ``phase`` (docs/rules.md,
+    "Suspension"): for the first seat whose account is among them, the match under way (a hand, or
+    between two), a table still inviting (cancelled), or the vote after the match (closed for the
+    meeting room, everyone back there). None: nothing ends (nobody seated here was suspended, or the
+    table is over). ``accounts``: each seat's account (None for a computer player). The one rule
+    for both tables: the pure table on `Suspend`, the server's actor when a write's cards suspend an
+    account or moderation tells it of a suspension (`suspension_news`)."""
+    ends = _SUSPENSION_ENDS.get(phase)
+    if ends is None:
         return None
-    return next(
+    seat = next(
         (seat for seat, account in enumerate(accounts) if account is not None and account in suspended),
         None,
     )
+    return None if seat is None else SuspensionEnding(seat, ends)
+
+
+def suspension_offender(
+    in_match: bool, accounts: Sequence[Account | None], suspended: Collection[Account]
+) -> int | None:
+    """The seat whose account's suspension ends the match now (`suspension_ending` while a match is
+    under way), or None: nothing ends, or no match is under way."""
+    ending = suspension_ending(Phase.PLAYING if in_match else Phase.CLOSED, accounts, suspended)
+    return None if ending is None else ending.seat
 
 
 def suspend(state: TableState, seat: int, effects: list[Effect]) -> TableState:
-    """The account at ``seat`` was suspended: a match in progress ends unfinished
-    (`suspension_offender`); a table not yet started, or voting, closes."""
+    """The account at ``seat`` was suspended: what `suspension_ending` says ends. A match in
+    progress ends unfinished; a table not yet started is cancelled; a vote closes for the meeting
+    room. Everyone else goes back to the meeting room. A computer player's seat: nothing ends."""
     player = state.seats[seat].player
-    if player is not None:
-        offender = suspension_offender(state.phase in MATCH_PHASES, state.config.players, {player})
-        if offender is not None:
-            return end_unfinished(state, Termination.SUSPENSION, offender, effects)
-    return close(state, humans(state, except_seat=seat), effects)
+    ending = None if player is None else suspension_ending(state.phase, state.config.players, {player})
+    if ending is None:
+        return state
+    if ending.ends is SuspensionEnds.MATCH:
+        return end_unfinished(state, Termination.SUSPENSION, ending.seat, effects)
+    if ending.ends is SuspensionEnds.TABLE:
+        effects.append(TableCancelled(Cancellation.SUSPENSION))
+    else:
+        effects.append(VoteResult(VoteChoice.LOBBY, state.config.players, state.config.organizer))
+    return close(state, humans(state, except_seat=ending.seat), effects)
