@@ -54,6 +54,7 @@ from amigos.table import (
     Vote,
     VoteCast,
     VoteChoice,
+    VoteResult,
     advance,
     next_deadline,
     open_table,
@@ -766,3 +767,65 @@ async def test_the_actor_and_the_pure_table_agree_on_a_refused_play_from_a_seat_
         await agree(actor, mirror)
     assert not actor.paused and actor.game.to_move == in_turn
     assert mirror.presence()[-1] == ("reconnected", silent, False)
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_suspension_at_an_inviting_table(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """Regression: moderation told an inviting table of a suspension and the actor did nothing,
+    while the pure table closed it. Now both ask `suspension_ending`: an invited player suspended
+    cancels the table (reason ``suspension``), everyone back to the meeting room."""
+    people, actor = await invited_table(make_player, monkeypatch)
+    start = fake_clock.now()
+    mirror = Mirror(start, started=False)
+    await actor.call(lambda: actor.accept(people[1].pk))
+    mirror.at(start, Accept(1))
+    suspended = people[2].pk  # invited, not answered yet
+    monkeypatch.setattr(suspensions, "account_suspended", lambda user_id, now: user_id == suspended)
+    fake_clock.advance(2)
+    await actor.call(lambda: actor.suspension_imposed(suspended))
+    mirror.at(fake_clock.now(), Suspend(2))
+    log = await actor_log(actor)
+    reasons = [data["reason"] for kind, data in log if kind == "cancelled"]
+    cancelled = [effect.reason.value for effect in mirror.effects if isinstance(effect, TableCancelled)]
+    assert reasons == cancelled == ["suspension"]
+    assert actor.status == "cancelled" and mirror.state.phase is Phase.CLOSED
+    assert all(seat.invitation != "pending" for seat in actor.seats)
+    assert actor.deadline_at is None and next_deadline(mirror.state) is None
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_suspension_during_the_vote(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """Regression: a suspension told during the vote was ignored by the actor, while the pure
+    table closed the table. Now both close the vote for the meeting room, with no next table,
+    even though the others had all chosen a rematch."""
+    draw = random.Random(7)
+    people, actor, _sockets = await seated_table(make_player, monkeypatch, draw)
+    mirror = Mirror(fake_clock.now())
+    now = fake_clock.now()
+    await deal_as_the_actor_did(actor, mirror, now)
+    while actor.status == "playing":
+        seat, hand = actor.game.to_move, actor.game.hand
+        if seat is None or hand is None:
+            await deal_as_the_actor_did(actor, mirror, now)
+            continue
+        action = draw.choice(hand.legal_actions())
+        await actor.call(lambda seat=seat, action=action: actor.play(people[seat].pk, actor.version, action))
+        mirror.at(now, Move(seat, action))
+        await deal_as_the_actor_did(actor, mirror, now)
+    assert actor.status == "voting" and mirror.state.phase is Phase.VOTING
+    for seat in (0, 2, 3):
+        await actor.call(lambda seat=seat: actor.vote(people[seat].pk, actor.version, "rematch"))
+        mirror.at(now, Vote(seat, VoteChoice.REMATCH))
+    suspended = people[1].pk
+    monkeypatch.setattr(suspensions, "account_suspended", lambda user_id, now: user_id == suspended)
+    await actor.call(lambda: actor.suspension_imposed(suspended))
+    mirror.at(now, Suspend(1))
+    log = await actor_log(actor)
+    closed = [data["result"] for kind, data in log if kind == "votes_closed"]
+    results = [effect.choice for effect in mirror.effects if isinstance(effect, VoteResult)]
+    assert closed == ["communicate"] and results == [VoteChoice.LOBBY]
+    assert actor.status == "finished" and actor.next_table_id is None
+    assert mirror.state.phase is Phase.CLOSED
+    assert actor.deadline_at is None

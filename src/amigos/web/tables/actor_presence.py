@@ -17,7 +17,17 @@ from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
-from amigos.table import CardReason, Conduct, TurnClock, VoteChoice, waits_for_absent
+from amigos.table import (
+    Cancellation,
+    CardReason,
+    Conduct,
+    Phase,
+    SuspensionEnds,
+    TurnClock,
+    VoteChoice,
+    suspension_ending,
+    waits_for_absent,
+)
 from amigos.table.presence import (
     Heard,
     Lapse,
@@ -27,19 +37,29 @@ from amigos.table.presence import (
     first_to_leave,
     heard_from,
     leaves_vote,
-    suspension_offender,
     window,
     window_lapse,
 )
 from amigos.web.tables import store, suspensions
 from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
-from amigos.web.tables.log_entries import ComputerHolds, Disconnected, Reconnected, SeatReturned
+from amigos.web.tables.log_entries import (
+    ComputerHolds,
+    Disconnected,
+    Reconnected,
+    SeatReturned,
+    TableCancelled,
+)
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import TurnClockShown
+
+
+#: The pure table's phase for each of the actor's open statuses (a match between two hands is
+#: ``playing`` here, both are a match under way to `suspension_ending`).
+_PHASES = {"inviting": Phase.INVITING, "playing": Phase.PLAYING, "voting": Phase.VOTING}
 
 
 class PresenceMixin:
@@ -72,6 +92,11 @@ class PresenceMixin:
         def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None: ...
         def _deal_next(self) -> Pending: ...
         def _end_for_suspension(self, offender: int) -> Pending: ...
+        def _cancel(
+            self, answered: list[SeatState], reason: str, ending: TableCancelled = ...
+        ) -> Pending: ...
+        def _vote_closed_by_suspension(self) -> Pending: ...
+        async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
         def _end_unfinished(
             self, termination: str, seat: int | None, pending: Pending | None = None
         ) -> Pending: ...
@@ -155,17 +180,25 @@ class PresenceMixin:
 
     def _ended_by_suspension(self, suspended: Collection[int]) -> Pending | None:
         """The accounts ``suspended`` (by this table's cards, or suspended from outside it: a desk
-        decision, an administrator, told by moderation or found when the player's sockets go): the
-        match they end, as the pure table's rule
-        (`suspension_offender`) decides, or None (no match under way, nobody seated here)."""
+        decision, an administrator, told by moderation or found when the player's sockets go): what
+        they end, as the pure table's rule (`suspension_ending`) decides: the match under way (for
+        suspension, the seat its offender), a table still inviting (cancelled, reason
+        ``suspension``, as the organizer's call cancels it) or the vote (closed for the meeting
+        room, as a vote that is not unanimous closes); or None (nobody seated here, the table over)."""
         accounts = [seat.user_id for seat in self.seats]
-        offender = suspension_offender(self.status == "playing", accounts, suspended)
-        return None if offender is None else self._end_for_suspension(offender)
+        ending = suspension_ending(_PHASES.get(self.status, Phase.CLOSED), accounts, suspended)
+        if ending is None:
+            return None
+        if ending.ends is SuspensionEnds.MATCH:
+            return self._end_for_suspension(ending.seat)
+        if ending.ends is SuspensionEnds.TABLE:
+            return self._cancel([], "expired", TableCancelled(Cancellation.SUSPENSION.value))
+        return self._vote_closed_by_suspension()
 
     async def _found_suspended(self, seat: int) -> Pending | None:
         """Whether the seat's player, whose sockets just went (or who went silent, or whose
         suspension moderation told: `suspension_imposed`), was suspended from outside the table,
-        whose session watchdog closes the sockets: then the match ends for suspension at once
+        whose session watchdog closes the sockets: then what it ends ends at once
         (`_ended_by_suspension`)."""
         user_id = self.seats[seat].user_id
         if user_id is None or not await self._suspended(seat):
@@ -175,15 +208,28 @@ class PresenceMixin:
     async def suspension_imposed(self, user_id: int) -> None:
         """Moderation suspended ``user_id`` away from the table (`suspension_news`; inside the
         actor): if the player holds a seat here and the account is suspended now, asked of the
-        database rather than taken from the news, the match ends for suspension at once, as when
-        their sockets close (`_found_suspended`, the pure rule `suspension_offender`): at a
-        correspondence table too, where no socket closing or silence would ever tell it."""
-        seat = self.seat_of(user_id)
+        database rather than taken from the news, what the pure rule `suspension_ending` says ends
+        ends at once (`_found_suspended`): the match being played, as when their sockets close (at
+        a correspondence table too, where no socket closing or silence would ever tell it); a
+        table still inviting, cancelled, its other invitees told as when the organizer cancels it;
+        or the vote, closed for the meeting room. A seat held or only invited to counts (an
+        invitation not yet answered too: the pure table's seats are its accounts)."""
+        seat = next((index for index, held in enumerate(self.seats) if held.user_id == user_id), None)
         if seat is None:
             return
+        invited = [
+            other.user_id
+            for other in self.seats
+            if other.invitation == "pending" and other.user_id is not None and other.user_id != user_id
+        ]
         ended = await self._found_suspended(seat)
-        if ended is not None:
-            await self._commit(ended)
+        if ended is None:
+            return
+        await self._commit(ended)
+        if self.status == "cancelled":
+            for invitee in invited:
+                if invitee is not None:
+                    await self._tell_invitee(invitee, "cancelled")
 
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""

@@ -125,6 +125,16 @@ class VotesMixin:
         self.status = "finished"
         return [VotesClosed(VOTE_WORDS[result], self.next_table_id)]
 
+    def _vote_closed_by_suspension(self) -> Pending:
+        """A seated player was suspended during the vote (the pure rule `suspension_ending`): the
+        vote closes for the meeting room with no next table, stored as a vote that is not
+        unanimous closes (`votes_closed`, ``communicate``), and everyone goes back to the meeting
+        room."""
+        now = self.clock.now()
+        self.status, self.next_table_id = "finished", None
+        write = store.Write(at=now, status="finished", ended_at=now, deadline=(None, ""))
+        return Pending(entries=[VotesClosed(VOTE_WORDS[VoteChoice.LOBBY], None)], write=write)
+
     async def _wake_next_table(self) -> None:
         """Start the table the vote created (its seats all accepted: the match starts at once)."""
         if self.next_table_id is None or self.status != "finished":
