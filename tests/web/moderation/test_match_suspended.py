@@ -5,14 +5,21 @@ moderation tells the player's tables of, a correspondence game included."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import transaction
+from django.test import Client
 
 from amigos.web.accounts.models import User
+from amigos.web.lobby import chat
+from amigos.web.lobby.models import ChatMessage, ChatReport
+from amigos.web.lobby.models import ReportStatus as ChatReportStatus
+from amigos.web.moderation import admin as moderation_admin
 from amigos.web.moderation import services as moderation
+from amigos.web.moderation.models import Decision, Suspension
 from amigos.web.tables import forwarding, registry
 from amigos.web.tables.models import MatchRecord, Table
 from tests.web.moderation.support import START, give, table_for
@@ -134,3 +141,47 @@ async def test_a_suspension_at_no_table_tells_no_table_and_one_rolled_back_tells
         user=beto, days=7, by=admin, now=clock.now(), reason="x"
     )
     assert told == [(actor.id, beto.pk)]
+
+
+async def test_a_block_from_the_lobbys_chat_reports_is_stored_and_ends_a_correspondence_match(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the block action of the lobby's old chat reports suspended the account
+    directly (`accounts.suspend`): no suspension row, no decision kept, and no table told, so a
+    correspondence match of the player's went on. It now goes through moderation's service (its
+    admin registers the action): the row and the decision are stored and the match ends by
+    suspension at once."""
+    clock = FakeClock()
+    registry.use_clock(clock)
+    monkeypatch.setattr(moderation_admin, "timezone", SimpleNamespace(now=clock.now))
+    ana, beto, actor = await humans_table(make_player, monkeypatch, "amigos-100", kind="correspondence")
+    seat = actor.seat_of(beto.pk)
+    assert seat is not None
+    watcher = Recorder(ana.pk)
+    await actor.call(lambda: actor.join(watcher, True, None))
+
+    def block() -> int:
+        admin = make_player("Admin", is_staff=True, is_superuser=True)
+        line = chat.post(beto, "palabrota", clock.now())
+        filed = ChatReport.objects.create(
+            message_id=line.id, reporter=ana, comment="x", created_at=clock.now()
+        )
+        client = Client()
+        client.force_login(admin)
+        page = client.post(
+            "/admin/lobby/chatreport/",
+            {"action": "block", "_selected_action": [filed.pk], "confirmed": "yes"},
+        )
+        assert page.status_code == 302
+        filed.refresh_from_db()
+        assert filed.status == ChatReportStatus.BLOCKED
+        assert ChatMessage.objects.get(pk=line.id).hidden
+        assert Decision.objects.filter(player=beto, action="block", decided_by=admin).count() == 1
+        return Suspension.objects.filter(user=beto, cause="admin").count()
+
+    assert await sync_to_async(block)() == 1
+    await until(lambda: bool(watcher.events("match_ended")))
+    ended = [event["data"] for event in watcher.events("match_ended")]
+    assert [(data["termination"], data["seat"]) for data in ended] == [("suspension", seat)]
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "finished"

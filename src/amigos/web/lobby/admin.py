@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from amigos.web.accounts import services as accounts
-from amigos.web.admin_confirm import confirmed
 from amigos.web.lobby import notices
 from amigos.web.lobby.models import AdminMessage, ChatMessage, ChatReport, Presence, ReportStatus
-
-# A red card (a harmful player) suspends the account for a month.
-RED_CARD_SUSPENSION = timedelta(days=30)
 
 
 @admin.register(AdminMessage)
@@ -95,7 +88,9 @@ class ChatReportAdmin(admin.ModelAdmin[ChatReport]):
     list_filter = ("status",)
     search_fields = ("message__text", "reporter__display_name", "message__author__display_name")
     readonly_fields = ("message", "reporter", "comment", "created_at")
-    actions = ("ignore", "warn", "block")
+    # Blocking (a month's suspension) is moderation's: its admin adds the action (`block`), which
+    # stores the suspension and tells the player's tables; the lobby sits below moderation.
+    actions: tuple[str, ...] = ("ignore", "warn")
 
     def get_model_perms(self, request: HttpRequest) -> dict[str, bool]:
         # Reports now reach the moderation desk ("Reports"); this old list only keeps the history of
@@ -133,16 +128,6 @@ class ChatReportAdmin(admin.ModelAdmin[ChatReport]):
                 recipient=report.message.author,
             )
         queryset.update(status=ReportStatus.WARNED)
-
-    @admin.action(description=_("Block access for one month (red card) and hide the message"))
-    @confirmed(_("Block these players? Each gets a red card and a month's suspension at once."))
-    def block(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
-        until = timezone.now() + RED_CARD_SUSPENSION
-        for report in queryset.select_related("message__author"):
-            accounts.suspend(report.message.author, until, str(_("Harmful player (red card).")))
-            ChatMessage.objects.filter(pk=report.message_id).update(hidden=True)
-        queryset.update(status=ReportStatus.BLOCKED)
-        self.message_user(request, _("The reported players were blocked."), messages.SUCCESS)
 
 
 @admin.register(Presence)

@@ -17,6 +17,9 @@ from django.utils.translation import ngettext
 from amigos.web.accounts.admin import PlayerAdmin
 from amigos.web.accounts.models import User
 from amigos.web.admin_confirm import confirmed
+from amigos.web.lobby.admin import ChatReportAdmin
+from amigos.web.lobby.models import ChatMessage, ChatReport
+from amigos.web.lobby.models import ReportStatus as ChatReportStatus
 from amigos.web.moderation import services
 from amigos.web.moderation.models import Action, Decision, Report, Suspension
 
@@ -234,3 +237,33 @@ class ModeratedPlayerAdmin(PlayerAdmin):
 
 admin.site.unregister(User)
 admin.site.register(User, ModeratedPlayerAdmin)
+
+
+class ModeratedChatReportAdmin(ChatReportAdmin):
+    """The lobby's old chat reports (`lobby.ChatReportAdmin`) with the block action, registered
+    here over the lobby's own registration (as `ModeratedPlayerAdmin` is) because a block goes
+    through moderation's service: the suspension is stored as a row and decision, and the player's
+    tables are told (`tables.suspension_news`), none of which the lobby, below moderation, may do."""
+
+    actions = ("ignore", "warn", "block")
+
+    @admin.action(description=_("Block access for one month (red card) and hide the message"))
+    @confirmed(_("Block these players? Each gets a red card and a month's suspension at once."))
+    def block(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        by = request.user
+        assert isinstance(by, User)
+        for report in queryset.select_related("message__author"):
+            services.suspend_by_administrator(
+                user=report.message.author,
+                days=services.RED_CARD_DAYS,
+                by=by,
+                now=timezone.now(),
+                reason=str(_("Harmful player (red card).")),
+            )
+            ChatMessage.objects.filter(pk=report.message_id).update(hidden=True)
+        queryset.update(status=ChatReportStatus.BLOCKED)
+        self.message_user(request, _("The reported players were blocked."), messages.SUCCESS)
+
+
+admin.site.unregister(ChatReport)
+admin.site.register(ChatReport, ModeratedChatReportAdmin)
