@@ -525,7 +525,7 @@ class TableActor(
         if write.record_ended:
             await self._archive()
         if write.suspended:
-            # Whose suspension ends the match is the pure table's rule (`suspension_offender`).
+            # What a suspension ends is the pure table's rule (`suspension_ending`).
             ended = self._ended_by_suspension(write.suspended)
             if ended is not None:
                 await self._commit(ended)
