@@ -20,11 +20,11 @@ from amigos.web.lobby.models import ReportStatus as ChatReportStatus
 from amigos.web.moderation import admin as moderation_admin
 from amigos.web.moderation import services as moderation
 from amigos.web.moderation.models import Decision, Suspension
-from amigos.web.tables import forwarding, registry
+from amigos.web.tables import forwarding, registry, selectors, store
 from amigos.web.tables.models import MatchRecord, Table
 from tests.web.moderation.support import START, give, table_for
 from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import among_people, until
+from tests.web.tables.test_actor import among_people, invited_table, until
 from tests.web.tables.test_time_and_presence import humans_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -185,3 +185,33 @@ async def test_a_block_from_the_lobbys_chat_reports_is_stored_and_ends_a_corresp
     assert [(data["termination"], data["seat"]) for data in ended] == [("suspension", seat)]
     table = await sync_to_async(Table.objects.get)(pk=actor.id)
     assert table.status == "finished"
+
+
+async def test_a_suspension_of_an_invited_player_cancels_the_inviting_table(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: moderation told only tables in a match being played, and an inviting table's
+    actor ignored the news, so a suspended player's table kept waiting for them. Now the table is
+    cancelled (reason ``suspension``), every invitation closed and the table gone from the lobby's
+    list."""
+    clock = FakeClock()
+    registry.use_clock(clock)
+    people, actor = await invited_table(make_player, monkeypatch)
+    await actor.call(lambda: actor.accept(people[1].pk))
+    admin = await sync_to_async(make_player)("Admin", is_staff=True, is_superuser=True)
+    assert actor.id in [row["table_id"] for row in await sync_to_async(selectors.live_tables)()]
+    await sync_to_async(moderation.suspend_by_administrator)(
+        user=people[2], days=7, by=admin, now=clock.now(), reason="insultos"
+    )
+    await until(lambda: actor.status == "cancelled")
+
+    async def settled() -> None:
+        """A job queued behind the cancellation: it runs once that one is stored and told."""
+
+    await actor.call(settled)
+    rows = await sync_to_async(store.rows_between)(actor.id, 0, actor.version)
+    assert [data.get("reason") for _, kind, data in rows if kind == "cancelled"] == ["suspension"]
+    table = await sync_to_async(Table.objects.get)(pk=actor.id)
+    assert table.status == "cancelled"
+    assert all(seat.invitation != "pending" for seat in actor.seats)
+    assert actor.id not in [row["table_id"] for row in await sync_to_async(selectors.live_tables)()]
