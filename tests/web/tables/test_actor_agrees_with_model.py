@@ -632,16 +632,11 @@ async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_a
     await agree(actor, mirror)
 
 
-async def test_the_actor_and_the_pure_table_agree_on_the_vote_and_a_page_closed_during_it(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+async def play_to_the_vote(
+    actor: TableActor, mirror: Mirror, people: list[User], draw: random.Random, now: datetime
 ) -> None:
-    """A match played to its target at both, then the vote: a choice replaced, a page closed and
-    reopened within 10 s (a reload), and a page closed for good, which is a choice of the meeting
-    room (``left``) that closes the vote at both, at the same moment."""
-    draw = random.Random(7)
-    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
-    mirror = Mirror(fake_clock.now())
-    now = fake_clock.now()
+    """Play random legal moves at both tables, at one moment, until the match reaches its target
+    and both hold the vote."""
     await deal_as_the_actor_did(actor, mirror, now)
     while actor.status == "playing":
         seat, hand = actor.game.to_move, actor.game.hand
@@ -653,6 +648,19 @@ async def test_the_actor_and_the_pure_table_agree_on_the_vote_and_a_page_closed_
         mirror.at(now, Move(seat, action))
         await deal_as_the_actor_did(actor, mirror, now)
     assert actor.status == "voting" and mirror.state.phase is Phase.VOTING
+
+
+async def test_the_actor_and_the_pure_table_agree_on_the_vote_and_a_page_closed_during_it(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """A match played to its target at both, then the vote: a choice replaced, a page closed and
+    reopened within 10 s (a reload), and a page closed for good, which is a choice of the meeting
+    room (``left``) that closes the vote at both, at the same moment."""
+    draw = random.Random(7)
+    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
+    mirror = Mirror(fake_clock.now())
+    now = fake_clock.now()
+    await play_to_the_vote(actor, mirror, people, draw, now)
     await agree(actor, mirror)
 
     async def vote(seat: int, choice: VoteChoice, word: str) -> None:
@@ -804,17 +812,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_suspension_during_the_vot
     people, actor, _sockets = await seated_table(make_player, monkeypatch, draw)
     mirror = Mirror(fake_clock.now())
     now = fake_clock.now()
-    await deal_as_the_actor_did(actor, mirror, now)
-    while actor.status == "playing":
-        seat, hand = actor.game.to_move, actor.game.hand
-        if seat is None or hand is None:
-            await deal_as_the_actor_did(actor, mirror, now)
-            continue
-        action = draw.choice(hand.legal_actions())
-        await actor.call(lambda seat=seat, action=action: actor.play(people[seat].pk, actor.version, action))
-        mirror.at(now, Move(seat, action))
-        await deal_as_the_actor_did(actor, mirror, now)
-    assert actor.status == "voting" and mirror.state.phase is Phase.VOTING
+    await play_to_the_vote(actor, mirror, people, draw, now)
     for seat in (0, 2, 3):
         await actor.call(lambda seat=seat: actor.vote(people[seat].pk, actor.version, "rematch"))
         mirror.at(now, Vote(seat, VoteChoice.REMATCH))
