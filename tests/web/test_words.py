@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import amigos.web
+from amigos.table.effects import Cancellation
 from amigos.web.accounts.models import User
 from amigos.web.archive import words
 from amigos.web.archive.replay import replay_match
@@ -167,6 +168,25 @@ def test_every_string_table_of_the_scripts_is_in_both_languages() -> None:
             if spanish[path] == text and text not in SAME_IN_BOTH and re.search(r"[a-z]{3}", words_in_it):
                 untranslated.append(f"{name}{path}: {text!r}")
     assert untranslated == []
+
+
+def test_every_reason_a_table_is_cancelled_reads_as_its_own_message() -> None:
+    """Regression: a table cancelled because a player was suspended (reason ``suspension``) read as
+    the generic "cancelled". Every reason but the organizer's own button (which the organizer
+    pressed, so the plain words suffice) has its message in the table's strings, and the table's
+    script shows it for that reason."""
+    script = (Path(amigos.web.__file__).parent / "tables/static/tables/table.js").read_text()
+    with translation.override("es"):
+        strings = table_labels_module.table_labels()
+    missing = []
+    for reason in Cancellation:
+        if reason is Cancellation.ORGANIZER:
+            continue
+        key = f"cancelled_{reason.value}"
+        shown = f'data.reason === "{reason.value}"' in script and f"labels.{key}" in script
+        if key not in strings or not shown:
+            missing.append(reason.value)
+    assert missing == []
 
 
 # -- rendered pages --------------------------------------------------------------------------------

@@ -125,6 +125,9 @@ def table_labels() -> dict[str, object]:
         "refused": _("%(name)s did not accept the invitation."),
         "expired": _("%(name)s did not answer in time."),
         "cancelled": _("The table was cancelled; back to the meeting room."),
+        "cancelled_suspension": _(
+            "A player invited to this table was suspended: the table is cancelled. Back to the meeting room…"
+        ),
         "cancelled_invitations": _(
             "Not every invitation was accepted in time: the table is cancelled. Back to the meeting room…"
         ),

@@ -826,7 +826,9 @@ function applyEvent(event) {
           ? labels.cancelled_invitations
           : data.reason === "not_started"
             ? labels.cancelled_not_started
-            : labels.cancelled;
+            : data.reason === "suspension"
+              ? labels.cancelled_suspension
+              : labels.cancelled;
       cancelNotice = text;
       announce(text);
       feedback(text);
