@@ -125,14 +125,23 @@ class GatheringMixin:
         )
         if refusal is not None:
             raise CommandError(refusal, CANCEL_REFUSALS[refusal])
-        invited = [
+        invited = self._open_invitees()
+        await self._commit(self._cancel([], "expired", TableCancelled("organizer")))
+        await self._tell_cancelled(invited)
+        return {}
+
+    def _open_invitees(self) -> list[int]:
+        """The accounts whose invitation to this table is still open: the pages to tell when the
+        table is cancelled before they answered (read before the cancellation closes them)."""
+        return [
             seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.user_id is not None
         ]
-        await self._commit(self._cancel([], "expired", TableCancelled("organizer")))
-        for invitee in invited:
-            if invitee is not None:
-                await self._tell_invitee(invitee, "cancelled")
-        return {}
+
+    async def _tell_cancelled(self, invitees: list[int]) -> None:
+        """Each of ``invitees`` learns that the table they were invited to is cancelled (their
+        invitation closes on their pages), whoever called it off."""
+        for invitee in invitees:
+            await self._tell_invitee(invitee, "cancelled")
 
     def _invited_seat(self, user_id: int) -> SeatState:
         """The seat whose invitation the player answers, refused as the pure table's rule
@@ -184,9 +193,7 @@ class GatheringMixin:
         for seat in answered:
             if seat.user_id is not None:
                 await self._tell_invitee(seat.user_id, reason)
-        for user_id in others:
-            if user_id is not None:
-                await self._tell_invitee(user_id, "cancelled")
+        await self._tell_cancelled([user_id for user_id in others if user_id is not None])
 
     def _cancel(
         self, answered: list[SeatState], reason: str, ending: TableCancelled = store.CANCELLED

@@ -96,7 +96,8 @@ class PresenceMixin:
             self, answered: list[SeatState], reason: str, ending: TableCancelled = ...
         ) -> Pending: ...
         def _vote_closed_by_suspension(self) -> Pending: ...
-        async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
+        def _open_invitees(self) -> list[int]: ...
+        async def _tell_cancelled(self, invitees: list[int]) -> None: ...
         def _end_unfinished(
             self, termination: str, seat: int | None, pending: Pending | None = None
         ) -> Pending: ...
@@ -217,19 +218,13 @@ class PresenceMixin:
         seat = next((index for index, held in enumerate(self.seats) if held.user_id == user_id), None)
         if seat is None:
             return
-        invited = [
-            other.user_id
-            for other in self.seats
-            if other.invitation == "pending" and other.user_id is not None and other.user_id != user_id
-        ]
+        # Only a table still inviting has open invitations, and a suspension cancels it.
+        invited = [invitee for invitee in self._open_invitees() if invitee != user_id]
         ended = await self._found_suspended(seat)
         if ended is None:
             return
         await self._commit(ended)
-        if self.status == "cancelled":
-            for invitee in invited:
-                if invitee is not None:
-                    await self._tell_invitee(invitee, "cancelled")
+        await self._tell_cancelled(invited)
 
     def _unheard_at(self, seat: int, at: datetime) -> bool:
         """Whether the seat's silence has lasted its whole allowance by ``at``."""
