@@ -57,11 +57,6 @@ if TYPE_CHECKING:
     from amigos.web.tables.log_entries import TurnClockShown
 
 
-#: The pure table's phase for each of the actor's open statuses (a match between two hands is
-#: ``playing`` here, both are a match under way to `suspension_ending`).
-_PHASES = {"inviting": Phase.INVITING, "playing": Phase.PLAYING, "voting": Phase.VOTING}
-
-
 class PresenceMixin:
     """Presence at the table, for `TableActor` (which sets the attributes below)."""
 
@@ -86,7 +81,8 @@ class PresenceMixin:
         # Defined by `TableActor` and its other parts.
 
         async def _commit(self, pending: Pending) -> None: ...
-        def seat_of(self, user_id: int) -> int | None: ...
+        @property
+        def phase(self) -> Phase: ...
         def _arm(self) -> None: ...
         def _set_clock(self, pending: Pending) -> None: ...
         def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None: ...
@@ -187,7 +183,7 @@ class PresenceMixin:
         ``suspension``, as the organizer's call cancels it) or the vote (closed for the meeting
         room, as a vote that is not unanimous closes); or None (nobody seated here, the table over)."""
         accounts = [seat.user_id for seat in self.seats]
-        ending = suspension_ending(_PHASES.get(self.status, Phase.CLOSED), accounts, suspended)
+        ending = suspension_ending(self.phase, accounts, suspended)
         if ending is None:
             return None
         if ending.ends is SuspensionEnds.MATCH:
