@@ -47,7 +47,6 @@ from amigos.table import (
     open_table,
     play_refusal,
     suspension_ending,
-    suspension_offender,
     waits_for_absent,
 )
 from amigos.table.presence import (
@@ -346,17 +345,6 @@ def test_a_held_player_back_during_the_vote_is_simply_back() -> None:
     assert not table.state.seats[2].held_by_computer
 
 
-def test_whose_suspension_ends_the_match_is_one_rule() -> None:
-    """`suspension_offender`, the rule the live server asks when a write's cards suspend an
-    account: the first seat whose account was suspended, and only while a match is under way."""
-    accounts = (7, None, 9, 11)
-    assert suspension_offender(True, accounts, [9]) == 2
-    assert suspension_offender(True, accounts, {11, 9}) == 2  # the first seat, if several
-    assert suspension_offender(True, accounts, [5]) is None  # nobody seated here
-    assert suspension_offender(False, accounts, [9]) is None  # before or after the match
-    assert suspension_offender(True, accounts, []) is None
-
-
 def test_what_a_suspension_ends_is_one_rule_by_phase() -> None:
     """`suspension_ending`, asked by the pure table on `Suspend` and by the server's actor: the
     match (dealing or playing), the table still inviting, or the vote; nothing once closed."""
@@ -367,6 +355,9 @@ def test_what_a_suspension_ends_is_one_rule_by_phase() -> None:
     assert suspension_ending(Phase.VOTING, accounts, [9]) == SuspensionEnding(2, SuspensionEnds.VOTE)
     assert suspension_ending(Phase.CLOSED, accounts, [9]) is None
     assert suspension_ending(Phase.VOTING, accounts, [5]) is None
+    # The first seat whose account was suspended, if several; nobody suspended: nothing ends.
+    assert suspension_ending(Phase.PLAYING, accounts, {11, 9}) == SuspensionEnding(2, SuspensionEnds.MATCH)
+    assert suspension_ending(Phase.PLAYING, accounts, []) is None
 
 
 def test_a_suspension_at_an_inviting_table_cancels_it() -> None:

@@ -106,7 +106,7 @@ from .model import (
     conduct_of,
     waits_for_absent,
 )
-from .presence import SuspensionEnding, SuspensionEnds, suspension_ending, suspension_offender
+from .presence import SuspensionEnding, SuspensionEnds, suspension_ending
 from .seating import reseat
 
 __all__ = [
@@ -202,7 +202,6 @@ __all__ = [
     "start_refusal",
     "start_window",
     "suspension_ending",
-    "suspension_offender",
     "table_due",
     "void_deal",
     "waits_for_absent",

@@ -252,15 +252,6 @@ def suspension_ending(
     return None if seat is None else SuspensionEnding(seat, ends)
 
 
-def suspension_offender(
-    in_match: bool, accounts: Sequence[Account | None], suspended: Collection[Account]
-) -> int | None:
-    """The seat whose account's suspension ends the match now (`suspension_ending` while a match is
-    under way), or None: nothing ends, or no match is under way."""
-    ending = suspension_ending(Phase.PLAYING if in_match else Phase.CLOSED, accounts, suspended)
-    return None if ending is None else ending.seat
-
-
 def suspend(state: TableState, seat: int, effects: list[Effect]) -> TableState:
     """The account at ``seat`` was suspended: what `suspension_ending` says ends. A match in
     progress ends unfinished; a table not yet started is cancelled; a vote closes for the meeting

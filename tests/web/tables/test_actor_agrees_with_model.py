@@ -716,7 +716,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_suspension_found_when_a_p
 ) -> None:
     """A player suspended from outside the table (a desk decision): their sockets close, the actor
     finds the suspension and ends the match as the pure table does on `Suspend`
-    (`suspension_offender`): unfinished, the seat its offender, the table over at both."""
+    (`suspension_ending`): unfinished, the seat its offender, the table over at both."""
     people, actor, sockets = await seated_table(make_player, monkeypatch)
     mirror = Mirror(fake_clock.now())
     await deal_as_the_actor_did(actor, mirror, fake_clock.now())

@@ -12,12 +12,13 @@ Time comes from an injected clock, and deadlines are fired by `fire_deadline`, w
 own timer calls when the time comes (tests call it directly with a fake clock).
 
 The actor is one class, but its jobs are kept in small modules by what they are about, each a part
-`TableActor` inherits: the queue and publishing (`actor_queue`), the invitations and the
-organizer's start and cancellation (`actor_gathering`), who is at the table (`actor_presence`), the
-turn clock and its cards (`actor_clock`), the vote after a match (`actor_votes`), what a seat or a
-spectator sees (`actor_view`), and the timers, the deadlines' job and computer players
-(`actor_timer`). This module keeps the restart, the plays, the hand's flow, and storing; the types
-all of them share are in `actor_types`.
+`TableActor` inherits: the queue and publishing (`actor_queue`), who may send a command
+(`actor_senders`), the invitations and the organizer's start and cancellation
+(`actor_gathering`), who is at the table (`actor_presence`), the turn clock and its cards
+(`actor_clock`), the vote after a match (`actor_votes`), what a seat or a spectator sees
+(`actor_view`), and the timers, the deadlines' job and computer players (`actor_timer`). This
+module keeps the restart, the plays, the hand's flow, and storing; the types all of them share
+are in `actor_types`.
 """
 
 from __future__ import annotations
@@ -44,9 +45,7 @@ from amigos.table import (
     first_lead_draw,
     needs_first_leader,
     on_restart,
-    play_refusal,
 )
-from amigos.table.presence import command_heard
 from amigos.table.senders import sender_refusal
 from amigos.web.lobby import chat as lobby_chat
 from amigos.web.operations import metrics
@@ -58,6 +57,7 @@ from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_gathering import GatheringMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_queue import Job, QueueMixin, background
+from amigos.web.tables.actor_senders import SENDER_REFUSALS, SendersMixin
 from amigos.web.tables.actor_timer import TimerMixin
 from amigos.web.tables.actor_types import TIMING, Clock, NextTables, Pending, SeatState, SystemClock
 from amigos.web.tables.actor_view import SeatViewMixin
@@ -108,11 +108,18 @@ class Links(NextTables, Protocol):
 
 
 class TableActor(
-    QueueMixin, GatheringMixin, PresenceMixin, TurnClockMixin, VotesMixin, SeatViewMixin, TimerMixin
+    QueueMixin,
+    SendersMixin,
+    GatheringMixin,
+    PresenceMixin,
+    TurnClockMixin,
+    VotesMixin,
+    SeatViewMixin,
+    TimerMixin,
 ):
-    """One live table's single writer. Its parts (queue, gathering, presence, turn clock, vote, view,
-    timers) are inherited from the mixins named in the module's docstring; their methods run inside
-    the actor too."""
+    """One live table's single writer. Its parts (queue, senders, gathering, presence, turn clock,
+    vote, view, timers) are inherited from the mixins named in the module's docstring; their
+    methods run inside the actor too."""
 
     def __init__(self, loaded: store.Loaded, hub: Hub, links: Links, clock: Clock | None = None) -> None:
         self.id = loaded.id
@@ -347,47 +354,6 @@ class TableActor(
 
     # -- the rules of a job ----------------------------------------------------------------------------
 
-    def _acting_seat(self, user_id: int, version: int) -> int:
-        """The sender's seat, refused in the pure table's order (`amigos.table.senders.sender_refusal`:
-        ``not_seated``, then ``stale_version``) before the command's own refusals."""
-        seat, refusal = self._sender(user_id, version)
-        self._refuse_sender(refusal)
-        assert seat is not None
-        return seat
-
-    async def _heard_sender(self, user_id: int, version: int) -> int:
-        """The seat of a play's or a request for a new deal's sender (`_acting_seat`), heard from
-        first (`played_by`) as the pure table's rule `command_heard` says: whatever the rules or
-        the version then say of the command, it came from the player's page, which is there.
-        Only a sender with no seat here is heard from by nobody."""
-        seat, refusal = self._sender(user_id, version)
-        if seat is not None and command_heard(refusal):
-            await self.played_by(seat)
-        self._refuse_sender(refusal)
-        assert seat is not None
-        return seat
-
-    def _sender(self, user_id: int, version: int) -> tuple[int | None, str | None]:
-        """The sender's seat (None: none here) and why the command is refused by who sent it and
-        which version they saw (`sender_refusal`; None: it is not)."""
-        seat = self.seat_of(user_id)
-        return seat, sender_refusal(seated=seat is not None, saw=version, version=self.version)
-
-    def _refuse_sender(self, refusal: str | None) -> None:
-        if refusal is not None:
-            raise CommandError(refusal, SENDER_REFUSALS[refusal].format(version=self.version))
-
-    def _refuse_play(self, seat: int) -> None:
-        """Whether the seat's player may play (or ask for a new deal) where the table stands is the
-        pure table's rule (`amigos.table.play_refusal`), asked after `_acting_seat`."""
-        refusal = play_refusal(
-            playing=self.status == "playing",
-            held_by_computer=self.seats[seat].held_by_computer,
-            paused=self.paused,
-        )
-        if refusal is not None:
-            raise CommandError(refusal, PLAY_REFUSALS[refusal])
-
     def _start_match(self) -> Pending:
         now = self.clock.now()
         self.game.names = self._names()
@@ -572,19 +538,6 @@ class TableActor(
 
 #: The pure table's phase of each status but "playing" (dealing or playing, `TableActor.phase`).
 _PHASES = {"inviting": Phase.INVITING, "voting": Phase.VOTING}
-
-#: The English messages of a command's refusals by who sent it (`sender_refusal`'s codes).
-SENDER_REFUSALS = {
-    "not_seated": "you hold no seat at this table",
-    "stale_version": "the table is at version {version}",
-}
-
-#: The English messages of a play's refusals by where the table stands (`play_refusal`'s codes).
-PLAY_REFUSALS = {
-    "not_playing": "the table is not in play",
-    "held_by_computer": "a computer player holds your seat",
-    "table_paused": "the table waits for an absent player",
-}
 
 #: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).
 REBUILD_SECONDS = 1.0
