@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from amigos.table import Colour
-from amigos.table.sanctions import DAY, Standing, Suspension, give, lift
+from amigos.table import CardGiven, CardReason, Colour, Phase, RedCard, Tick
+from amigos.table.sanctions import DAY, CardFate, Standing, Suspension, card_fate, give, lift
+
+from .helpers import HUMANS, OPEN, Table, config, playing
 
 T0 = 1_700_000_000.0
 
@@ -105,3 +107,37 @@ def test_the_28th_yellow_at_a_table_ends_the_match_as_suspended() -> None:
     effects = table.at(20.0, Suspend(card.seat))
     assert MatchEnded(Termination.SUSPENSION, None, 1, (0, 0)) in effects
     assert BackToLobby((0, 2, 3)) in effects
+
+
+# -- Which cards are given and which reach the ladder (one rule: `card_fate`) -----------------------
+
+PRACTICE_PLAYERS = ("ana", "beto", None, "dani")
+
+
+def test_card_fate_gives_a_computer_no_card_and_keeps_practice_off_the_ladder() -> None:
+    assert card_fate(HUMANS, 1, CardReason.TIMEOUT) is CardFate.LADDER
+    assert card_fate(PRACTICE_PLAYERS, 2, CardReason.TIMEOUT) is CardFate.NOT_GIVEN
+    assert card_fate(PRACTICE_PLAYERS, 2, CardReason.ADMINISTRATOR) is CardFate.NOT_GIVEN
+    for reason in (CardReason.TIMEOUT, CardReason.EVERY_5S, CardReason.SLOW_SINGLE, CardReason.NO_RETURN):
+        assert card_fate(PRACTICE_PLAYERS, 1, reason) is CardFate.PRACTICE
+    # An administrator's red card is a judgement on the person: it counts at a practice table too.
+    assert card_fate(PRACTICE_PLAYERS, 1, CardReason.ADMINISTRATOR) is CardFate.LADDER
+
+
+def test_the_pure_table_marks_a_practice_tables_clock_card_as_practice() -> None:
+    """Regression: the pure table gave every card as one for the ladder; the server alone knew a
+    table with a computer player is practice (issue 38, item 7)."""
+    table = Table(playing(OPEN, config("amigos-100", PRACTICE_PLAYERS)))
+    effects = table.at(20.0, Tick())
+    assert CardGiven(1, Colour.YELLOW, CardReason.TIMEOUT, 20.0, practice=True) in effects
+    assert table.state.seats[1].yellow == 1  # shown and counted at the table all the same
+
+
+def test_a_computers_seat_gets_no_card_and_an_administrators_red_card_is_not_practice() -> None:
+    """Regression: the pure table gave a computer player's seat a red card."""
+    table = Table(playing(OPEN, config("amigos-100", PRACTICE_PLAYERS)))
+    table.at(3.0, RedCard(2))
+    assert table.effects(CardGiven) == []
+    assert table.state.seats[2].red == 0 and table.state.phase is Phase.PLAYING
+    effects = table.at(4.0, RedCard(0))
+    assert CardGiven(0, Colour.RED, CardReason.ADMINISTRATOR, 4.0, practice=False) in effects

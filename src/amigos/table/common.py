@@ -9,6 +9,7 @@ from amigos.engine import Termination
 
 from .effects import BackToLobby, CardGiven, CardReason, Effect, MatchEnded
 from .model import Colour, Phase, TableState
+from .sanctions import CardFate, card_fate
 
 MATCH_PHASES = (Phase.DEALING, Phase.PLAYING)
 
@@ -38,10 +39,13 @@ def set_seat(state: TableState, seat: int, **changes: object) -> TableState:
 def give_card(
     state: TableState, seat: int, colour: Colour, reason: CardReason, at: float, effects: list[Effect]
 ) -> TableState:
-    """Give a card now and count it on the seat (the account's ladder is the server's, through
-    ``amigos.table.sanctions``)."""
+    """Give a card now and count it on the seat, unless `card_fate` says a computer's seat gets
+    none (the account's ladder is the server's, through ``amigos.table.sanctions``)."""
+    fate = card_fate(state.config.players, seat, reason)
+    if fate is CardFate.NOT_GIVEN:
+        return state
     info = state.seats[seat]
-    effects.append(CardGiven(seat, colour, reason, at))
+    effects.append(CardGiven(seat, colour, reason, at, fate is CardFate.PRACTICE))
     if colour is Colour.YELLOW:
         return set_seat(state, seat, yellow=info.yellow + 1)
     if colour is Colour.BLUE:

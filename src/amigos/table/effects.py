@@ -209,10 +209,14 @@ class SystemPlay:
 
 @dataclass(frozen=True, slots=True)
 class CardGiven:
+    """A card shown at the table; ``practice``: it never reaches the account's ladder
+    (`amigos.table.sanctions.card_fate`), so the server passes only the others to the ladder."""
+
     seat: int
     colour: Colour
     reason: CardReason
     at: float
+    practice: bool = False
 
 
 @dataclass(frozen=True, slots=True)

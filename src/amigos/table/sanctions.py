@@ -12,8 +12,11 @@ The server applies this to each :class:`amigos.table.CardGiven` and sends the ta
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .effects import CardReason
 from .model import Colour
 
 DAY = 86_400.0
@@ -38,6 +41,30 @@ class Ladder:
 
 
 LADDER = Ladder()
+
+
+class CardFate(enum.Enum):
+    """What becomes of a card a table's rules would give a seat."""
+
+    NOT_GIVEN = "not_given"  # a computer player's seat: nobody to warn or suspend
+    PRACTICE = "practice"  # shown and counted at the table, never on the account's ladder
+    LADDER = "ladder"  # counts toward the account's suspensions
+
+
+def card_fate(accounts: Sequence[object | None], seat: int, reason: CardReason) -> CardFate:
+    """Whether the card for ``reason`` at ``seat`` is given and whether it reaches the ladder.
+
+    ``accounts``: each seat's account, None for a computer player. A table with a computer
+    player is practice (docs/rules.md, "Cards"): its clock and absence cards are shown, so the
+    table's rules hold, but they never count toward a suspension, so a newcomer exploring the site
+    against the computer cannot be suspended for it. An administrator's red card is a judgement
+    on the person, not a table rule, and counts wherever it is given.
+    """
+    if accounts[seat] is None:
+        return CardFate.NOT_GIVEN
+    if reason is not CardReason.ADMINISTRATOR and any(account is None for account in accounts):
+        return CardFate.PRACTICE
+    return CardFate.LADDER
 
 
 @dataclass(frozen=True, slots=True)

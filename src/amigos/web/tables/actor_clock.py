@@ -17,8 +17,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from amigos.table import DeadlineKind, Situation, TurnClock
+from amigos.table import CardReason, DeadlineKind, Situation, TurnClock
 from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
+from amigos.table.sanctions import CardFate, card_fate
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.game import legal_plays
@@ -117,7 +118,7 @@ class TurnClockMixin:
             return pending
         if warns_no_block(clock):
             pending.entries.append(Notice("no_blocking", seat))
-        self._give_card(pending, seat, "yellow", card_reason(clock).value)
+        self._give_card(pending, seat, "yellow", card_reason(clock))
         self.turn = after_card(clock, TIMING)
         pending.write.deadline = _deadline(self.turn, started)
         return pending
@@ -130,27 +131,28 @@ class TurnClockMixin:
         reason = system_reason(None if self.turn is None else self.turn.situation)
         return self._act(seat, hand.default_action(), system=True, reason=reason.value)
 
-    def _give_card(self, pending: Pending, seat: int, colour: str, reason: str) -> None:
+    def _give_card(self, pending: Pending, seat: int, colour: str, reason: CardReason) -> None:
+        """Show the card and count it, as the pure rule `card_fate` says: none for a computer's
+        seat; at a practice table (one with a computer player) shown but never on the ladder."""
         state = self.seats[seat]
-        if state.user_id is None:
-            return  # computer players get no cards
+        fate = card_fate([other.user_id for other in self.seats], seat, reason)
+        if fate is CardFate.NOT_GIVEN or state.user_id is None:
+            return
         counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
         counts[colour] += 1
-        hand = self.game.current()
-        # A table with computer players is practice: its cards are shown (the table's rules hold)
-        # but never reach the account's ladder, so exploring the site cannot get anyone suspended.
-        practice = any(other.is_computer for other in self.seats)
-        pending.entries.append(CardGiven(seat, state.user_id, colour, reason, dict(counts), practice))
+        practice = fate is CardFate.PRACTICE
+        pending.entries.append(CardGiven(seat, state.user_id, colour, reason.value, dict(counts), practice))
         if practice:
             return
         assert pending.write is not None
+        hand = self.game.current()
         pending.write.cards.append(
             {
                 "user_id": state.user_id,
                 "match": self.game.match_number,
                 "hand": None if hand is None else hand.number,
                 "colour": colour,
-                "reason": reason,
+                "reason": reason.value,
             }
         )
 
