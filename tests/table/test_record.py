@@ -79,6 +79,7 @@ def test_the_record_of_a_whole_match_replays_with_every_deal_verified() -> None:
     assert obj["cards"] and all(card["seat"] == 1 and card["colour"] == "yellow" for card in obj["cards"])
     # The cards are kept with the hand they fell in.
     assert obj["cards"][0]["hand"] == 1
+    assert "absent" not in obj  # everyone was there to the end
 
 
 def test_amigos_replay_prints_the_termination_and_the_verified_deals() -> None:
@@ -119,6 +120,9 @@ def test_an_abandoned_match_is_recorded_as_such_with_its_blue_card() -> None:
     assert obj["cards"] == [
         {"seat": 3, "colour": "blue", "reason": "no_reconnection", "at": 303.0, "hand": 1}
     ]
+    # The seat whose absence ended the match is named absent, as the server's record names it
+    # (`absent_seats`, one rule): the archive then never counts the match as that player's result.
+    assert obj["absent"] == [3]
     report = replay_record(parse_record(json.dumps(obj)))
     assert report.termination is Termination.ABANDONMENT and not report.complete
     assert report.match is not None and report.match.offender == 3

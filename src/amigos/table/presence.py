@@ -79,6 +79,15 @@ def command_heard(refusal: str | None) -> bool:
     return refusal not in UNHEARD
 
 
+def absent_seats(seats: Iterable[tuple[bool, bool, bool]]) -> tuple[int, ...]:
+    """The seats the record names ``absent`` as the match ends (docs/record-format.md): each
+    person's seat (``person``) that is away (``away``: judged absent, a computer player holding it
+    or not yet) or held by a computer (``held``). The archive never counts such a match as their
+    win or loss, nor rates it, whoever finished it for them. ``seats``: ``(person, away, held)``
+    per seat, in order; the pure table's record and the server's actor both ask this."""
+    return tuple(number for number, (person, away, held) in enumerate(seats) if person and (away or held))
+
+
 class Lapse(enum.Enum):
     """What happens when an absent player's window runs out (docs/rules.md, "Connection and
     absence")."""

@@ -32,6 +32,7 @@ from amigos.engine.trail import (
 from .effects import CardGiven, Effect, HandEnded, HandVoided, MatchEnded
 from .flow import hand_id
 from .model import HandInPlay, TableConfig, TableState
+from .presence import absent_seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class RecordDraft:
     offender: int | None = None
     current: HandInPlay | None = None
     voided: tuple[VoidedDeal, ...] = ()
+    absent: tuple[int, ...] = ()
 
 
 def new_draft(config: TableConfig, started: float) -> RecordDraft:
@@ -69,7 +71,14 @@ def update(draft: RecordDraft, state: TableState, effects: Iterable[Effect]) -> 
             finished = record_hand(state.config, hand, draft.voided)
             draft = replace(draft, hands=(*draft.hands, finished), current=None, voided=())
         elif isinstance(effect, MatchEnded):
-            draft = replace(draft, ended=state.now, termination=effect.termination, offender=effect.offender)
+            seats = ((not seat.is_computer, seat.is_away, seat.held_by_computer) for seat in state.seats)
+            draft = replace(
+                draft,
+                ended=state.now,
+                termination=effect.termination,
+                offender=effect.offender,
+                absent=absent_seats(seats),
+            )
     # The hand in play (a new one, or more moves of this one) is read from the state itself.
     hand = state.hand
     if hand is not None and not hand.state.is_over:
@@ -97,6 +106,7 @@ def to_record(draft: RecordDraft) -> Record:
         termination=draft.termination,
         offender=draft.offender,
         cards=draft.cards,
+        absent=draft.absent,
     )
 
 

@@ -33,6 +33,7 @@ from amigos.table.presence import (
     Lapse,
     Return,
     Sign,
+    absent_seats,
     comeback,
     first_to_leave,
     heard_from,
@@ -279,13 +280,11 @@ class PresenceMixin:
             await self._commit(pending)
 
     def _absent_seats(self) -> tuple[int, ...]:
-        """The people's seats away now (a computer player holding the seat, or not yet): written
-        in the record as the match ends, so that the archive never counts a match their absence
-        ended, or a computer finished for them, as their win (docs/record-format.md, ``absent``)."""
-        return tuple(
-            state.number
+        """The people's seats away now, as the pure rule `absent_seats` says: written in the record
+        as the match ends (docs/record-format.md, ``absent``)."""
+        return absent_seats(
+            (state.user_id is not None, state.number in self.away_since, state.held_by_computer)
             for state in self.seats
-            if state.user_id is not None and (state.held_by_computer or state.number in self.away_since)
         )
 
     def _away(self, seat: int, at: datetime) -> Pending:
