@@ -117,6 +117,9 @@ def test_an_abandoned_match_is_recorded_as_such_with_its_blue_card() -> None:
     table.at(400.0, Tick())
     obj = json.loads(write_record(to_record(table.draft)))
     assert obj["termination"] == "abandonment" and obj["offender"] == 3
+    # It ended when the window lapsed (303 s), not when the late tick (400 s) found it so: a late
+    # tick gives the same record as a punctual one.
+    assert obj["ended"] == 303.0
     assert obj["cards"] == [
         {"seat": 3, "colour": "blue", "reason": "no_reconnection", "at": 303.0, "hand": 1}
     ]

@@ -63,5 +63,5 @@ def end_unfinished(
     if match is not None and not match.is_over:
         match = match.stop(termination, offender)
     effects.append(MatchEnded(termination, None, offender, score))
-    state = replace(state, match=match, termination=termination, offender=offender)
+    state = replace(state, match=match, termination=termination, offender=offender, ended=state.now)
     return close(state, humans(state, except_seat=offender), effects)

@@ -255,7 +255,12 @@ def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState
         seats = tuple(replace(info, vote=None) for info in state.seats)
         until = now + state.config.timing.vote
         return replace(
-            state, phase=Phase.VOTING, seats=seats, vote_until=until, termination=Termination.TARGET
+            state,
+            phase=Phase.VOTING,
+            seats=seats,
+            vote_until=until,
+            termination=Termination.TARGET,
+            ended=now,
         )
     # The next hand is dealt after the pause between hands (the DEAL deadline: `deal_due`).
     until = now + state.config.timing.hand_pause

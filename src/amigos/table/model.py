@@ -255,6 +255,8 @@ class TableState:
     deal_at: float | None = None
     termination: Termination | None = None
     offender: int | None = None
+    # When the match ended: the moment its deadline fell due, not when a late input found it.
+    ended: float | None = None
     redeal: int = 0
 
     @property

@@ -74,7 +74,7 @@ def update(draft: RecordDraft, state: TableState, effects: Iterable[Effect]) -> 
             seats = ((not seat.is_computer, seat.is_away, seat.held_by_computer) for seat in state.seats)
             draft = replace(
                 draft,
-                ended=state.now,
+                ended=state.now if state.ended is None else state.ended,
                 termination=effect.termination,
                 offender=effect.offender,
                 absent=absent_seats(seats),
