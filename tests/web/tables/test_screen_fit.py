@@ -212,6 +212,10 @@ def test_a_whole_match_fits_the_screen(
     votes = page.locator("#votes[open]")
     expect(votes.locator(".sheet__totals td").filter(has_text="100")).to_have_count(1)
     expect(votes.locator(".revealed__seat")).to_have_count(4)
+    # Only people vote (docs/rules.md, "After the match"): the computer players are not listed as
+    # still to choose, which read as if Ana had to wait for them.
+    expect(votes.locator("#vote-list li")).to_have_count(1)
+    expect(votes.locator("#vote-list li")).to_contain_text("Ana")
     everything_in_view(page, "#votes")
     assert page.evaluate("() => document.getElementById('votes').contains(document.activeElement)")
     expect(page.locator("#clock")).to_be_hidden()

@@ -571,7 +571,9 @@ function renderVotes() {
     return;
   }
   if (!replaying) openResult(box);
-  const items = state.seats.map((entry) => {
+  // Only people vote (computer seats do not): listing a computer as "not chosen yet" read as if
+  // the player had to wait for it.
+  const items = state.seats.filter((entry) => entry.kind !== "computer").map((entry) => {
     const choice = votes.choices ? votes.choices[String(entry.seat)] : null;
     const item = element("li", null, `${entry.name}: ${choice ? labels.choices[choice] : labels.not_chosen}`);
     item.dataset.seat = String(entry.seat);
