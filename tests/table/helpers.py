@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from amigos.engine import Arm, HandState, Match, commitment, find_variant
+from amigos.engine import Arm, Deal, HandState, Match, commitment, deal_from_key, find_variant
 from amigos.table import (
     Effect,
     HandInPlay,
@@ -120,3 +121,14 @@ BLOCKING = position(
     ),
     to_move=1,
 )
+
+
+def find_key(variant: str, wanted: Callable[[Deal], bool], players: int | None = None) -> str:
+    """The first deal key, of a fixed sequence (UUID5 of a counter), whose deal of ``variant``
+    is ``wanted``: a test states what it needs of a deal, not a key found by hand."""
+    rules = find_variant(variant, players)
+    for number in range(100_000):
+        key = str(uuid.uuid5(uuid.NAMESPACE_URL, f"amigos-test-deal-{number}"))
+        if wanted(deal_from_key(key, rules)):
+            return key
+    raise LookupError(f"no {variant} deal found")

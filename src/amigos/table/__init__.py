@@ -51,6 +51,7 @@ from .errors import CODES, TableError
 from .flow import (
     Restart,
     computer_asks_reshuffle,
+    computer_reshuffle_seat,
     first_lead_draw,
     gets_fresh_time,
     hand_id,
@@ -181,6 +182,7 @@ __all__ = [
     "advance",
     "cancel_refusal",
     "computer_asks_reshuffle",
+    "computer_reshuffle_seat",
     "conduct_of",
     "first_lead_draw",
     "gets_fresh_time",

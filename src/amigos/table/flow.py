@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 from amigos.engine import (
@@ -42,7 +42,7 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
-from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
+from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, may_reshuffle, void_deal
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
 
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
@@ -100,9 +100,35 @@ def computer_asks_reshuffle(hand: Iterable[Tile]) -> bool:
     return sum(1 for tile in hand if tile.is_double) >= RESHUFFLE_DOUBLES
 
 
+def computer_reshuffle_seat(
+    offered: tuple[int, ...],
+    computers: Collection[int],
+    hands: Sequence[Iterable[Tile]],
+    moves: int = 0,
+) -> int | None:
+    """The seat whose computer player asks for a new deal of the hand just dealt, or None: the
+    first, in seat order, of the seats ``offered`` one (Cuban, 5 or more doubles:
+    `Match.reshuffle_offer`) that a computer player sits at (``computers``: the real computer
+    players' seats) and that may still ask (`hand.may_reshuffle`: ``moves`` made so far, none
+    when just dealt) and wants to (`computer_asks_reshuffle`, reading its tiles in ``hands``).
+
+    It answers at once, before anyone moves, as if it had sent the request itself: the deal is
+    voided and the hand dealt again, and asked again for that deal, until no computer asks. A seat
+    a computer player only holds for an absent person is not in ``computers`` and never asks: the
+    person's own answer, not given, is "no" (docs/bots.md, "The Cuban reshuffle"). Both tables
+    ask this one rule: the pure table's `deal` and the server's `Game.computer_reshuffle` (called
+    by the actor's `_dealt`)."""
+    for seat in sorted(offered):
+        if seat in computers and may_reshuffle(offered, seat, moves) and computer_asks_reshuffle(hands[seat]):
+            return seat
+    return None
+
+
 def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect]) -> TableState:
     """Deal the hand the server keyed (`hand.deal_hand`, as the server's `Game.deal`; the first
-    hand's leader checked first): publish its commitment and start the first turn."""
+    hand's leader checked first): publish its commitment and start the first turn. When a
+    computer player asks for a new deal at once (`computer_reshuffle_seat`), the deal is voided
+    as its request would void it (`void`: `HandVoided`, then `DealNeeded` for the same hand)."""
     if state.phase is not Phase.DEALING:
         raise TableError("wrong_phase", "no hand is waiting to be dealt")
     if state.deal_at is not None:
@@ -132,6 +158,10 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
     effects.append(HandStarted(dealt.number, dealt.state.leader, dealt.commitment))
     effects.extend(ReshuffleOffered(seat) for seat in dealt.offer)
     state = replace(state, phase=Phase.PLAYING, match=match, hand=hand, clock=None)
+    computers = [seat for seat, info in enumerate(state.seats) if info.is_computer]
+    asking = computer_reshuffle_seat(dealt.offer, computers, dealt.deal.hands)
+    if asking is not None:
+        return void(state, asking, effects)
     return begin_turn(state, now, effects)
 
 
@@ -167,6 +197,14 @@ def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState
     voided (its key revealed: `hand.void_deal`, as the server's `Game.reshuffle`) and the same
     hand is dealt again, under a new hand identity."""
     _refuse_play(state, seat)
+    return void(state, seat, effects)
+
+
+def void(state: TableState, seat: int, effects: list[Effect]) -> TableState:
+    """``seat``'s request for a new deal voids the deal in play (`hand.void_deal`, which refuses
+    it with ``no_reshuffle`` when the seat may not ask), and the same hand is needed again
+    (`DealNeeded`). A person's request reaches here through `reshuffle`, after the table's
+    checks of the sender; a computer player's straight from `deal`, for it sends no command."""
     hand = state.hand
     in_play = None
     if state.phase is Phase.PLAYING and hand is not None:

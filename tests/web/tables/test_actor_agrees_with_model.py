@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -25,6 +26,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings as site_settings
 
+from amigos.engine import find_variant
+from amigos.engine.variants.cuban import reshuffle_seats
 from amigos.table import (
     Accept,
     Cancel,
@@ -56,18 +59,20 @@ from amigos.table import (
     VoteChoice,
     VoteResult,
     advance,
+    first_lead_draw,
     next_deadline,
     open_table,
 )
+from amigos.table.record import new_draft, to_record, update
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
 from amigos.web.tables import registry, services, store, suspensions
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.actor_clock import WORDS
-from tests.table.helpers import config
+from tests.table.helpers import config, find_key
 from tests.web.tables.support import FakeClock
-from tests.web.tables.test_actor import among_people, invited_table, until
+from tests.web.tables.test_actor import against_computers, among_people, deal_keys, invited_table, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
@@ -827,3 +832,50 @@ async def test_the_actor_and_the_pure_table_agree_on_a_suspension_during_the_vot
     assert actor.status == "finished" and actor.next_table_id is None
     assert mirror.state.phase is Phase.CLOSED
     assert actor.deadline_at is None
+
+
+def first_lead(variant: str, deal: Any) -> int:
+    """The first leader the Cuban draw for the lead finds in a match's first deal."""
+    drawn = first_lead_draw(find_variant(variant), deal)
+    assert drawn is not None
+    return drawn.leader
+
+
+async def test_the_actor_and_the_pure_table_agree_on_a_computers_reshuffle(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cuban, Ana against a computer player (seat 1) that is dealt 5 or more doubles in the first
+    deal: both tables void that deal for it at once (the model's `computer_reshuffle_seat`) and
+    deal the hand again, and both records keep the same hand, voided deal and all. The keys are
+    found so that Ana leads (the record is read before anyone moves)."""
+    asking = find_key(
+        "cuban-1v1",
+        lambda deal: reshuffle_seats(deal.hands) == (1,) and first_lead("cuban-1v1", deal) == 0,
+    )
+    plain = find_key("cuban-1v1", lambda deal: reshuffle_seats(deal.hands) == ())
+    deal_keys(monkeypatch, asking, plain)
+    _, actor = await against_computers(make_player, "cuban-1v1")
+    await until(lambda: actor.game.to_move is not None)
+    served = actor.game.record()
+
+    table = replace(
+        config("cuban-1v1", ("Ana", None), timing=Timing(heartbeat_timeout=1e9)),
+        table_id=f"table:{actor.id}:match:1",
+    )
+    state, _ = open_table(table, 0.0)
+    draft = new_draft(table, 0.0)
+    for given in (Deal(asking, 0), Deal(plain, None)):
+        state, effects = advance(state, given, 1.0)
+        draft = update(draft, state, effects)
+    modelled = to_record(draft).to_obj()
+
+    def hands(record: dict[str, Any]) -> list[dict[str, Any]]:
+        # ``started``: the server's record does not keep when a hand started.
+        return [
+            {name: value for name, value in hand.items() if name != "started"} for hand in record["hands"]
+        ]
+
+    assert hands(served) == hands(modelled)
+    assert served["table"] == modelled["table"] and served["variant"] == modelled["variant"]
+    (voided,) = served["hands"][0]["voided"]
+    assert voided["seat"] == 1 and voided["key"] == asking

@@ -386,9 +386,10 @@ class TableActor(
     def _dealt(self, key: str | None = None, lead_draw: LeadDraw | None = None) -> list[LogEntry]:
         """The log entries of dealing the next hand with ``key`` (default: a fresh one), and with it the
         draw for the first lead ``lead_draw`` (`Game.deal`). A computer player offered a new
-        deal (Cuban, 5 or more doubles) answers at once, by `amigos.table.computer_asks_reshuffle`;
-        each deal voided so is dealt again. A seat a computer player only holds for an absent
-        player never asks: an absent player's answer is "no"."""
+        deal (Cuban, 5 or more doubles) answers at once, by the table model's
+        `amigos.table.computer_reshuffle_seat` (`Game.computer_reshuffle`); each deal voided so is
+        dealt again. A seat a computer player only holds for an absent player never asks: an
+        absent player's answer is "no". The pure table's `flow.deal` voids the same deals."""
         entries = self.game.deal(key or new_deal_key(), lead_draw)
         computers = [seat.number for seat in self.seats if seat.is_computer]
         while (asking := self.game.computer_reshuffle(computers)) is not None:

@@ -11,7 +11,7 @@ read from the engine's views.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,7 +34,7 @@ from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_j
 from amigos.engine.outcome import Termination
 from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
-from amigos.table import TableError, computer_asks_reshuffle, may_reshuffle, must_pass, redeal_id
+from amigos.table import TableError, computer_reshuffle_seat, may_reshuffle, must_pass, redeal_id
 from amigos.table.hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
@@ -212,14 +212,14 @@ class Game:
         log = self.current()
         return log is not None and self.in_hand and may_reshuffle(log.offered, seat, len(log.actions))
 
-    def computer_reshuffle(self, computers: Iterable[int]) -> int | None:
-        """The first of the computer-played seats ``computers`` that asks for a new deal of the hand
-        just dealt (`amigos.table.computer_asks_reshuffle`), or None."""
-        for seat in computers:
-            hand = self.hand
-            if hand is not None and self.reshuffle_open(seat) and computer_asks_reshuffle(hand.hands[seat]):
-                return seat
-        return None
+    def computer_reshuffle(self, computers: Collection[int]) -> int | None:
+        """The seat whose computer player asks for a new deal of the hand in play, or None; the
+        table model's rule (`amigos.table.computer_reshuffle_seat`), ``computers`` the seats of
+        real computer players (not one that only holds an absent person's seat)."""
+        log = self.current()
+        if log is None or not self.in_hand or self.hand is None:
+            return None
+        return computer_reshuffle_seat(log.offered, computers, self.hand.hands, len(log.actions))
 
     # -- producing log entries ---------------------------------------------------------------------
 
