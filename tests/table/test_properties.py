@@ -145,7 +145,10 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
     # A clock runs only while a hand is played; one seat at most is in turn, the clock's.
     if after.clock is not None:
         assert after.phase is Phase.PLAYING and hand is not None
-        assert after.clock.seat == hand.state.to_move and not after.seats[after.clock.seat].is_away
+        # Its seat is there, or a computer player holds it (a Cuban or draw-game seat whose
+        # player's grace ran out is still away, and the computer plays it on a clock).
+        in_turn = after.seats[after.clock.seat]
+        assert after.clock.seat == hand.state.to_move and (not in_turn.is_away or in_turn.held_by_computer)
     # Nobody votes on a table that is playing, and only a vote has a vote's deadline.
     if after.phase in (Phase.INVITING, Phase.DEALING, Phase.PLAYING):
         assert all(info.vote is None for info in after.seats)
