@@ -57,7 +57,7 @@ def playing(
     seats = tuple(SeatState(player, Invitation.ACCEPTED, now) for player in cfg.players)
     names = tuple(player or f"computer:{seat}" for seat, player in enumerate(cfg.players))
     match = Match.new(cfg.variant, names, hand.leader)
-    proof = commitment(KEY, hand_id(cfg, 1))
+    proof = commitment(KEY, hand_id(cfg.table_id, 1))
     in_play = HandInPlay(number=1, key=KEY, commitment=proof, started=now, state=hand)
     computer = seats[hand.to_move].plays_itself
     clock = start_clock(hand, cfg, now, computer)

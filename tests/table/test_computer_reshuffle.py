@@ -80,7 +80,7 @@ def test_a_computer_player_offered_a_new_deal_asks_for_it_when_the_hand_is_dealt
     draft = update(draft, state, effects)
     started = next(effect for effect in effects if isinstance(effect, HandStarted))
     asking = min(effect.seat for effect in effects if isinstance(effect, ReshuffleOffered))
-    voided = VoidedDeal(asking, ASKING, hand_id(state.config, 1), started.commitment)
+    voided = VoidedDeal(asking, ASKING, hand_id(state.config.table_id, 1), started.commitment)
     assert HandVoided(1, voided) in effects and effects[-1] == DealNeeded(1)
     assert not any(isinstance(effect, TurnStarted | ComputerTurn) for effect in effects)
     assert state.phase is Phase.DEALING and state.hand is None and state.redeal == 1

@@ -235,7 +235,7 @@ def test_the_first_deal_needs_a_leader() -> None:
             table.at(1.0, bad)
         assert caught.value.code == code
     effects = table.at(2.0, Deal(KEY, 3))
-    proof = commitment(KEY, hand_id(table.state.config, 1))
+    proof = commitment(KEY, hand_id(table.state.config.table_id, 1))
     assert effects[0] == HandStarted(1, 3, proof)
     assert any(isinstance(effect, TurnStarted) and effect.seat == 3 for effect in effects)
     hand = table.state.hand
@@ -270,7 +270,7 @@ def test_a_whole_match_to_its_target_publishes_each_commitment_then_each_key() -
     ended = [effect for effect in table.effects(HandEnded) if isinstance(effect, HandEnded)]
     assert len(started) == len(ended) >= 1
     for start, end in zip(started, ended, strict=True):
-        assert verify_commitment(end.key, hand_id(table.state.config, end.number), start.commitment)
+        assert verify_commitment(end.key, hand_id(table.state.config.table_id, end.number), start.commitment)
     # The lead passes to the next seat every hand.
     assert [start.leader for start in started] == [number % 4 for number in range(len(started))]
     (result,) = table.effects(MatchEnded)

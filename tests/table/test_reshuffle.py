@@ -88,8 +88,8 @@ def test_the_offer_goes_to_the_seat_and_a_request_voids_the_deal() -> None:
     effects = table.at(4.0, Deal(PLAIN, None))
     again = next(effect for effect in effects if isinstance(effect, HandStarted))
     assert again.number == 1 and again.leader == started.leader
-    assert verify_commitment(PLAIN, hand_id(table.state.config, 1, 1), again.commitment)
-    assert voided.hand_id != hand_id(table.state.config, 1, 1)
+    assert verify_commitment(PLAIN, hand_id(table.state.config.table_id, 1, 1), again.commitment)
+    assert voided.hand_id != hand_id(table.state.config.table_id, 1, 1)
 
 
 def test_no_reshuffle_once_play_began() -> None:

@@ -59,7 +59,6 @@ from .flow import (
     needs_first_leader,
     on_restart,
     play_refusal,
-    redeal_id,
 )
 from .gathering import (
     cancel_refusal,
@@ -199,7 +198,6 @@ __all__ = [
     "play_refusal",
     "presence_first",
     "rebuild",
-    "redeal_id",
     "reseat",
     "start_refusal",
     "start_window",

@@ -43,7 +43,7 @@ from .effects import (
 )
 from .errors import TableError
 from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, may_reshuffle, void_deal
-from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableConfig, TableState
+from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableState
 
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
 _ONLY_PASS = (Pass(),)
@@ -55,16 +55,12 @@ LEAD_DRAW_DOMAIN = b"amigos-lead-draw-v1"
 COMPUTER_MOVE = "computer"
 
 
-def hand_id(config: TableConfig, number: int, redeal: int = 0) -> str:
-    """The identity a hand's commitment binds its key to: the table and the hand's number
-    (``<table_id>:hand:<number>``), and ``:deal:<k>`` for the k-th deal after a reshuffle, so no
-    two keys are ever committed under the same identity."""
-    return redeal_id(f"{config.table_id}:hand:{number}", redeal)
-
-
-def redeal_id(base: str, redeal: int) -> str:
-    """A hand's identity ``base`` once ``redeal`` deals of it were voided: ``:deal:<k>`` added for
-    the k-th deal, so every table (this model and the live one) names redeals the same way."""
+def hand_id(table: str, number: int, redeal: int = 0) -> str:
+    """The identity a hand's commitment binds its key to: the table's identity (the record's
+    ``table``) and the hand's number (``<table>:hand:<number>``), and ``:deal:<k>`` for the k-th
+    deal after a reshuffle, so no two keys are ever committed under the same identity. One rule
+    for every table: this model's and the live server's (`Game.deal`)."""
+    base = f"{table}:hand:{number}"
     return base if redeal == 0 else f"{base}:deal:{redeal + 1}"
 
 
@@ -145,7 +141,7 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
         else:
             leader = None
         match = Match.new(variant, state.config.names, leader)
-    dealt = deal_hand(match, given.key, lambda number: hand_id(state.config, number, state.redeal))
+    dealt = deal_hand(match, given.key, lambda number: hand_id(state.config.table_id, number, state.redeal))
     hand = HandInPlay(
         number=dealt.number,
         key=dealt.key,
@@ -208,7 +204,7 @@ def void(state: TableState, seat: int, effects: list[Effect]) -> TableState:
     hand = state.hand
     in_play = None
     if state.phase is Phase.PLAYING and hand is not None:
-        identity = hand_id(state.config, hand.number, hand.redeal)
+        identity = hand_id(state.config.table_id, hand.number, hand.redeal)
         in_play = DealInPlay(hand.key, identity, hand.commitment, hand.reshuffle, len(hand.moves))
     voided = void_deal(in_play, seat)
     assert hand is not None

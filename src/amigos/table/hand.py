@@ -127,7 +127,7 @@ class DealtHand(NamedTuple):
 
 def deal_hand(match: Match, key: str, identity: Callable[[int], str]) -> DealtHand:
     """The next hand of ``match`` dealt from ``key``; ``identity`` names a hand by its number (each
-    table has its own names, a redeal after a reshuffle another: `flow.redeal_id`).
+    table has its own names, a redeal after a reshuffle another: `flow.hand_id`).
 
     Raises :class:`TableError` ``bad_key`` for a key that is not a UUID. Both tables deal here: the
     pure table's `flow.deal` and the server's `Game.deal`."""

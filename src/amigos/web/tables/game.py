@@ -34,7 +34,7 @@ from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_j
 from amigos.engine.outcome import Termination
 from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
-from amigos.table import TableError, computer_reshuffle_seat, may_reshuffle, must_pass, redeal_id
+from amigos.table import TableError, computer_reshuffle_seat, hand_id, may_reshuffle, must_pass
 from amigos.table.hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
@@ -57,11 +57,6 @@ class Refused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def hand_id(table_id: int, match_number: int, number: int) -> str:
-    """The identity a hand's commitment is bound to (so a key cannot be reused for another hand)."""
-    return f"table:{table_id}:match:{match_number}:hand:{number}"
 
 
 def legal_plays(state: HandState, seat: int) -> list[dict[str, Any]]:
@@ -172,6 +167,11 @@ class Game:
     # -- reading -----------------------------------------------------------------------------------
 
     @property
+    def record_table(self) -> str:
+        """The table's identity in this match's record, and the start of its hands' identities."""
+        return f"table:{self.table_id}:match:{self.match_number}"
+
+    @property
     def in_hand(self) -> bool:
         return self.hand is not None and not self.hand.is_over
 
@@ -243,9 +243,7 @@ class Game:
         dealt = deal_hand(
             self.match,
             key,
-            lambda number: redeal_id(
-                hand_id(self.table_id, self.match_number, number), len(self.voided.get(number, ()))
-            ),
+            lambda number: hand_id(self.record_table, number, len(self.voided.get(number, ()))),
         )
         deal = dealt.deal
         entry = HandStarted(
@@ -485,7 +483,7 @@ class Game:
         record = match_record(
             self.variant.name,
             self.names,
-            table=f"table:{self.table_id}:match:{self.match_number}",
+            table=self.record_table,
             termination=Termination(self.termination) if self.termination else None,
             offender=self.offender if self.termination not in ("", "target") else None,
             absent=absent,
