@@ -106,7 +106,7 @@ from .model import (
     conduct_of,
     waits_for_absent,
 )
-from .presence import SuspensionEnding, SuspensionEnds, suspension_ending
+from .presence import SuspensionEnding, SuspensionEnds, next_presence, suspension_ending
 from .seating import reseat
 
 __all__ = [
@@ -192,6 +192,7 @@ __all__ = [
     "needs_first_leader",
     "next_deadline",
     "next_lapse",
+    "next_presence",
     "on_restart",
     "open_table",
     "organizer_starts",

@@ -8,6 +8,7 @@ table's clock counts as happening at the table's clock.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -62,13 +63,12 @@ from .presence import (
     Lapse,
     Sign,
     command_heard,
-    first_to_leave,
     leaves_vote,
+    next_presence,
     others_held,
     seat_away,
     seen,
     suspend,
-    window,
     window_lapse,
 )
 from .senders import sender_refusal
@@ -136,8 +136,6 @@ def next_deadline(state: TableState) -> Deadline | None:
         candidates.append(Deadline(state.start_until, DeadlineKind.START))
     if phase is Phase.VOTING and state.vote_until is not None:
         candidates.append(Deadline(state.vote_until, DeadlineKind.VOTE))
-    if phase is Phase.VOTING and (left := _first_to_leave(state)) is not None:
-        candidates.append(left)
     if phase is Phase.DEALING and state.deal_at is not None and not state.paused:
         candidates.append(Deadline(state.deal_at, DeadlineKind.DEAL))
     clock = state.clock
@@ -146,44 +144,31 @@ def next_deadline(state: TableState) -> Deadline | None:
         if due is not None:
             candidates.append(Deadline(due[0], due[1], clock.seat))
     table = _earliest(candidates)
-    presence = _earliest(_presence_deadlines(state))
+    presence = _presence(state)
     # Which goes first when both are due is `presence_first`'s rule, which the actor asks too.
     return presence if presence_first(_at(presence), _at(table)) else table
 
 
-def _presence_deadlines(state: TableState) -> list[Deadline]:
-    """Each present person's silence, and each absent person's window (none held by a computer)."""
-    if state.phase not in MATCH_PHASES or state.config.conduct is Conduct.CORRESPONDENCE:
-        return []
-    timing = state.config.timing
-    found: list[Deadline] = []
-    for seat, info in enumerate(state.seats):
-        if info.is_computer or info.held_by_computer:
-            continue
-        if info.away_since is None:
-            at = info.last_seen + timing.heartbeat_timeout
-            found.append(Deadline(at, DeadlineKind.HEARTBEAT, seat))
-        else:
-            kind = DeadlineKind.RECONNECT if state.config.conduct is Conduct.AMIGOS else DeadlineKind.GRACE
-            found.append(Deadline(info.away_since + window(state.config.conduct, timing), kind, seat))
-    return found
-
-
-def _first_to_leave(state: TableState) -> Deadline | None:
-    """During the vote: when the first seat whose page closed has left (`presence.first_to_leave`)."""
-    closed = {
-        seat: since for seat, info in enumerate(state.seats) if (since := info.vote_absent_since) is not None
-    }
-    first = first_to_leave(closed)
-    if first is None:
-        return None
-    since, seat = first
-    return Deadline(since + state.config.timing.vote_absence, DeadlineKind.VOTE_ABSENCE, seat)
+def _presence(state: TableState) -> Deadline | None:
+    """The seats' earliest presence deadline (a silence, an absent player's window, a page closed
+    during the vote): `presence.next_presence`'s, whose tie rule the actor keeps too."""
+    seats = state.seats
+    found = next_presence(
+        state.phase,
+        state.config.conduct,
+        state.config.timing,
+        seats,
+        {seat: info.last_seen for seat, info in enumerate(seats)},
+        {seat: since for seat, info in enumerate(seats) if (since := info.away_since) is not None},
+        {seat: since for seat, info in enumerate(seats) if (since := info.vote_absent_since) is not None},
+        operator.add,
+    )
+    return None if found is None else Deadline(*found)
 
 
 def _earliest(deadlines: list[Deadline]) -> Deadline | None:
-    """The earliest of ``deadlines``; ties go to the first listed (the clock's card before its
-    system play, the seats in order)."""
+    """The earliest of the table's own ``deadlines``; ties go to the first listed (the clock's card
+    before its system play)."""
     return min(deadlines, key=lambda deadline: deadline.at if deadline.at is not None else 0.0, default=None)
 
 

@@ -4,15 +4,24 @@ closed during the vote, and suspensions."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from amigos.engine import Termination
 
 from .common import MATCH_PHASES, close, end_unfinished, humans, set_seat
-from .effects import Cancellation, Effect, Notice, NoticeKind, SeatReturned, TableCancelled, VoteResult
+from .effects import (
+    Cancellation,
+    DeadlineKind,
+    Effect,
+    Notice,
+    NoticeKind,
+    SeatReturned,
+    TableCancelled,
+    VoteResult,
+)
 from .errors import TableError
 from .flow import begin_turn, resume_if_ready
 from .model import Conduct, Phase, TableState, Timing, VoteChoice
@@ -214,6 +223,84 @@ def first_to_leave(closed: Mapping[int, Moment]) -> tuple[Moment, int] | None:
     the one whose absence began first, ties to the lower seat, with that moment: it is the first
     to have left, `Timing.vote_absence` later. None: no absence runs."""
     return min(((since, seat) for seat, since in closed.items()), default=None)
+
+
+class Seated(Protocol):
+    """What :func:`next_presence` reads of a seat: whether a computer player sits there, or holds
+    it for an absent person (the pure table's `SeatState` and the actor's both say so)."""
+
+    @property
+    def is_computer(self) -> bool: ...
+
+    @property
+    def held_by_computer(self) -> bool: ...
+
+
+def next_presence(
+    phase: Phase,
+    conduct: Conduct,
+    timing: Timing,
+    seats: Iterable[Seated],
+    last_heard: Mapping[int, Moment],
+    away_since: Mapping[int, Moment],
+    left_vote: Mapping[int, Moment],
+    later: Callable[[Moment, float], Moment],
+) -> tuple[Moment, DeadlineKind, int] | None:
+    """The earliest presence deadline of a table, as (moment, kind, seat); None: none runs.
+
+    During a live match (not by correspondence, which has no heartbeat), each person's seat that no
+    computer player holds has one: a present seat's silence, `Timing.heartbeat_timeout` after it
+    was last heard from (``HEARTBEAT``: it is found away), or an away seat's window (`window`)
+    lapsing (``RECONNECT`` at an Amigos table, ``GRACE`` elsewhere: `window_lapse`). During the vote,
+    each seat whose pages all closed (`leaves_vote`) has left `Timing.vote_absence` after
+    (``VOTE_ABSENCE``, `first_to_leave`). ``seats`` in seat order; ``last_heard``, ``away_since``
+    and ``left_vote`` by seat number (a seat away counts as away, whatever it was last heard; a
+    person never heard from has no silence: both tables hear every seat as they open);
+    ``later(moment, seconds)``: the moment that many seconds after (seconds here, an aware
+    datetime at the live server).
+
+    The tie rule, the one both tables keep: the earliest moment first, then the lower seat, of
+    whatever kind (a window lapsing and another seat's silence at the same moment: the lower seat's
+    goes first, and may end the match before the other matters). A seat never has two at once (a
+    present seat has a silence, an away one a window, and only during the vote, when neither
+    counts, an absence from the vote), so no kind needs to go before another.
+
+    The pure table (`advance.next_deadline`) asks this for every input, the server's actor
+    (`PresenceMixin._next_presence`) after every play: so it walks the seats once, keeping the
+    earliest moment of each kind (a seat ties only with a later seat, which then loses), and adds
+    each kind's allowance once, to that earliest: no list, no sorting, no object per seat. The
+    allowance is the same for every seat of a kind, so adding it keeps the order (exactly, for
+    datetimes)."""
+    if phase is Phase.VOTING:
+        first = first_to_leave(left_vote)
+        if first is None:
+            return None
+        return later(first[0], timing.vote_absence), DeadlineKind.VOTE_ABSENCE, first[1]
+    if phase not in MATCH_PHASES or conduct is Conduct.CORRESPONDENCE:
+        return None
+    heard: Moment | None = None  # the earliest a present person's seat was last heard from
+    heard_seat = -1
+    gone: Moment | None = None  # the earliest an away person's seat (held by nobody) went
+    gone_seat = -1
+    for seat, info in enumerate(seats):
+        if info.is_computer or info.held_by_computer:
+            continue  # nobody to hear, or a computer player holds it for now: nothing runs out
+        since = away_since.get(seat)
+        if since is not None:
+            if gone is None or since < gone:  # strictly: a tie stays with the lower seat
+                gone, gone_seat = since, seat
+            continue
+        seen = last_heard.get(seat)
+        if seen is not None and (heard is None or seen < heard):
+            heard, heard_seat = seen, seat
+    lapse = None if gone is None else later(gone, window(conduct, timing))
+    silence = None if heard is None else later(heard, timing.heartbeat_timeout)
+    if lapse is not None and (
+        silence is None or lapse < silence or (lapse == silence and gone_seat < heard_seat)
+    ):
+        kind = DeadlineKind.RECONNECT if conduct is Conduct.AMIGOS else DeadlineKind.GRACE
+        return lapse, kind, gone_seat
+    return None if silence is None else (silence, DeadlineKind.HEARTBEAT, heard_seat)
 
 
 class SuspensionEnds(enum.Enum):

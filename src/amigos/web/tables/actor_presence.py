@@ -21,10 +21,12 @@ from amigos.table import (
     Cancellation,
     CardReason,
     Conduct,
+    DeadlineKind,
     Phase,
     SuspensionEnds,
     TurnClock,
     VoteChoice,
+    next_presence,
     suspension_ending,
     waits_for_absent,
 )
@@ -35,14 +37,13 @@ from amigos.table.presence import (
     Sign,
     absent_seats,
     comeback,
-    first_to_leave,
     heard_from,
     leaves_vote,
     window,
     window_lapse,
 )
 from amigos.web.tables import store, suspensions
-from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState
+from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState, later
 from amigos.web.tables.log_entries import (
     ComputerHolds,
     Disconnected,
@@ -125,50 +126,24 @@ class PresenceMixin:
             return None
         return since + timedelta(seconds=self._window())
 
-    def _next_presence(self) -> tuple[datetime, str, int] | None:
-        """When a seat's silence or absence next matters, as (moment, kind, seat), the earliest
-        (ties by kind, then seat); None when nothing is pending. A seat unheard for 30 s is away
-        ("silent"); an away seat's window lapses ("window": blue card, or a computer player holds
-        it); during the vote, a seat whose page left ("left_vote").
-
-        The timer asks after every play (`TableActor._arm`), and the deadline's job when it fires
-        (`_on_deadline`), which takes the earliest one at a time. So it finds the earliest without
-        building and sorting every seat's deadline, and adds the silence once, to the earliest heard
-        seat (that sorted list was 2% of a closed loop's event loop). A test checks it against the
-        full sorted list for drawn tables."""
-        if self.status == "voting":
-            # The first seat whose page closed during the vote has left (`first_to_leave`).
-            left = first_to_leave(self.vote_left)
-            if left is None:
-                return None
-            return left[0] + timedelta(seconds=TIMING.vote_absence), "left_vote", left[1]
-        if not self.tracking:
-            return None
-        heard: tuple[datetime, int] | None = None  # the earliest a present human seat was heard from
-        window: tuple[datetime, int] | None = None  # the earliest an away seat's window ends
-        away, last_seen = self.away_since, self.last_seen
-        for seat in self.seats:
-            # a computer's seat has no user; a held seat has a computer player for now
-            if seat.user_id is None or seat.held_by_computer:
-                continue
-            number = seat.number
-            if number in away:
-                end = self._window_end(number)
-                if end is not None and (window is None or (end, number) < window):
-                    window = (end, number)
-                continue
-            # Every seat is heard from when the actor is built, so the clock is seldom needed: it is
-            # read only then (reading it for every seat on every play was 1% of a play's time).
-            seen = last_seen.get(number)
-            if seen is None:
-                seen = self.clock.now()
-            if heard is None or (seen, number) < heard:
-                heard = (seen, number)
-        silent = None if heard is None else (heard[0] + SILENCE, "silent", heard[1])
-        lapsing = None if window is None else (window[0], "window", window[1])
-        if silent is None or (lapsing is not None and lapsing < silent):
-            return lapsing
-        return silent
+    def _next_presence(self) -> tuple[datetime, DeadlineKind, int] | None:
+        """When a seat's silence or absence next matters, as (moment, kind, seat); None when nothing
+        is pending: a seat unheard for 30 s is away (``HEARTBEAT``), an away seat's window lapses
+        (``RECONNECT``, ``GRACE``: a blue card, or a computer player holds it), during the vote a
+        seat whose page left has left (``VOTE_ABSENCE``). The pure table's rule, tie rule and all
+        (`amigos.table.next_presence`: the earliest, then the lower seat), from the actor's own
+        facts. The timer asks after every play (`TableActor._arm`), and the deadline's job when it
+        fires (`_on_deadline`), which takes the earliest one at a time."""
+        return next_presence(
+            self.phase,
+            self.conduct,
+            TIMING,
+            self.seats,
+            self.last_seen,
+            self.away_since,
+            self.vote_left,
+            later,
+        )
 
     async def _suspended(self, seat: int) -> bool:
         user_id = self.seats[seat].user_id
@@ -235,8 +210,8 @@ class PresenceMixin:
         ended = await self._found_suspended(seat)
         return ended if ended is not None else self._away(seat, at)
 
-    async def _presence_lapsed(self, kind: str, seat: int, at: datetime) -> None:
-        if kind == "left_vote":
+    async def _presence_lapsed(self, kind: DeadlineKind, seat: int, at: datetime) -> None:
+        if kind is DeadlineKind.VOTE_ABSENCE:
             # No page of the seat came back during the vote: the player left, which is a choice
             # for the meeting room (as leaving is in `amigos.table`), and the vote closes at once.
             self.vote_left.pop(seat, None)
@@ -246,7 +221,7 @@ class PresenceMixin:
         ended = await self._found_suspended(seat)
         if ended is not None:
             await self._commit(ended)
-        elif kind == "silent":
+        elif kind is DeadlineKind.HEARTBEAT:
             if self._unheard_at(seat, at):
                 # Still unheard: a heartbeat taken while the suspension was looked up (taken at
                 # once, `heard_at_once`) means the player is there after all.

@@ -23,6 +23,19 @@ TIMING = Timing()
 #: How long a seat may be unheard before it is away, made once: every play asks when each seat's
 #: silence next matters, and making this `timedelta` from a float each time was a hundredth of it.
 SILENCE = timedelta(seconds=TIMING.heartbeat_timeout)
+#: Each presence duration of `TIMING` as a `timedelta`, made once, for `later`.
+_SPANS = {
+    seconds: timedelta(seconds=seconds)
+    for seconds in (TIMING.heartbeat_timeout, TIMING.reconnect, TIMING.grace, TIMING.vote_absence)
+}
+
+
+def later(moment: datetime, seconds: float) -> datetime:
+    """``seconds`` after ``moment``: how the pure table's presence rule (`amigos.table.next_presence`,
+    which counts in seconds) adds a duration to the actor's moments. Its durations are made once
+    (`_SPANS`): the rule is asked after every play."""
+    span = _SPANS.get(seconds)
+    return moment + (timedelta(seconds=seconds) if span is None else span)
 
 
 class Clock(Protocol):
