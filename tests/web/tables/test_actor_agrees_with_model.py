@@ -637,6 +637,34 @@ async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_a
     await agree(actor, mirror)
 
 
+async def test_the_actor_and_the_pure_table_agree_on_a_window_and_a_silence_due_together(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """Regression: seat 0's page closes at once (its 5-minute window runs out at 300 s) and seat 1
+    is last heard at 270 s (its silence lasts 30 s at 300 s too). Both tables take the lower seat
+    first (`amigos.table.next_presence`): seat 0's window runs out, a blue card ends the match by
+    abandonment, and seat 1 is never found away. The actor used to let a silence go before a
+    window due at the same moment, marking seat 1 away ("Abandono") before the match ended."""
+    draw = random.Random(11)
+    _, actor, sockets = await seated_table(make_player, monkeypatch, draw)
+    start = fake_clock.now()
+    mirror = Mirror(start, heartbeat_timeout=30.0)
+    await deal_as_the_actor_did(actor, mirror, start)
+    await agree(actor, mirror)
+    await actor.call(lambda: actor.detach(sockets[0], 0))
+    mirror.at(start, Disconnected(0))
+    await agree(actor, mirror)
+    for second in range(10, 300, 10):
+        await wake_until(actor, mirror, fake_clock, start + timedelta(seconds=second))
+        silent = {0} if second <= 270 else {0, 1}
+        await beat_all_but(actor, mirror, fake_clock, silent, start + timedelta(seconds=second))
+    await wake_until(actor, mirror, fake_clock, start + timedelta(seconds=300))
+    log = await actor_log(actor)
+    assert actor.status == "finished" and mirror.state.phase is Phase.CLOSED
+    assert [(seat, colour) for seat, colour, _ in actor_cards(log)] == [(0, "blue")]
+    assert [data["seat"] for kind, data in log if kind == "disconnected"] == [0]
+
+
 async def play_to_the_vote(
     actor: TableActor, mirror: Mirror, people: list[User], draw: random.Random, now: datetime
 ) -> None:
