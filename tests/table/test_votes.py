@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from amigos.table import (
@@ -196,3 +198,24 @@ def test_the_vote_rule_the_live_server_asks() -> None:
     assert decide({2: lobby}, [0, 2]) is lobby  # the meeting room at once
     assert vote_outcome({0: rotate}, [0, 2]) is lobby  # time ran out before everyone chose
     assert vote_outcome({0: rotate, 2: rotate}, [0, 2]) is rotate
+
+
+def test_a_vote_whose_time_runs_out_is_decided_by_the_servers_rule() -> None:
+    """When the vote's time runs out, the pure table asks `vote_outcome` of the choices made, as
+    the server's actor does (it used to send everyone to the meeting room whatever was chosen).
+    Unanimity closes a vote at once, so only a vote whose choices were set aside shows it: here
+    every seat's choice is rotate when the time comes."""
+    table, _ = voting()
+    state = table.state
+    assert state.vote_until is not None
+    seats = tuple(replace(info, vote=VoteChoice.ROTATE) for info in state.seats)
+    table = Table(replace(state, seats=seats))
+    effects = table.at(state.vote_until, Tick())
+    players, organizer = reseat(state.config.players, state.config.organizer, VoteChoice.ROTATE)
+    assert VoteResult(VoteChoice.ROTATE, players, organizer) in effects
+    assert table.state.phase is Phase.CLOSED
+    # With the choices split, the time running out sends everyone to the meeting room.
+    split = (*seats[:3], replace(seats[3], vote=VoteChoice.REMATCH))
+    table = Table(replace(state, seats=split))
+    effects = table.at(state.vote_until, Tick())
+    assert VoteResult(VoteChoice.LOBBY, state.config.players, state.config.organizer) in effects

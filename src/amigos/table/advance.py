@@ -48,6 +48,7 @@ from .gathering import (
     answer,
     call_off,
     check_answer,
+    close_vote,
     everyone_accepted,
     everyone_seated,
     leave,
@@ -56,7 +57,6 @@ from .gathering import (
     press_start,
     start,
     vote,
-    vote_fails,
 )
 from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState, VoteChoice
 from .presence import (
@@ -248,7 +248,7 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
     if what is Due.DEAL:
         return deal_due(state, effects)
     if what is Due.CLOSE_VOTE:
-        return vote_fails(state, effects)
+        return close_vote(state, effects)
     if what is Due.CARD:
         return clock_card(state, at, effects)
     if what is Due.SYSTEM_PLAY:

@@ -149,14 +149,29 @@ def vote(
     state = set_seat(state, seat, vote=choice, vote_absent_since=None)
     effects.append(VoteCast(seat, choice, left))
     voters = humans(state)
-    choices = {index: vote for index in voters if (vote := state.seats[index].vote) is not None}
-    decided = decide(choices, voters)
+    decided = decide(_choices(state, voters), voters)
     if decided is None:
         return state
+    return _settle(state, decided, effects)
+
+
+def close_vote(state: TableState, effects: list[Effect]) -> TableState:
+    """The vote's time ran out: what `vote_outcome` decides of the choices made (the server's
+    actor asks the same rule when its vote's deadline comes)."""
+    voters = humans(state)
+    return _settle(state, vote_outcome(_choices(state, voters), voters), effects)
+
+
+def _choices(state: TableState, voters: Collection[int]) -> dict[int, VoteChoice]:
+    return {index: vote for index in voters if (vote := state.seats[index].vote) is not None}
+
+
+def _settle(state: TableState, decided: VoteChoice, effects: list[Effect]) -> TableState:
+    """Carry out what the vote decided: the meeting room for everyone, or the next table's seats."""
     if decided is VoteChoice.LOBBY:
         return vote_fails(state, effects)
-    players, organizer = reseat(state.config.players, state.config.organizer, choice)
-    effects.append(VoteResult(choice, players, organizer))
+    players, organizer = reseat(state.config.players, state.config.organizer, decided)
+    effects.append(VoteResult(decided, players, organizer))
     return replace(state, phase=Phase.CLOSED, vote_until=None)
 
 
