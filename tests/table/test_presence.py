@@ -49,6 +49,7 @@ from amigos.table import (
     suspension_ending,
     waits_for_absent,
 )
+from amigos.table.flow import Resume, resumption
 from amigos.table.presence import (
     Heard,
     Lapse,
@@ -527,3 +528,22 @@ def test_a_command_from_no_seat_or_a_malformed_one_is_heard_from_by_nobody() -> 
     with pytest.raises(TableError) as caught:
         table.at(1.0, Move(7, OPEN.legal_actions()[0]))
     assert caught.value.code == "not_seated" and caught.value.heard is None
+
+
+@pytest.mark.parametrize(
+    ("in_match", "paused", "in_hand", "clock_running", "deal_due", "expected"),
+    [
+        (False, False, False, False, True, Resume.NOTHING),  # no match: nothing to go on with
+        (True, True, True, False, True, Resume.NOTHING),  # still waiting for someone
+        (True, False, True, False, False, Resume.CLOCK),  # in a hand: a fresh clock
+        (True, False, True, True, False, Resume.NOTHING),  # ... unless one runs already
+        (True, False, False, False, True, Resume.DEAL),  # between hands, the pause ran out
+        (True, False, False, False, False, Resume.NOTHING),  # ... or its own deadline deals
+    ],
+)
+def test_going_on_after_a_wait_is_one_rule(
+    in_match: bool, paused: bool, in_hand: bool, clock_running: bool, deal_due: bool, expected: Resume
+) -> None:
+    """`resumption`, asked by the pure table's `resume_if_ready` and by the server's actor."""
+    given = {"paused": paused, "in_hand": in_hand, "clock_running": clock_running, "deal_due": deal_due}
+    assert resumption(in_match=in_match, **given) is expected

@@ -308,17 +308,39 @@ def deal_due(state: TableState, effects: list[Effect]) -> TableState:
     return replace(state, deal_at=None)
 
 
+class Resume(enum.Enum):
+    """What a table does once nothing keeps it waiting for an absent player (`resumption`)."""
+
+    NOTHING = "nothing"  # it was not waiting, or it still is, or its clock already runs
+    CLOCK = "clock"  # the seat in turn gets a fresh clock
+    DEAL = "deal"  # between hands, the pause ran out while it waited: the next hand is dealt now
+
+
+def resumption(*, in_match: bool, paused: bool, in_hand: bool, clock_running: bool, deal_due: bool) -> Resume:
+    """The one rule for going on after a wait, asked by the pure table (`resume_if_ready`) and the
+    server's actor: only during a match and once nothing keeps the table waiting; in a hand, a
+    fresh clock unless one runs; between hands, the deal at once if its pause ran out meanwhile
+    (``deal_due``), else the pause's own deadline deals it later."""
+    if not in_match or paused:
+        return Resume.NOTHING
+    if in_hand:
+        return Resume.NOTHING if clock_running else Resume.CLOCK
+    return Resume.DEAL if deal_due else Resume.NOTHING
+
+
 def resume_if_ready(state: TableState, now: float, effects: list[Effect]) -> TableState:
     """Start the clock again when nothing keeps the table waiting any more; between hands, deal
     at once if the pause ran out while the table waited (the deal was held: `Due.HOLD_DEAL`)."""
-    if state.phase is Phase.PLAYING and not state.paused and state.clock is None:
+    resume = resumption(
+        in_match=state.phase in (Phase.DEALING, Phase.PLAYING),
+        paused=state.paused,
+        in_hand=state.phase is Phase.PLAYING,
+        clock_running=state.clock is not None,
+        deal_due=state.deal_at is not None and state.deal_at <= now,
+    )
+    if resume is Resume.CLOCK:
         return begin_turn(state, now, effects)
-    if (
-        state.phase is Phase.DEALING
-        and not state.paused
-        and state.deal_at is not None
-        and state.deal_at <= now
-    ):
+    if resume is Resume.DEAL:
         return deal_due(state, effects)
     return state
 

@@ -30,6 +30,7 @@ from amigos.table import (
     suspension_ending,
     waits_for_absent,
 )
+from amigos.table.flow import Resume, resumption
 from amigos.table.presence import (
     Heard,
     Lapse,
@@ -280,14 +281,19 @@ class PresenceMixin:
         return pending
 
     def _resume_clock(self, pending: Pending) -> None:
-        """Nothing keeps the table waiting any more: the seat in turn gets a fresh clock, or the
-        next hand is dealt if the table stopped between hands."""
-        if self.status != "playing" or self.paused:
-            return
-        if self.game.in_hand:
-            if self.clock_info is None:
-                self._set_clock(pending)
-        elif self.deadline_kind != "deal" or self.deadline_at is None:
+        """Nothing keeps the table waiting any more: what the pure rule `resumption` says, a fresh
+        clock for the seat in turn or the next hand dealt if the table stopped between hands."""
+        resume = resumption(
+            in_match=self.status == "playing",
+            paused=self.paused,
+            in_hand=self.game.in_hand,
+            clock_running=self.clock_info is not None,
+            # The pause between hands is over when its stored deadline was spent while waiting.
+            deal_due=self.deadline_kind != "deal" or self.deadline_at is None,
+        )
+        if resume is Resume.CLOCK:
+            self._set_clock(pending)
+        elif resume is Resume.DEAL:
             dealt = self._deal_next()
             pending.entries += dealt.entries
             assert pending.write is not None and dealt.write is not None
