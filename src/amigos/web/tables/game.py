@@ -523,7 +523,8 @@ class Game:
     # -- the record ----------------------------------------------------------------------------------
 
     def record(self, absent: tuple[int, ...] = ()) -> dict[str, Any]:
-        """The match so far as a record (docs/record-format.md) with the live extensions, as
+        """The match so far as a record (docs/record-format.md) with the live extensions (the
+        table's mode, the match's times and cards as its log told them, how it ended), as
         `amigos.table.record` builds every live record (`match_record`, `hand_entry`): the fields
         are written by engine/trail.py's codec, never by hand, so the engine (and so the archive
         and ``amigos replay``) can check them; a record with other field names or units is refused
