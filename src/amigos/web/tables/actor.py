@@ -143,7 +143,7 @@ class TableActor(
         self.chat = loaded.chat
         self.votes: dict[int, VoteChoice] = {}
         self.next_table_id: int | None = None
-        # The rules of time this table follows (docs/rules.md), and the kind its records name.
+        # Live or correspondence: the kind its records name, and its rules of time (below).
         mode = Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
         self.game = Game(self.id, self.variant, self._names(), mode=mode.value)
         log_entries = [log_codec.decode(kind, data) for _, kind, data in loaded.log]
