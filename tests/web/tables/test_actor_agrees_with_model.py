@@ -49,6 +49,7 @@ from amigos.table import (
     SystemPlay,
     TableCancelled,
     TableError,
+    TableReady,
     TableState,
     TakeOver,
     Termination,
@@ -63,13 +64,14 @@ from amigos.table import (
     next_deadline,
     open_table,
 )
-from amigos.table.record import new_draft, to_record, update
+from amigos.table.record import RecordDraft, new_draft, to_record, update
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
 from amigos.web.tables import registry, services, store, suspensions
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.actor_clock import WORDS
+from amigos.web.tables.models import MatchRecord
 from tests.table.helpers import config, find_key
 from tests.web.tables.support import FakeClock
 from tests.web.tables.test_actor import against_computers, among_people, deal_keys, invited_table, until
@@ -98,6 +100,8 @@ class Mirror:
         self.state, _ = open_table(config("amigos-100", players, timing=timing), 0.0)
         self.effects: list[Effect] = []
         self.refused: list[str] = []  # the codes of the plays both refused
+        # The pure table's record of the match, from its start (`amigos.table.record`).
+        self.draft: RecordDraft | None = None
         if not started:
             return  # the invitations are out
         for seat in (1, 2, 3):
@@ -105,8 +109,19 @@ class Mirror:
         self.at(start, Start(0))  # the organizer's button, as `among_people` presses it
 
     def at(self, moment: datetime, event: Any) -> None:
-        self.state, effects = advance(self.state, event, (moment - self.start).total_seconds())
+        now = (moment - self.start).total_seconds()
+        self.state, effects = advance(self.state, event, now)
         self.effects.extend(effects)
+        if any(isinstance(effect, TableReady) for effect in effects):
+            self.draft = new_draft(self.state.config, now)
+        if self.draft is not None:
+            self.draft = update(self.draft, self.state, effects)
+
+    def record_trail(self) -> dict[str, Any]:
+        """The match's own fields of the pure table's record (`match_trail`), its times read as
+        the actor's: seconds since the epoch, where the pure table counts from the test's start."""
+        assert self.draft is not None
+        return match_trail(to_record(self.draft).to_obj(), self.start.timestamp())
 
     def cards(self) -> list[tuple[int, str, str]]:
         return [
@@ -143,6 +158,34 @@ class Mirror:
         return [
             (effect.seat, effect.reason.value) for effect in self.effects if isinstance(effect, SystemPlay)
         ]
+
+
+#: The record's fields about the match itself (docs/record-format.md, "Records of live tables"),
+#: which both tables must write alike; ``table`` names the table each its own way.
+MATCH_FIELDS = ("mode", "started", "ended", "termination", "offender", "cards", "absent")
+
+
+def match_trail(record: dict[str, Any], offset: float = 0.0) -> dict[str, Any]:
+    """``record``'s match fields, its times moved by ``offset`` seconds (rounded to the
+    millisecond, as the actor's log keeps a moment)."""
+    trail = {name: record[name] for name in MATCH_FIELDS if name in record}
+    for name in ("started", "ended"):
+        if name in trail:
+            trail[name] = round(trail[name] + offset, 3)
+    trail["cards"] = [{**card, "at": round(card["at"] + offset, 3)} for card in trail.get("cards", [])]
+    return trail
+
+
+async def records_agree(actor: TableActor, mirror: Mirror) -> None:
+    """The record the actor would store now (and, once the match is over, the one it stored)
+    tells the match as the pure table's does: mode, times, how it ended, cards, absent seats."""
+    assert mirror.draft is not None
+    if actor.status == "playing":
+        record = actor.game.record()
+    else:
+        row = await MatchRecord.objects.aget(table_id=actor.id, number=actor.game.match_number)
+        record = row.record
+    assert match_trail(record) == mirror.record_trail()
 
 
 async def actor_log(actor: TableActor) -> list[tuple[str, dict[str, Any]]]:
@@ -334,6 +377,7 @@ async def play_side_by_side(
             mirror.at(now, Move(seat, action))
         await deal_as_the_actor_did(actor, mirror, now)
         await agree(actor, mirror)
+    await records_agree(actor, mirror)
     return mirror
 
 

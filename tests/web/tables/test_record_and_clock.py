@@ -139,9 +139,10 @@ def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.D
             ]
 
 
-def _replayed(variant: Any, log: list[LogEntry]) -> Game:
+def _replayed(variant: Any, log: list[LogEntry], mode: str | None = None) -> Game:
     """A fresh game replaying ``log`` as it is stored: each entry through its row and back."""
-    fresh = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
+    names = tuple(f"p{seat}" for seat in range(variant.players))
+    fresh = Game(table_id=7, variant=variant, names=names, mode=mode)
     fresh.replay(log_codec.decode(*log_codec.encode(entry)) for entry in log)
     return fresh
 
@@ -161,3 +162,55 @@ def test_the_system_clock_tells_the_time_as_django_does() -> None:
     now = SystemClock().now()
     after = timezone.now()
     assert now.tzinfo is UTC and before <= now <= after
+
+
+def test_a_card_counts_the_hand_in_play_and_zero_between_hands_even_after_a_restart() -> None:
+    """A card's ``hand`` is the number of the hand in play when it was given, 0 before the first
+    deal and after a hand's end (docs/record-format.md); the game rebuilt from the log says so too."""
+    variant = find_variant("amigos-100")
+    game = Game(table_id=7, variant=variant, names=("p0", "p1", "p2", "p3"), mode="live")
+    log: list[LogEntry] = [*game.start_match(0, at="2026-11-23T00:00:00.000Z")]
+    log.append(game.give_card(0, 1, "yellow", "timeout", {"yellow": 1}, False, "2026-11-23T00:00:00.500Z"))
+    log += game.deal(new_deal_key())
+    log.append(game.give_card(1, 2, "yellow", "every_5s", {"yellow": 1}, True, "2026-11-23T00:00:01.000Z"))
+    while game.in_hand:
+        seat, hand = game.to_move, game.hand
+        assert seat is not None and hand is not None
+        log += game.act(seat, hand.legal_actions()[0], at="2026-11-23T00:00:02.000Z")
+    log.append(
+        game.give_card(2, 3, "blue", "no_reconnection", {"blue": 1}, False, "2026-11-23T00:00:03.000Z")
+    )
+    log += game.end_match("abandonment", 2, at="2026-11-23T00:00:03.000Z")
+    record = game.record()
+    start = 1_795_392_000.0  # 2026-11-23T00:00:00Z
+    assert (record["mode"], record["started"], record["ended"]) == ("live", start, start + 3.0)
+    assert [(card["seat"], card["hand"], card["at"]) for card in record["cards"]] == [
+        (0, 0, start + 0.5),
+        (1, 1, start + 1.0),  # a practice card is in the record too, as the pure table's
+        (2, 0, start + 3.0),
+    ]
+    replay_record(parse_record(record))
+    assert _replayed(variant, log, mode="live").record() == record
+
+
+def test_a_log_stored_before_the_match_times_were_kept_still_rebuilds_its_record() -> None:
+    """Rows of a match's start and end and of a card written before they held their ``at`` read
+    back with none: the record then leaves the match's times and those cards out, rather than
+    failing to rebuild the table."""
+    variant = find_variant("amigos-100")
+    game = Game(table_id=7, variant=variant, names=("p0", "p1", "p2", "p3"), mode="live")
+    log = game.start_match(0, at="2026-11-23T00:00:00.000Z") + game.deal(new_deal_key())
+    log.append(game.give_card(1, 2, "yellow", "timeout", {"yellow": 1}, False, "2026-11-23T00:00:01.000Z"))
+    log += game.end_match("suspension", 1, at="2026-11-23T00:00:02.000Z")
+    old: list[LogEntry] = []
+    for entry in log:
+        kind, data = log_codec.encode(entry)
+        if kind in ("started", "match_ended", "card"):
+            del data["at"]
+        old.append(log_codec.decode(kind, data))
+    fresh = Game(table_id=7, variant=variant, names=("p0", "p1", "p2", "p3"), mode="live")
+    fresh.replay(old)
+    record = fresh.record()
+    assert "started" not in record and "ended" not in record and "cards" not in record
+    assert (record["mode"], record["termination"], record["offender"]) == ("live", "suspension", 1)
+    replay_record(parse_record(record))

@@ -143,7 +143,9 @@ class TableActor(
         self.chat = loaded.chat
         self.votes: dict[int, VoteChoice] = {}
         self.next_table_id: int | None = None
-        self.game = Game(self.id, self.variant, self._names())
+        # Live or correspondence: the kind its records name, and its rules of time (below).
+        mode = Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
+        self.game = Game(self.id, self.variant, self._names(), mode=mode.value)
         log_entries = [log_codec.decode(kind, data) for _, kind, data in loaded.log]
         self.game.replay(log_entries)
         # (A card's counts come from the Card rows, not from the log.)
@@ -156,9 +158,7 @@ class TableActor(
             elif isinstance(entry, (HandEnded, MatchEnded, Disconnected)):
                 self.clock_info = None
         # The rules of time this table follows, and the turn under way (docs/rules.md).
-        self.conduct = conduct_of(
-            self.variant, Mode.CORRESPONDENCE if self.kind == "correspondence" else Mode.LIVE
-        )
+        self.conduct = conduct_of(self.variant, mode)
         # Every duration, the pause between hands from the site's setting (so the pure table fed
         # the same `Timing` waits as long).
         self.timing = replace(TIMING, hand_pause=float(settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS))
@@ -368,7 +368,7 @@ class TableActor(
             first: int | None = drawn.leader
         else:
             first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
-        entries = self.game.start_match(first)
+        entries = self.game.start_match(first, at=iso(now))
         entries += self._dealt(key, drawn)
         self.status = "playing"
         self.votes = {}
@@ -510,7 +510,7 @@ class TableActor(
         now = self.clock.now()
         if pending is None:
             pending = Pending(write=store.Write(at=now))
-        pending.entries += self.game.end_match(termination, seat)
+        pending.entries += self.game.end_match(termination, seat, at=iso(now))
         self.status = "finished"
         self.clock_info = None
         self.turn = self.turn_started = None

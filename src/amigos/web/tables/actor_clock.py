@@ -23,7 +23,7 @@ from amigos.table.sanctions import CardFate, card_fate
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.game import legal_plays
-from amigos.web.tables.log_entries import CardGiven, Notice, TurnClockShown
+from amigos.web.tables.log_entries import Notice, TurnClockShown
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -141,10 +141,13 @@ class TurnClockMixin:
         counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
         counts[colour] += 1
         practice = fate is CardFate.PRACTICE
-        pending.entries.append(CardGiven(seat, state.user_id, colour, reason.value, dict(counts), practice))
+        assert pending.write is not None
+        # The game notes it for the record (practice cards too, as the pure table's record does).
+        at = iso(pending.write.at)
+        card = self.game.give_card(seat, state.user_id, colour, reason.value, dict(counts), practice, at)
+        pending.entries.append(card)
         if practice:
             return
-        assert pending.write is not None
         hand = self.game.current()
         pending.write.cards.append(
             {

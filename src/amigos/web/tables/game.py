@@ -32,12 +32,13 @@ from amigos.engine import (
 from amigos.engine.actions import Arm
 from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_json
 from amigos.engine.outcome import Termination
-from amigos.engine.trail import VoidedDeal
+from amigos.engine.trail import CardNote, VoidedDeal
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import TableError, computer_reshuffle_seat, hand_id, may_reshuffle, must_pass
 from amigos.table.hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
+    CardGiven,
     Drew,
     HandEnded,
     HandStarted,
@@ -147,6 +148,8 @@ class Game:
     table_id: int
     variant: Variant
     names: tuple[str, ...]
+    #: The table's kind as the record names it (``live`` or ``correspondence``; None: unsaid).
+    mode: str | None = None
     match_number: int = 0
     match: Match | None = None
     hand: HandState | None = None
@@ -154,6 +157,12 @@ class Game:
     termination: str = ""
     #: The seat whose doing ended the match unfinished (abandonment, suspension); None otherwise.
     offender: int | None = None
+    #: When the match started and when it ended, in seconds since the epoch, as its `MatchStarted`
+    #: and `MatchEnded` entries tell (None: not yet, or a log stored before they told it).
+    started: float | None = None
+    ended: float | None = None
+    #: Every card given in the match, practice ones too, as the record writes them (`CardGiven`).
+    cards: list[CardNote] = field(default_factory=list)
     #: The deals voided so far (Cuban reshuffles), by the number of the hand they were dealt for.
     voided: dict[int, list[VoidedDeal]] = field(default_factory=dict)
     #: Cuban: the draw that chose this match's first leader, as its first `HandStarted` told it
@@ -223,16 +232,26 @@ class Game:
 
     # -- producing log entries ---------------------------------------------------------------------
 
-    def start_match(self, first_leader: int | None) -> list[LogEntry]:
-        self.match_number += 1
-        self.match = Match.new(self.variant, self.names, first_leader)
+    def start_match(self, first_leader: int | None, at: str | None = None) -> list[LogEntry]:
+        """The next match begins, ``at`` (as the protocol writes a moment: the record's
+        ``started``)."""
+        entry = MatchStarted(self.match_number + 1, tuple(self.names), first_leader, at)
+        self._begin(entry)
+        return [entry]
+
+    def _begin(self, entry: MatchStarted) -> None:
+        """The match ``entry`` starts: nothing of the one before is kept."""
+        self.match_number = entry.match
+        self.match = Match.new(self.variant, self.names, entry.first_leader)
         self.hand = None
         self.hands = []
         self.termination = ""
         self.offender = None
         self.voided = {}
         self.lead_draw = None
-        return [MatchStarted(self.match_number, tuple(self.names), first_leader)]
+        self.started = epoch(entry.at) if entry.at else None
+        self.ended = None
+        self.cards = []
 
     def deal(self, key: str, lead_draw: LeadDraw | None = None) -> list[LogEntry]:
         """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public).
@@ -351,7 +370,7 @@ class Game:
         self._record(action, state.move_notation(action), at, mark)
         self.hand = after
         if after.outcome is not None:  # `moved.hand_over`
-            entries.extend(self._end_hand(moved))
+            entries.extend(self._end_hand(moved, at))
         return entries
 
     def forced_pass(self) -> bool:
@@ -359,16 +378,46 @@ class Game:
         for it)."""
         return self.hand is not None and not self.hand.is_over and must_pass(self.hand)
 
-    def end_match(self, termination: str, offender: int | None = None) -> list[LogEntry]:
-        """End the match early (abandonment, suspension) by ``offender``'s doing: no winner by
-        target. The record names the offender (RECORD-FORMAT's live extension requires it)."""
+    def end_match(
+        self, termination: str, offender: int | None = None, at: str | None = None
+    ) -> list[LogEntry]:
+        """End the match early (abandonment, suspension) by ``offender``'s doing, ``at``: no
+        winner by target. The record names the offender (RECORD-FORMAT's live extension requires
+        it)."""
         self.termination = termination
         self.offender = offender
-        return [self._match_ended(termination, offender)]
+        return [self._match_ended(termination, offender, at=at)]
 
-    def _end_hand(self, moved: AppliedMove) -> list[LogEntry]:
-        """The entries of the hand ``moved`` ended: its result, and the match's end when the hand
-        took it to its target (both decided by `amigos.table.apply_move`)."""
+    def give_card(
+        self,
+        seat: int,
+        user_id: int | None,
+        colour: str,
+        reason: str,
+        counts: dict[str, int],
+        practice: bool,
+        at: str | None,
+    ) -> CardGiven:
+        """The entry of a card given to ``seat``'s player ``at`` (the rules that give it are the
+        actor's clock and presence parts), noted for the record (`record`'s ``cards``)."""
+        entry = CardGiven(seat, user_id, colour, reason, counts, practice, at)
+        self._note_card(entry)
+        return entry
+
+    def _note_card(self, entry: CardGiven) -> None:
+        """A card as the record writes it: in the hand in play (0 between hands), as the pure
+        table's record numbers it. A card stored before its time was kept is left out: the
+        record's cards need their time (engine/trail.py)."""
+        if not entry.at:
+            return
+        log = self.current()
+        hand = log.number if log is not None and self.in_hand else 0
+        self.cards.append(CardNote(entry.seat, entry.colour, entry.reason, epoch(entry.at), hand))
+
+    def _end_hand(self, moved: AppliedMove, at: str) -> list[LogEntry]:
+        """The entries of the hand ``moved`` ended (``at``, the move's moment): its result, and the
+        match's end when the hand took it to its target (both decided by
+        `amigos.table.apply_move`)."""
         outcome = moved.after.outcome
         assert outcome is not None
         log = self.hands[-1]
@@ -387,20 +436,23 @@ class Game:
         ]
         if moved.match_over:
             self.termination = "target"
-            entries.append(self._match_ended("target", winner=moved.winner))
+            entries.append(self._match_ended("target", winner=moved.winner, at=at))
         return entries
 
     def _match_ended(
-        self, termination: str, offender: int | None = None, winner: int | None = None
+        self, termination: str, offender: int | None = None, winner: int | None = None, at: str | None = None
     ) -> MatchEnded:
-        """``winner``: the side that took the match to its target (None when it ended unfinished)."""
+        """``winner``: the side that took the match to its target (None when it ended unfinished);
+        ``at``: when (the record's ``ended``)."""
         assert self.match is not None
+        self.ended = epoch(at) if at else None
         return MatchEnded(
             termination=termination,
             winner=winner,
             sheet=sheet_json(self.match.sheet()),
             completed=termination == "target",
             offender=offender,
+            at=at or None,
         )
 
     def _record(self, action: Action, move: str, at: str, mark: str | None) -> None:
@@ -417,13 +469,7 @@ class Game:
         """Bring the game to the state the log describes (actions are re-checked by the engine)."""
         for entry in entries:
             if isinstance(entry, MatchStarted):
-                self.match_number = entry.match
-                self.match = Match.new(self.variant, self.names, entry.first_leader)
-                self.hand = None
-                self.hands = []
-                self.termination = ""
-                self.voided = {}
-                self.lead_draw = None
+                self._begin(entry)
             elif isinstance(entry, HandStarted):
                 self._apply_hand_started(entry)
             elif isinstance(entry, HandVoided):
@@ -440,6 +486,9 @@ class Game:
             elif isinstance(entry, MatchEnded):
                 self.termination = entry.termination
                 self.offender = entry.offender
+                self.ended = epoch(entry.at) if entry.at else None
+            elif isinstance(entry, CardGiven):
+                self._note_card(entry)
 
     def _replay_action(self, action: Action, seat: int, system: bool, reason: str | None, at: str) -> None:
         """A logged move laid again, checked and ended as it was when made (`apply_move`)."""
@@ -472,7 +521,8 @@ class Game:
     # -- the record ----------------------------------------------------------------------------------
 
     def record(self, absent: tuple[int, ...] = ()) -> dict[str, Any]:
-        """The match so far as a record (docs/record-format.md) with the live extensions, as
+        """The match so far as a record (docs/record-format.md) with the live extensions (the
+        table's mode, the match's times and cards as its log told them, how it ended), as
         `amigos.table.record` builds every live record (`match_record`, `hand_entry`): the fields
         are written by engine/trail.py's codec, never by hand, so the engine (and so the archive
         and ``amigos replay``) can check them; a record with other field names or units is refused
@@ -484,8 +534,12 @@ class Game:
             self.variant.name,
             self.names,
             table=self.record_table,
+            mode=self.mode,
+            started=self.started,
+            ended=self.ended,
             termination=Termination(self.termination) if self.termination else None,
             offender=self.offender if self.termination not in ("", "target") else None,
+            cards=tuple(self.cards),
             absent=absent,
         ).to_obj()
         # The hands as the engine writes them (`RecordHand.to_obj`), kept from one record to the

@@ -5,10 +5,12 @@ A stored row is a kind (its name, e.g. ``"played"``) and a JSON object (its data
 an entry as the row the database keeps and the protocol publishes (docs/protocol.md names each kind
 and its fields); `decode` reads any row the database holds back into an entry, rows written by
 older versions included (a play or pass without its ``reason``, a hand without ``reshuffle``, a
-match's end without ``seat``, an absence without ``abandon``); a row of a kind unknown here comes
-back as `Unrecognized`, unchanged. `wire` is the copy of a row for one audience: what stays on the
-server (a deal's key and hands until the hand ends, the moment of a move), and what only one seat
-sees (its dealt tiles, the tile it drew, its turn clock and legal plays).
+match's end without ``seat``, an absence without ``abandon``, a match's start or end or a card
+without its ``at``); a row of a kind unknown here comes back as `Unrecognized`, unchanged. `wire`
+is the copy of a row for one audience: what stays on the server (a deal's key and hands until the
+hand ends, the moment of a move, of a card and of a match's start and end, which only the record
+tells), and what only one seat sees (its dealt tiles, the tile it drew, its turn clock and legal
+plays).
 
 This is the only module that spells a kind's name: everything else names an entry's class, and
 asks `KIND` for its name where it must query the stored rows. The encoders are written out field
@@ -89,7 +91,14 @@ KIND: dict[type[LogEntry], str] = {
 
 
 def _match_started(entry: MatchStarted) -> dict[str, Any]:
-    return {"match": entry.match, "players": list(entry.players), "first_leader": entry.first_leader}
+    data: dict[str, Any] = {
+        "match": entry.match,
+        "players": list(entry.players),
+        "first_leader": entry.first_leader,
+    }
+    if entry.at is not None:
+        data["at"] = entry.at
+    return data
 
 
 def _hand_started(entry: HandStarted) -> dict[str, Any]:
@@ -173,6 +182,8 @@ def _match_ended(entry: MatchEnded) -> dict[str, Any]:
         data["seat"] = entry.offender
     if entry.votes_deadline is not None:
         data["votes_deadline"] = entry.votes_deadline
+    if entry.at is not None:
+        data["at"] = entry.at
     return data
 
 
@@ -200,6 +211,8 @@ def _card(entry: CardGiven) -> dict[str, Any]:
     }
     if entry.practice:
         data["practice"] = True
+    if entry.at is not None:
+        data["at"] = entry.at
     return data
 
 
@@ -297,6 +310,7 @@ def _read_match_started(data: Mapping[str, Any]) -> MatchStarted:
         match=int(data["match"]),
         players=tuple(str(name) for name in data.get("players") or ()),
         first_leader=_int_or_none(data.get("first_leader")),
+        at=_str_or_none(data.get("at")),
     )
 
 
@@ -378,6 +392,7 @@ def _read_match_ended(data: Mapping[str, Any]) -> MatchEnded:
         completed=bool(data.get("completed")),
         offender=_int_or_none(data.get("seat")),
         votes_deadline=_str_or_none(data.get("votes_deadline")),
+        at=_str_or_none(data.get("at")),
     )
 
 
@@ -403,6 +418,7 @@ def _read_card(data: Mapping[str, Any]) -> CardGiven:
         reason=str(data.get("reason", "")),
         cards={str(colour): int(count) for colour, count in (data.get("cards") or {}).items()},
         practice=bool(data.get("practice")),
+        at=_str_or_none(data.get("at")),
     )
 
 

@@ -26,11 +26,14 @@ Json = Any
 
 @dataclass(frozen=True, slots=True)
 class MatchStarted:
-    """A match begins: its number at the table, the players' names, the first leader if chosen."""
+    """A match begins: its number at the table, the players' names, the first leader if chosen,
+    and when (``at``, as the protocol writes a moment: the record's ``started``; None in entries
+    stored before it was kept)."""
 
     match: int
     players: tuple[str, ...]
     first_leader: int | None
+    at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,8 @@ class HandEnded:
 class MatchEnded:
     """A match is over. ``offender``: the seat whose doing ended it unfinished (stored as ``seat``
     whenever it ended short of its target); ``votes_deadline``: when the vote after a match to
-    its target closes."""
+    its target closes; ``at``: when it ended (the record's ``ended``; None in entries stored
+    before it was kept)."""
 
     termination: str
     winner: int | None
@@ -125,6 +129,7 @@ class MatchEnded:
     completed: bool
     offender: int | None = None
     votes_deadline: str | None = None
+    at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +155,9 @@ class Notice:
 @dataclass(frozen=True, slots=True)
 class CardGiven:
     """A card to a seat's player, with their counts after it (``practice``: a table with computer
-    players, whose cards never reach the account)."""
+    players, whose cards never reach the account). ``at``: when it was given, the record's
+    ``cards`` ``at`` (None in entries stored before it was kept); the hand it was given in is
+    the one in play where the entry stands in the log, which `Game.replay` knows."""
 
     seat: int
     user_id: int | None
@@ -158,6 +165,7 @@ class CardGiven:
     reason: str
     cards: dict[str, int]
     practice: bool = False
+    at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
