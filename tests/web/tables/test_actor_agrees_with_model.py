@@ -308,6 +308,19 @@ async def seated_table(
     return people, actor, sockets
 
 
+async def dealt_with_heartbeats(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> tuple[list[User], TableActor, dict[int, object], datetime, Mirror]:
+    """`seated_table` (seeded), dealt at both tables whose silences last 30 s, checked alike: the
+    start of the presence tests (people, actor, their sockets, the start, the pure table)."""
+    people, actor, sockets = await seated_table(make_player, monkeypatch, random.Random(11))
+    start = fake_clock.now()
+    mirror = Mirror(start, heartbeat_timeout=30.0)
+    await deal_as_the_actor_did(actor, mirror, start)
+    await agree(actor, mirror)
+    return people, actor, sockets, start, mirror
+
+
 async def play_side_by_side(
     make_player: Callable[..., User],
     monkeypatch: pytest.MonkeyPatch,
@@ -646,12 +659,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_play_from_a_seat_judged_a
     """The seat in turn goes silent while its page stays joined (late heartbeats): both judge it
     away after 30 s and take its play as its return; a seat whose page then closed stays away and
     its play is refused alike (`heard_from`)."""
-    draw = random.Random(11)
-    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
-    start = fake_clock.now()
-    mirror = Mirror(start, heartbeat_timeout=30.0)
-    await deal_as_the_actor_did(actor, mirror, start)
-    await agree(actor, mirror)
+    people, actor, sockets, start, mirror = await dealt_with_heartbeats(make_player, monkeypatch, fake_clock)
     await until_a_lasting_turn(actor, mirror, people, start)
     silent = actor.game.to_move
     assert silent is not None and mirror.state.clock is not None
@@ -689,12 +697,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_window_and_a_silence_due_
     first (`amigos.table.next_presence`): seat 0's window runs out, a blue card ends the match by
     abandonment, and seat 1 is never found away. The actor used to let a silence go before a
     window due at the same moment, marking seat 1 away ("Abandono") before the match ended."""
-    draw = random.Random(11)
-    _, actor, sockets = await seated_table(make_player, monkeypatch, draw)
-    start = fake_clock.now()
-    mirror = Mirror(start, heartbeat_timeout=30.0)
-    await deal_as_the_actor_did(actor, mirror, start)
-    await agree(actor, mirror)
+    _, actor, sockets, start, mirror = await dealt_with_heartbeats(make_player, monkeypatch, fake_clock)
     await actor.call(lambda: actor.detach(sockets[0], 0))
     mirror.at(start, Disconnected(0))
     await agree(actor, mirror)
@@ -822,12 +825,7 @@ async def test_the_actor_and_the_pure_table_agree_on_a_refused_play_from_a_seat_
     going on with a fresh clock for the seat in turn (`command_heard`): the actor counted the play
     before judging it and kept it, while the pure table dropped it with the refused input and
     kept waiting for the player."""
-    draw = random.Random(11)
-    people, actor, _ = await seated_table(make_player, monkeypatch, draw)
-    start = fake_clock.now()
-    mirror = Mirror(start, heartbeat_timeout=30.0)
-    await deal_as_the_actor_did(actor, mirror, start)
-    await agree(actor, mirror)
+    people, actor, _, start, mirror = await dealt_with_heartbeats(make_player, monkeypatch, fake_clock)
     await until_a_lasting_turn(actor, mirror, people, start)
     in_turn = actor.game.to_move
     assert in_turn is not None
