@@ -3,7 +3,8 @@ leaving, and the rematch and rotate votes."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+import enum
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
@@ -88,15 +89,40 @@ def next_lapse(pending: Mapping[int, Moment | None]) -> Moment | None:
 
 def everyone_accepted(state: TableState) -> bool:
     """Whether every seat has accepted (computer players and the organizer did at the opening):
-    what the last acceptance makes true, and what a start needs."""
-    return all(info.invitation is Invitation.ACCEPTED for info in state.seats)
+    what the last acceptance makes true, and what a start needs (`all_accepted`)."""
+    return all_accepted((info.is_computer, info.invitation is Invitation.ACCEPTED) for info in state.seats)
+
+
+def all_accepted(seats: Iterable[tuple[bool, bool]]) -> bool:
+    """Whether every seat has accepted its invitation: ``seats`` gives ``(computer, accepted)`` per
+    seat. A computer player's seat counts as accepted (it is never invited); a person's seat only
+    once its player accepted. The one rule of both tables: the pure table (`everyone_accepted`)
+    and the server's actor (`GatheringMixin._everyone_accepted`), which holds no `TableState`."""
+    return all(computer or accepted for computer, accepted in seats)
+
+
+class WhenSeated(enum.Enum):
+    """What the table does once every seat has accepted (`when_seated`)."""
+
+    WAIT_FOR_START = "wait_for_start"  # the organizer's button starts it, within `start_window`
+    START = "start"  # the match starts at once
+
+
+def when_seated(people: Collection[int], organizer: int, conduct: Conduct) -> WhenSeated:
+    """What the last acceptance (or an opening with nobody left to invite) does: the match waits
+    for the organizer's button for `start_window` when `organizer_starts` says so, else it starts
+    at once. Asked by the pure table (`everyone_seated`) and by the server's actor
+    (`GatheringMixin.accept`)."""
+    if organizer_starts(people, organizer, conduct):
+        return WhenSeated.WAIT_FOR_START
+    return WhenSeated.START
 
 
 def everyone_seated(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """Every seat has accepted: the match starts now, or waits for the organizer's button for the
-    window `start_window` gives when `organizer_starts` says so."""
+    """Every seat has accepted: what `when_seated` decides, the match starting now or waiting for
+    the organizer's button for the window `start_window` gives."""
     config = state.config
-    if organizer_starts(humans(state), config.organizer, config.conduct):
+    if when_seated(humans(state), config.organizer, config.conduct) is WhenSeated.WAIT_FOR_START:
         until = now + start_window(config.timing)
         effects.append(StartAwaited(config.organizer, until))
         return replace(state, invite_until=None, start_until=until)

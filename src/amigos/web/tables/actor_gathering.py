@@ -3,9 +3,10 @@
 Before its match a table invites its seats (docs/rules.md, "Creating a table and starting"): each
 invited player accepts or refuses, the organizer starts the match once every seat has accepted or
 calls the table off, and an invitation refused or run out cancels the table. Who may start or call
-it off, whether the match waits for the button, and for how long, are the pure table's rules
-(`amigos.table`: `start_refusal`, `cancel_refusal`, `organizer_starts`, `start_window`); this part
-stores and tells what they decide. `TableActor` inherits it, and every method here runs inside the
+it off, whether every seat has accepted, whether the match then waits for the button, and for how
+long, are the pure table's rules (`amigos.table`: `start_refusal`, `cancel_refusal`, `start_window`;
+`amigos.table.gathering`: `all_accepted`, `when_seated`); this part stores and tells what they
+decide. `TableActor` inherits it, and every method here runs inside the
 actor, like the rest of its jobs.
 """
 
@@ -14,8 +15,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.table import cancel_refusal, organizer_starts, start_refusal, start_window
-from amigos.table.gathering import answer_refusal
+from amigos.table import cancel_refusal, start_refusal, start_window
+from amigos.table.gathering import WhenSeated, all_accepted, answer_refusal, when_seated
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
@@ -80,11 +81,12 @@ class GatheringMixin:
             at=now,
             seats=[{"number": seat.number, "invitation": "accepted", "invited_until": None}],
         )
-        if self._everyone_accepted() and self._organizer_starts():
+        seated = self._when_seated() if self._everyone_accepted() else None
+        if seated is WhenSeated.WAIT_FOR_START:
             # Everyone is seated: the organizer's button starts the match (spec §2), within a
             # window after which the table is cancelled as an unanswered invitation would be.
             pending.write.deadline = (now + timedelta(seconds=start_window(TIMING)), START_DEADLINE)
-        elif self._everyone_accepted():
+        elif seated is WhenSeated.START:
             started = self._start_match()
             pending.entries += started.entries
             assert started.write is not None
@@ -164,15 +166,19 @@ class GatheringMixin:
         return found
 
     def _everyone_accepted(self) -> bool:
-        return all(
-            seat.is_computer or (seat.user_id is not None and seat.invitation == "accepted")
+        """Whether every seat has accepted (`amigos.table.gathering.all_accepted`)."""
+        return all_accepted(
+            (seat.is_computer, seat.user_id is not None and seat.invitation == "accepted")
             for seat in self.seats
         )
 
-    def _organizer_starts(self) -> bool:
-        """Whether this table's match waits for its organizer's button (`amigos.table.organizer_starts`)."""
-        people = [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
-        return organizer_starts(people, self.organizer_seat, self.conduct)
+    def _people(self) -> list[int]:
+        """The seats held by people (an account), in order."""
+        return [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
+
+    def _when_seated(self) -> WhenSeated:
+        """What the last acceptance does here (`amigos.table.gathering.when_seated`)."""
+        return when_seated(self._people(), self.organizer_seat, self.conduct)
 
     def _waits_for_organizer(self) -> bool:
         """Every seat accepted and the organizer has not started yet: the table waits for the
