@@ -104,6 +104,7 @@ from .model import (
     TurnClock,
     VoteChoice,
     conduct_of,
+    tracks_absence,
     waits_for_absent,
 )
 from .presence import SuspensionEnding, SuspensionEnds, next_presence, suspension_ending
@@ -204,6 +205,7 @@ __all__ = [
     "start_window",
     "suspension_ending",
     "table_due",
+    "tracks_absence",
     "void_deal",
     "waits_for_absent",
 ]

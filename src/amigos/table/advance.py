@@ -58,7 +58,16 @@ from .gathering import (
     start,
     vote,
 )
-from .model import Colour, Conduct, Invitation, Phase, SeatState, TableConfig, TableState, VoteChoice
+from .model import (
+    Colour,
+    Invitation,
+    Phase,
+    SeatState,
+    TableConfig,
+    TableState,
+    VoteChoice,
+    tracks_absence,
+)
 from .presence import (
     Lapse,
     Sign,
@@ -262,7 +271,9 @@ def _fire(state: TableState, deadline: Deadline, at: float, effects: list[Effect
 
 def _window_lapsed(state: TableState, seat: int, at: float, effects: list[Effect]) -> TableState:
     """An absent player's window ran out: what :func:`window_lapse` decides for the table."""
-    lapse = window_lapse(state.config.conduct, others_held(state, seat))
+    held = [info.held_by_computer for info in state.seats]
+    computer = [info.is_computer for info in state.seats]
+    lapse = window_lapse(state.config.conduct, others_held(held, computer, seat))
     if lapse is Lapse.BLUE_CARD:
         state = give_card(state, seat, Colour.BLUE, CardReason.NO_RETURN, at, effects)
         return end_unfinished(state, Termination.ABANDONMENT, seat, effects)
@@ -346,7 +357,7 @@ def _pages_closed(state: TableState, seat: int, now: float, effects: list[Effect
     the vote starts (`presence.leaves_vote`)."""
     info = state.seats[seat]
     state = set_seat(state, seat, page_open=False)
-    if state.phase in MATCH_PHASES and state.config.conduct is not Conduct.CORRESPONDENCE:
+    if tracks_absence(state.phase in MATCH_PHASES, state.config.conduct):
         return seat_away(state, seat, now, effects, deliberate=False)
     voting = state.phase is Phase.VOTING
     if leaves_vote(voting, info.is_computer, pages_left=False) and info.vote_absent_since is None:

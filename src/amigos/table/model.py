@@ -289,4 +289,13 @@ def waits_for_absent(in_match: bool, conduct: Conduct, away_unheld: Iterable[boo
     played, so the table goes on). Only a live match waits: before and after one nobody's clock
     runs, and a correspondence table has no presence to wait for. The server's actor asks this
     too (`PresenceMixin.paused`); it is asked on every play, so ``away_unheld`` is read lazily."""
-    return in_match and conduct is not Conduct.CORRESPONDENCE and any(away_unheld)
+    return tracks_absence(in_match, conduct) and any(away_unheld)
+
+
+def tracks_absence(in_match: bool, conduct: Conduct) -> bool:
+    """Whether a seat's silence and absence count (docs/rules.md, "Connection and absence"):
+    during a match under way (``in_match``: a hand, or between two) at a live table; a
+    correspondence table has no heartbeat, and before and after a match nobody is waited for.
+    Asked by `waits_for_absent`, `presence.next_presence`, the pure table when a seat's pages all
+    close, and the server's actor (`PresenceMixin.tracking`)."""
+    return in_match and conduct is not Conduct.CORRESPONDENCE

@@ -24,7 +24,7 @@ from .effects import (
 )
 from .errors import TableError
 from .flow import begin_turn, resume_if_ready
-from .model import Conduct, Phase, TableState, Timing, VoteChoice
+from .model import Conduct, Phase, TableState, Timing, VoteChoice, tracks_absence
 
 #: A seat's account: a player's name in this model, a user's number at the live server.
 Account = TypeVar("Account")
@@ -142,12 +142,15 @@ def window_lapse(conduct: Conduct, others_held: Iterable[bool]) -> Lapse:
     return Lapse.ABANDONED if all(others_held) else Lapse.HELD
 
 
-def others_held(state: TableState, seat: int) -> list[bool]:
-    """For every person's seat but ``seat``: whether a computer player holds it."""
+def others_held(held: Sequence[bool], computer: Sequence[bool], seat: int) -> list[bool]:
+    """For every person's seat but ``seat``, in order: whether a computer player holds it (what
+    `window_lapse` reads). ``held`` and ``computer``: per seat, whether a computer player holds it
+    for an absent person, and whether a computer player sits there (nobody to hold it for). The
+    pure table (`advance`) and the server's actor (`PresenceMixin._window_lapsed`) both ask this."""
     return [
-        info.held_by_computer
-        for index, info in enumerate(state.seats)
-        if not info.is_computer and index != seat
+        is_held
+        for index, (is_held, is_computer) in enumerate(zip(held, computer, strict=True))
+        if not is_computer and index != seat
     ]
 
 
@@ -276,7 +279,7 @@ def next_presence(
         if first is None:
             return None
         return later(first[0], timing.vote_absence), DeadlineKind.VOTE_ABSENCE, first[1]
-    if phase not in MATCH_PHASES or conduct is Conduct.CORRESPONDENCE:
+    if not tracks_absence(phase in MATCH_PHASES, conduct):
         return None
     heard: Moment | None = None  # the earliest a present person's seat was last heard from
     heard_seat = -1

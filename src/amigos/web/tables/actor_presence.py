@@ -28,6 +28,7 @@ from amigos.table import (
     VoteChoice,
     next_presence,
     suspension_ending,
+    tracks_absence,
     waits_for_absent,
 )
 from amigos.table.flow import Resume, resumption
@@ -40,6 +41,7 @@ from amigos.table.presence import (
     comeback,
     heard_from,
     leaves_vote,
+    others_held,
     window,
     window_lapse,
 )
@@ -104,8 +106,8 @@ class PresenceMixin:
 
     @property
     def tracking(self) -> bool:
-        """Whether absence counts now: during a live match (correspondence has no heartbeat)."""
-        return self.status == "playing" and self.conduct is not Conduct.CORRESPONDENCE
+        """Whether absence counts now: the pure table's rule (`amigos.table.tracks_absence`)."""
+        return tracks_absence(self.status == "playing", self.conduct)
 
     @property
     def paused(self) -> bool:
@@ -233,12 +235,9 @@ class PresenceMixin:
     async def _window_lapsed(self, seat: int) -> None:
         """The seat's window ran out: what the pure table's rule (`window_lapse`) decides, stored
         and told."""
-        others = [
-            state.held_by_computer
-            for state in self.seats
-            if state.user_id is not None and state.number != seat
-        ]
-        lapse = window_lapse(self.conduct, others)
+        held = [state.held_by_computer for state in self.seats]
+        computer = [state.user_id is None for state in self.seats]  # nobody's seat to hold
+        lapse = window_lapse(self.conduct, others_held(held, computer, seat))
         if lapse is Lapse.BLUE_CARD:
             pending = Pending(write=store.Write(at=self.clock.now()))
             self._give_card(pending, seat, "blue", CardReason.NO_RETURN)
