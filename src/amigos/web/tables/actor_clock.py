@@ -136,8 +136,9 @@ class TurnClockMixin:
         seat; at a practice table (one with a computer player) shown but never on the ladder."""
         state = self.seats[seat]
         fate = card_fate([other.user_id for other in self.seats], seat, reason)
-        if fate is CardFate.NOT_GIVEN or state.user_id is None:
+        if fate is CardFate.NOT_GIVEN:
             return
+        assert state.user_id is not None  # `card_fate` gives a seat without an account none
         counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
         counts[colour] += 1
         practice = fate is CardFate.PRACTICE

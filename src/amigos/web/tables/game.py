@@ -384,8 +384,6 @@ class Game:
         """End the match early (abandonment, suspension) by ``offender``'s doing, ``at``: no
         winner by target. The record names the offender (RECORD-FORMAT's live extension requires
         it)."""
-        self.termination = termination
-        self.offender = offender
         return [self._match_ended(termination, offender, at=at)]
 
     def give_card(
@@ -435,7 +433,6 @@ class Game:
             )
         ]
         if moved.match_over:
-            self.termination = "target"
             entries.append(self._match_ended("target", winner=moved.winner, at=at))
         return entries
 
@@ -445,8 +442,7 @@ class Game:
         """``winner``: the side that took the match to its target (None when it ended unfinished);
         ``at``: when (the record's ``ended``)."""
         assert self.match is not None
-        self.ended = epoch(at) if at else None
-        return MatchEnded(
+        entry = MatchEnded(
             termination=termination,
             winner=winner,
             sheet=sheet_json(self.match.sheet()),
@@ -454,6 +450,15 @@ class Game:
             offender=offender,
             at=at or None,
         )
+        self._note_end(entry)
+        return entry
+
+    def _note_end(self, entry: MatchEnded) -> None:
+        """How and when the match ended, as the record tells it: kept alike whether the entry was
+        just made or is read back from the log (`replay`)."""
+        self.termination = entry.termination
+        self.offender = entry.offender
+        self.ended = epoch(entry.at) if entry.at else None
 
     def _record(self, action: Action, move: str, at: str, mark: str | None) -> None:
         log = self.hands[-1]
@@ -484,9 +489,7 @@ class Game:
             elif isinstance(entry, Passed):
                 self._replay_action(Pass(), entry.seat, entry.automatic, entry.reason, entry.at)
             elif isinstance(entry, MatchEnded):
-                self.termination = entry.termination
-                self.offender = entry.offender
-                self.ended = epoch(entry.at) if entry.at else None
+                self._note_end(entry)
             elif isinstance(entry, CardGiven):
                 self._note_card(entry)
 
