@@ -7,6 +7,7 @@ now (mostly legal moves, but also refusals, disconnections, ticks far in the fut
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,6 +47,7 @@ from amigos.table import (
     next_deadline,
     open_table,
 )
+from amigos.table.evolve import evolve
 
 from .helpers import config
 
@@ -158,6 +160,9 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
         assert not all(info.held_by_computer for info in after.seats if not info.is_computer)
     deadline = next_deadline(after)
     assert deadline is None or deadline.at is None or deadline.at > now or deadline.kind is None
+    # The deadline kept on a state is the one a fresh look finds: a copy never inherits its
+    # source's (`TableState.due`, reset by `evolve` and `replace` alike).
+    assert deadline == next_deadline(replace(after)) == next_deadline(evolve(after))
     # The moves with their times are exactly the hand's plays and passes, in order.
     if hand is not None:
         stamps = [(stamp.seat, stamp.action) for stamp in hand.moves]

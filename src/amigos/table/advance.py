@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from typing import cast
 
 from amigos.engine import Termination
 
@@ -31,6 +31,7 @@ from .effects import (
     TableCancelled,
 )
 from .errors import TableError
+from .evolve import evolve
 from .flow import (
     Restart,
     clock_card,
@@ -59,6 +60,7 @@ from .gathering import (
     vote,
 )
 from .model import (
+    UNKNOWN,
     Colour,
     Invitation,
     Phase,
@@ -136,7 +138,19 @@ def rebuild(config: TableConfig, opened: float, log: Iterable[tuple[inputs.Table
 
 
 def next_deadline(state: TableState) -> Deadline | None:
-    """The earliest moment something happens at this table without anyone acting, or None."""
+    """The earliest moment something happens at this table without anyone acting, or None.
+
+    Kept on the state once found (`TableState.due`): it depends on the state alone, and a state
+    never changes."""
+    known = state.due
+    if known is not UNKNOWN:
+        return cast("Deadline | None", known)
+    found = _next_deadline(state)
+    object.__setattr__(state, "due", found)
+    return found
+
+
+def _next_deadline(state: TableState) -> Deadline | None:
     candidates: list[Deadline] = []
     phase = state.phase
     if phase is Phase.INVITING and (until := next_lapse(_open_invitations(state))) is not None:
@@ -200,7 +214,7 @@ def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[Ta
         # An answer after its invitation's moment is late, even before the lapse runs below.
         check_answer(state, _seat(state, given.seat), now)
     state = _run_due(state, now, effects)
-    state = replace(state, now=now)
+    state = evolve(state, now=now)
     try:
         state = _apply(state, given, now, effects)
     except TableError as refusal:
@@ -221,7 +235,7 @@ def _run_due(state: TableState, now: float, effects: list[Effect]) -> TableState
         if deadline is None or deadline.at is None or deadline.at > now:
             return state
         at = deadline.at
-        state = replace(state, now=max(state.now, at))
+        state = evolve(state, now=max(state.now, at))
         state = _fire(state, deadline, at, effects)
 
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from amigos.engine import Termination
 
 from .effects import BackToLobby, CardGiven, CardReason, Effect, MatchEnded
+from .evolve import evolve
 from .model import Colour, Phase, TableState
 from .sanctions import CardFate, card_fate
 
@@ -32,8 +33,8 @@ def humans(state: TableState, except_seat: int | None = None) -> tuple[int, ...]
 def set_seat(state: TableState, seat: int, **changes: object) -> TableState:
     """The state with one seat changed (states are immutable, so this copies)."""
     seats = list(state.seats)
-    seats[seat] = replace(seats[seat], **changes)  # type: ignore[arg-type]
-    return replace(state, seats=tuple(seats))
+    seats[seat] = evolve(seats[seat], **changes)
+    return evolve(state, seats=tuple(seats))
 
 
 def give_card(

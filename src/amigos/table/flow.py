@@ -42,6 +42,7 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
+from .evolve import evolve
 from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, may_reshuffle, void_deal
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableState
 
@@ -252,7 +253,7 @@ def begin_turn(state: TableState, now: float, effects: list[Effect]) -> TableSta
         effects.append(TurnStarted(seat, clock.situation, clock.budget, now))
         if computer:
             effects.append(ComputerTurn(seat))
-        return replace(state, clock=clock)
+        return evolve(state, clock=clock)
 
 
 def record_move(
@@ -271,7 +272,7 @@ def record_move(
     if moved is None:
         moved = apply_move(hand.state, state.match, seat, action)
     moves = (*hand.moves, MoveStamp(seat, action, at, reason))
-    return replace(state, match=moved.match, hand=replace(hand, state=moved.after, moves=moves), clock=None)
+    return evolve(state, match=moved.match, hand=evolve(hand, state=moved.after, moves=moves), clock=None)
 
 
 def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState:

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from amigos.engine import Action, HandState, Match, Termination, Variant
 
+#: `TableState.due` before `advance.next_deadline` has been asked for that state.
+UNKNOWN: object = object()
+
 
 class Mode(enum.Enum):
     """A clocked table played in one sitting, or a correspondence table (a day per move)."""
@@ -258,6 +261,10 @@ class TableState:
     # When the match ended: the moment its deadline fell due, not when a late input found it.
     ended: float | None = None
     redeal: int = 0
+    # `advance.next_deadline`'s answer for this very state, once asked: a state never changes, and
+    # every input asks for the deadline before and after it (the next input's "before" is this
+    # one's "after"), so keeping it halves the work of a play. Not part of the state's value.
+    due: object = field(default=UNKNOWN, init=False, repr=False, compare=False)
 
     @property
     def variant(self) -> Variant:
