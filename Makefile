@@ -58,6 +58,7 @@ test-alone: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/table.py
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/lobby.py
 	$(BIN)/python bench/load.py --tables 1000 --rate 1 --seconds 20 --json
@@ -68,6 +69,7 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --quick
+	$(BIN)/python bench/table.py --quick
 	$(BIN)/python bench/bots.py --quick
 	$(BIN)/python bench/lobby.py --quick
 	$(BIN)/python bench/load.py --quick --json

@@ -1,4 +1,4 @@
-"""`amigos bench engine|bots|archive [--quick] [--json]`: run a benchmark and print its figures."""
+"""`amigos bench engine|bots|archive|table [--quick] [--json]`: run a benchmark and print its figures."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ BENCHMARKS = {
     "engine": "amigos.bench.engine",
     "bots": "amigos.bench.bots",
     "archive": "amigos.bench.archive",
+    "table": "amigos.bench.table",
 }
 
 
