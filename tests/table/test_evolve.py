@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amigos.table import Invitation, SeatState, TableState, VoteChoice, next_deadline
+from amigos.table import Conduct, Invitation, Mode, SeatState, TableState, VoteChoice, next_deadline
 from amigos.table.evolve import evolve
 from amigos.table.model import UNKNOWN
 from tests.table.helpers import config
@@ -99,5 +99,10 @@ def test_any_field_name_can_be_changed() -> None:
         copy: int = 0
 
     assert evolve(Named(1), value=2, new=3, copy=4) == Named(2, 3, 4)
+
+
+def test_a_configuration_is_copied_by_replace_for_it_derives_its_conduct() -> None:
     cfg = config()
-    assert evolve(cfg, organizer=1) == replace(cfg, organizer=1)
+    with pytest.raises(TypeError, match="__post_init__"):
+        evolve(cfg, mode=Mode.CORRESPONDENCE)
+    assert replace(cfg, mode=Mode.CORRESPONDENCE).conduct is Conduct.CORRESPONDENCE

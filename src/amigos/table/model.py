@@ -142,9 +142,12 @@ class TableConfig:
             player if player is not None else f"computer:{seat}" for seat, player in enumerate(self.players)
         )
 
-    @property
-    def conduct(self) -> Conduct:
-        return conduct_of(self.variant, self.mode)
+    # Which rules of time the table follows (`conduct_of`), asked several times by every input:
+    # found once, when the configuration is made.
+    conduct: Conduct = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "conduct", conduct_of(self.variant, self.mode))
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,10 +285,11 @@ class TableState:
     @property
     def paused(self) -> bool:
         """Whether the match waits for an absent player (the clocks stand still meanwhile)."""
+        phase = self.phase
         return waits_for_absent(
-            self.phase in (Phase.DEALING, Phase.PLAYING),
+            phase is Phase.PLAYING or phase is Phase.DEALING,
             self.config.conduct,
-            (not seat.held_by_computer for seat in self.seats if seat.is_away),
+            (not seat.held_by_computer for seat in self.seats if seat.away_since is not None),
         )
 
 
