@@ -31,8 +31,9 @@ And two facts read indirectly, for the log has no entry of their own:
   deadline less its seconds), which both tables start at the deal's moment; None of the log's
   ``hand_started`` entry carries the moment (its stored row's ``at`` does, but `store.load` does
   not read it). Without any clock shown (none yet), ``now``.
-* ``SeatState.yellow``/``blue``/``red``: the `Card` rows of this match (`Loaded.cards`), as the
-  actor counts them (practice cards at a table with computer players are not stored as rows).
+* ``SeatState.yellow``/``blue``/``red``: the ``card`` entries of this match's log, counted. Not
+  the `Card` rows (`Loaded.cards`, which the actor's restart counts): a practice card (a table
+  with a computer player) is logged but never stored as a row, while the model counts it.
 """
 
 from __future__ import annotations
@@ -129,6 +130,7 @@ class _Reader:
         self.abandon = [False] * count
         self.held = [False] * count
         self.votes: list[VoteChoice | None] = [None] * count
+        self.cards = [{"yellow": 0, "blue": 0, "red": 0} for _ in range(count)]
         self.ended: MatchEnded | None = None
         self.votes_closed = False
         self.cancelled = False
@@ -154,6 +156,8 @@ class _Reader:
             if self.first_clock is None:
                 self.first_clock = self._clock_start(entry)
         elif isinstance(entry, CardGiven):
+            if 0 <= entry.seat < len(self.cards) and entry.colour in ("yellow", "blue", "red"):
+                self.cards[entry.seat][entry.colour] += 1
             shown = self.clock_shown
             if shown is not None and entry.seat == shown.seat and entry.colour == "yellow":
                 self.clock_cards += 1
@@ -325,7 +329,7 @@ def _seats(loaded: store.Loaded, config: TableConfig, reader: _Reader, now: floa
     seats = []
     for row, player in zip(loaded.seats, config.players, strict=True):
         number = row.number
-        counts = loaded.cards.get(number, {})
+        counts = reader.cards[number]
         away = reader.away_since[number]
         seats.append(
             SeatState(
@@ -335,9 +339,9 @@ def _seats(loaded: store.Loaded, config: TableConfig, reader: _Reader, now: floa
                 away_since=away,
                 abandon=reader.abandon[number] if away is not None else False,
                 held_by_computer=reader.held[number],
-                yellow=counts.get("yellow", 0),
-                blue=counts.get("blue", 0),
-                red=counts.get("red", 0),
+                yellow=counts["yellow"],
+                blue=counts["blue"],
+                red=counts["red"],
                 vote=reader.votes[number],
                 page_open=away is None,
             )
