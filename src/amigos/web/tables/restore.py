@@ -25,12 +25,15 @@ What the stored log cannot know, set as the actor sets it when it is rebuilt (`T
 * ``TableState.opened``: 0.0, the ``origin`` (the table row's creation is not in `store.Loaded`).
 * ``TableState.now``: ``now``.
 
-And two facts read indirectly, for the log has no entry of their own:
+And three facts read indirectly, for the log has no entry of their own:
 
 * ``HandInPlay.started``: the start of the hand's first turn clock (`TurnClockShown`: its
-  deadline less its seconds), which both tables start at the deal's moment; None of the log's
-  ``hand_started`` entry carries the moment (its stored row's ``at`` does, but `store.load` does
-  not read it). Without any clock shown (none yet), ``now``.
+  deadline less its seconds), which both tables start at the deal's moment: the log's
+  ``hand_started`` entry does not carry the moment (its stored row's ``at`` does, but `store.load`
+  does not read it). Without any clock shown (none yet), ``now``.
+* ``TableState.clock``: made again (`clock.turn_clock`, its situation judged again from the hand)
+  from the last ``turn_clock`` entry's start, its deadline less its seconds. The entry keeps whole
+  seconds and milliseconds: exact for the specs' durations, not for a fractional `Timing`.
 * ``SeatState.yellow``/``blue``/``red``: the ``card`` entries of this match's log, counted. Not
   the `Card` rows (`Loaded.cards`, which the actor's restart counts): a practice card (a table
   with a computer player) is logged but never stored as a row, while the model counts it.
@@ -114,10 +117,10 @@ def config_of(loaded: store.Loaded, timing: Timing) -> TableConfig:
 class _Reader:
     """The current match's log read entry by entry into the model's pieces."""
 
-    def __init__(self, config: TableConfig, seconds: float) -> None:
+    def __init__(self, config: TableConfig, origin: float, seconds: float) -> None:
         self.config = config
+        self.origin = origin  # the origin, in seconds since the epoch
         self.seconds = seconds  # `now`, in seconds since the origin
-        self.origin = 0.0
         count = len(config.players)
         self.match: Match | None = None
         self.first_leader: int | None = None
@@ -275,8 +278,7 @@ def table_state(loaded: store.Loaded, timing: Timing, now: datetime, origin: dat
     config = config_of(loaded, timing)
     base = origin.timestamp()
     seconds = now.timestamp() - base
-    reader = _Reader(config, seconds)
-    reader.origin = base
+    reader = _Reader(config, base, seconds)
     for _, kind, data in loaded.log:
         reader.read(log_codec.decode(kind, data))
     seats = _seats(loaded, config, reader, seconds)
