@@ -395,6 +395,27 @@ async def test_a_slow_single_tile_is_laid_by_the_system_with_a_yellow_card(
     assert await sync_to_async(Card.objects.filter(user=user).count)() == 0
 
 
+async def test_a_practice_card_is_still_counted_on_its_seat_after_a_restart(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    """Regression: a practice card is logged but never stored as a `Card` row, and a rebuilt
+    table counted its seats' cards from those rows only, so a restart wiped it off the seat."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    await turn_in(me, actor, "single")
+    fake_clock.advance(5.5)
+    await actor.fire_deadline()
+    seat = actor.seat_of(user.pk)
+    assert seat is not None
+    assert actor.snapshot(seat)["seats"][seat]["cards"]["yellow"] == 1
+    await registry.stop_all()
+    again = await registry.get_actor(actor.id)
+    assert again is not None and again is not actor
+    assert again.snapshot(seat)["seats"][seat]["cards"] == {"yellow": 1, "blue": 0, "red": 0}
+    assert await sync_to_async(Card.objects.filter(user=user).count)() == 0
+
+
 async def test_an_overdue_turn_gives_a_yellow_card_then_one_every_five_seconds(
     make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:

@@ -357,7 +357,7 @@ async def test_a_cuban_reshuffle_read_back_is_the_pure_tables(
 def test_practice_cards_are_counted_from_the_log() -> None:
     """A practice card (a table with a computer player) is logged but never stored as a `Card`
     row: the model counts it on the seat, so the reading counts the log's ``card`` entries, not
-    `Loaded.cards` (which the actor's restart reads, and which lacks it)."""
+    `Loaded.cards`, which lacks it."""
     variant = find_variant("amigos-100", 4)
     game = Game(9, variant, ("Ana", "c1", "c2", "c3"), mode="live")
     origin = datetime(2026, 1, 1, tzinfo=UTC)

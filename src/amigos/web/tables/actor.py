@@ -64,6 +64,7 @@ from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.log_entries import (
+    CardGiven,
     ComputerHolds,
     Disconnected,
     HandEnded,
@@ -148,10 +149,14 @@ class TableActor(
         self.game = Game(self.id, self.variant, self._names(), mode=mode.value)
         log_entries = [log_codec.decode(kind, data) for _, kind, data in loaded.log]
         self.game.replay(log_entries)
-        # (A card's counts come from the Card rows, not from the log.)
+        # A card's counts come from the Card rows; a practice card (a table with a computer
+        # player) has none, for it never counts toward a suspension: it is counted from the log.
         self.clock_info: TurnClockShown | None = None
         for entry in log_entries:
-            if isinstance(entry, VoteCast) and (choice := VOTE_CHOICES.get(entry.choice)) is not None:
+            if isinstance(entry, CardGiven) and entry.practice:
+                counts = self.cards.setdefault(entry.seat, {"yellow": 0, "blue": 0, "red": 0})
+                counts[entry.colour] = counts.get(entry.colour, 0) + 1
+            elif isinstance(entry, VoteCast) and (choice := VOTE_CHOICES.get(entry.choice)) is not None:
                 self.votes[entry.seat] = choice
             elif isinstance(entry, TurnClockShown):
                 self.clock_info = entry

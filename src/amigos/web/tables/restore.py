@@ -35,8 +35,8 @@ And three facts read indirectly, for the log has no entry of their own:
   from the last ``turn_clock`` entry's start, its deadline less its seconds. The entry keeps whole
   seconds and milliseconds: exact for the specs' durations, not for a fractional `Timing`.
 * ``SeatState.yellow``/``blue``/``red``: the ``card`` entries of this match's log, counted. Not
-  the `Card` rows (`Loaded.cards`, which the actor's restart counts): a practice card (a table
-  with a computer player) is logged but never stored as a row, while the model counts it.
+  the `Card` rows (`Loaded.cards`): a practice card (a table with a computer player) is logged but
+  never stored as a row, while the model counts it (the actor's restart adds those from the log).
 """
 
 from __future__ import annotations
