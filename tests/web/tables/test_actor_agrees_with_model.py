@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from types import SimpleNamespace
@@ -276,11 +276,20 @@ async def deal_as_the_actor_did(actor: TableActor, mirror: Mirror, moment: datet
         mirror.at(moment, Deal(hand.key, hand.start.leader))
 
 
+#: A further check after the two tables agreed (another test's: the log read back, the rows).
+Then = Callable[[TableActor, Mirror], Awaitable[None]]
+
+
 async def both_wake_at(
-    actor: TableActor, mirror: Mirror, fake_clock: FakeClock, moment: datetime, away: set[int]
+    actor: TableActor,
+    mirror: Mirror,
+    fake_clock: FakeClock,
+    moment: datetime,
+    away: set[int],
+    then: Then | None = None,
 ) -> None:
     """Time passes to ``moment`` at both tables (every seat but the ``away`` ones still heard
-    from), and they agree."""
+    from), and they agree (and ``then`` holds)."""
     fake_clock.moment = moment
     for seat in range(4):
         if seat not in away:
@@ -289,6 +298,8 @@ async def both_wake_at(
     mirror.at(moment, Tick())
     await deal_as_the_actor_did(actor, mirror, moment)
     await agree(actor, mirror)
+    if then is not None:
+        await then(actor, mirror)
 
 
 async def seated_table(
@@ -327,14 +338,27 @@ async def play_side_by_side(
     fake_clock: FakeClock,
     seed: int,
     absences: bool,
+    *,
+    prepare: Callable[[Mirror, TableActor, list[User]], None] | None = None,
+    then: Then | None = None,
 ) -> Mirror:
     """A seeded match at the actor and at the pure table, checked after every step; with
-    ``absences``, players also lose their page (their one socket closes) and come back."""
+    ``absences``, players also lose their page (their one socket closes) and come back.
+    ``prepare`` adjusts the pure table before the first deal, and ``then`` is a further check
+    after every step and every deadline (the tests of other bricks of the same match use them)."""
     draw = random.Random(seed)
     people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
     mirror = Mirror(fake_clock.now())
+    if prepare is not None:
+        prepare(mirror, actor, people)
+
+    async def agreed() -> None:
+        await agree(actor, mirror)
+        if then is not None:
+            await then(actor, mirror)
+
     await deal_as_the_actor_did(actor, mirror, fake_clock.now())
-    await agree(actor, mirror)
+    await agreed()
     away: set[int] = set()
     for _ in range(70):
         if actor.status != "playing":
@@ -348,8 +372,8 @@ async def play_side_by_side(
             moment = mirror.start + timedelta(seconds=due.at)
             if moment > target:
                 break
-            await both_wake_at(actor, mirror, fake_clock, moment, away)
-        await both_wake_at(actor, mirror, fake_clock, target, away)
+            await both_wake_at(actor, mirror, fake_clock, moment, away, then)
+        await both_wake_at(actor, mirror, fake_clock, target, away, then)
         if actor.status != "playing":
             break
         now = target
@@ -389,7 +413,7 @@ async def play_side_by_side(
             )
             mirror.at(now, Move(seat, action))
         await deal_as_the_actor_did(actor, mirror, now)
-        await agree(actor, mirror)
+        await agreed()
     await records_agree(actor, mirror)
     return mirror
 

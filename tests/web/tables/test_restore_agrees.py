@@ -27,21 +27,17 @@ from amigos.table import (
     AskReshuffle,
     Deal,
     Disconnected,
-    Move,
     Phase,
-    Reconnected,
     Start,
     TableState,
-    TakeOver,
     Tick,
     Timing,
     Vote,
     VoteChoice,
-    next_deadline,
     open_table,
 )
 from amigos.web.accounts.models import User
-from amigos.web.tables import log_codec, registry, services, store
+from amigos.web.tables import log_codec, services, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.game import Game
 from amigos.web.tables.log_entries import CardGiven as CardGivenEntry
@@ -51,11 +47,9 @@ from tests.table.helpers import Table, config, find_key
 from tests.web.tables.support import FakeClock
 from tests.web.tables.test_actor import among_people, deal_keys, invited_table
 from tests.web.tables.test_actor_agrees_with_model import (
-    WAITS,
     Mirror,
-    agree,
-    both_wake_at,
     deal_as_the_actor_did,
+    play_side_by_side,
     play_to_the_vote,
     seated_table,
 )
@@ -171,62 +165,14 @@ async def play_and_restore(
     """`test_actor_agrees_with_model.play_side_by_side`'s match, the table read back from the
     database after every step (and at every deadline) and compared with the pure table's. What the
     compared states showed (`shown`) is returned with the pure table."""
-    draw = random.Random(seed)
-    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
-    mirror = Mirror(fake_clock.now())
-    aligned(mirror, actor, people)
-    await deal_as_the_actor_did(actor, mirror, fake_clock.now())
-    await agree(actor, mirror)
-    seen = await restore_agrees(actor, mirror)
-    away: set[int] = set()
-    for _ in range(70):
-        if actor.status != "playing":
-            break
-        waits = (*WAITS, 130.0, 301.0) if away else WAITS
-        target = fake_clock.now() + timedelta(seconds=draw.choice(waits))
-        while (due := next_deadline(mirror.state)) is not None and due.at is not None:
-            moment = mirror.start + timedelta(seconds=due.at)
-            if moment > target:
-                break
-            await both_wake_at(actor, mirror, fake_clock, moment, away)
-            seen |= await restore_agrees(actor, mirror)
-        await both_wake_at(actor, mirror, fake_clock, target, away)
-        if actor.status != "playing":
-            break
-        now = target
-        roll = draw.random()
-        if absences and roll < 0.15 and len(away) < 2:
-            seat = draw.choice(sorted(set(range(4)) - away))
-            away.add(seat)
-            await actor.call(lambda seat=seat, actor=actor: actor.detach(sockets[seat], seat))
-            mirror.at(now, Disconnected(seat))
-        elif absences and roll < 0.3 and away:
-            seat = draw.choice(sorted(away))
-            away.discard(seat)
-            await actor.call(lambda seat=seat, actor=actor: actor.attach(sockets[seat], seat))
-            mirror.at(now, Reconnected(seat))
-        elif absences and roll < 0.36:
-            await registry.stop_all()
-            rebuilt = await registry.get_actor(actor.id)
-            assert rebuilt is not None
-            actor = rebuilt
-            mirror.at(now, TakeOver())
-            for seat in sorted(set(range(4)) - away):
-                await actor.call(lambda seat=seat, actor=actor: actor.attach(sockets[seat], seat))
-        else:
-            seat = actor.game.to_move
-            hand = actor.game.hand
-            if seat is None or hand is None or actor.paused:
-                continue
-            action = draw.choice(hand.legal_actions())
-            user_id = people[seat].pk
-            await actor.call(
-                lambda user_id=user_id, action=action, actor=actor: actor.play(user_id, actor.version, action)
-            )
-            mirror.at(now, Move(seat, action))
-        await deal_as_the_actor_did(actor, mirror, now)
-        await agree(actor, mirror)
-        seen |= await restore_agrees(actor, mirror)
+    seen: set[str] = set()
+
+    async def read_back(actor: TableActor, mirror: Mirror) -> None:
+        seen.update(await restore_agrees(actor, mirror))
+
+    mirror = await play_side_by_side(
+        make_player, monkeypatch, fake_clock, seed, absences, prepare=aligned, then=read_back
+    )
     return mirror, seen
 
 
