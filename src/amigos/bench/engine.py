@@ -18,7 +18,6 @@ under 20 seconds. Figures depend on the machine: tests check the shape of the ou
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import platform
@@ -29,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from amigos.bench.machine import machine_loop_ns
+from amigos.bench.options import quick_and_json
 from amigos.engine import Deal, HandState, Match, fast, find_variant, tile_set
 
 #: (fast hands, reference hands, fast matches, readable hands, readable matches) per mode.
@@ -149,10 +149,7 @@ def measure(quick: bool) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="amigos bench engine", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller counts: the whole run takes seconds")
-    parser.add_argument("--json", action="store_true", help="print one JSON object only")
-    args = parser.parse_args(list(argv) if argv is not None else None)
+    args = quick_and_json("amigos bench engine", __doc__, argv)
     figures = measure(args.quick)
     if figures["reference_hands_per_second"] is None:
         print(

@@ -28,7 +28,6 @@ of the output and that real play happened, never times.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import random
@@ -39,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from amigos.bench.machine import machine_loop_ns
+from amigos.bench.options import quick_and_json
 from amigos.engine import Action, HandState, find_variant
 from amigos.table import (
     Accept,
@@ -255,10 +255,7 @@ def measure(quick: bool) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="amigos bench table", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller counts: the whole run takes seconds")
-    parser.add_argument("--json", action="store_true", help="print one JSON object only")
-    args = parser.parse_args(list(argv) if argv is not None else None)
+    args = quick_and_json("amigos bench table", __doc__, argv)
     figures = measure(args.quick)
     if args.json:
         print(json.dumps(figures))
