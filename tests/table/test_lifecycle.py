@@ -19,6 +19,7 @@ from amigos.table import (
     HandEnded,
     HandStarted,
     Invitation,
+    InvitationAccepted,
     InvitationSent,
     Leave,
     MatchEnded,
@@ -73,10 +74,10 @@ def test_the_last_acceptance_seats_everyone_and_the_organizer_starts_the_match()
     long as an invitation (`start_window`); the press starts it, and heartbeats count from then."""
     table = invited()
     for seat in (1, 2):
-        table.at(101.0, Accept(seat))
+        assert table.at(101.0, Accept(seat)) == [InvitationAccepted(seat)]
     assert table.state.phase is Phase.INVITING and not table.state.awaits_start
     effects = table.at(129.0, Accept(3))
-    assert effects == [StartAwaited(0, 159.0), Deadline(159.0, DeadlineKind.START)]
+    assert effects == [InvitationAccepted(3), StartAwaited(0, 159.0), Deadline(159.0, DeadlineKind.START)]
     assert table.state.awaits_start and table.state.invite_until is None
     assert table.at(150.0, Tick()) == []
     effects = table.at(158.0, Start(0))
@@ -134,7 +135,8 @@ def test_alone_against_computers_or_by_correspondence_the_last_acceptance_starts
     state, effects = open_table(config(players=("ana", None, "caro", None), mode=Mode.CORRESPONDENCE), 0.0)
     table = Table(state)
     effects = table.at(5.0, Accept(2))
-    assert effects[:2] == [TableReady(), DealNeeded(1)] and table.state.phase is Phase.DEALING
+    assert effects[:3] == [InvitationAccepted(2), TableReady(), DealNeeded(1)]
+    assert table.state.phase is Phase.DEALING
 
 
 def test_a_refusal_tells_the_organizer_and_sends_those_at_the_table_back_to_the_lobby() -> None:

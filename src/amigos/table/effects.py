@@ -92,6 +92,14 @@ class InvitationSent:
 
 
 @dataclass(frozen=True, slots=True)
+class InvitationAccepted:
+    """``seat``'s player accepted the invitation and sits at the table (everyone's pages show the
+    seat taken; the server writes it as the seat's change)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class StartAwaited:
     """Every seat accepted; the match starts when the organizer (``organizer``: its seat) presses
     the start button, and the table is cancelled if nobody has by ``until``."""
@@ -289,6 +297,7 @@ class BackToLobby:
 Effect = (
     Deadline
     | InvitationSent
+    | InvitationAccepted
     | StartAwaited
     | TableCancelled
     | TableReady

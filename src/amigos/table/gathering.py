@@ -17,6 +17,7 @@ from .effects import (
     Cancellation,
     DealNeeded,
     Effect,
+    InvitationAccepted,
     Notice,
     NoticeKind,
     StartAwaited,
@@ -42,6 +43,7 @@ def answer(state: TableState, seat: int, accepted: bool, now: float, effects: li
         effects.append(TableCancelled(Cancellation.INVITATIONS))
         return close(state, humans(state, except_seat=seat), effects)
     state = set_seat(state, seat, invitation=Invitation.ACCEPTED)
+    effects.append(InvitationAccepted(seat))
     if everyone_accepted(state):
         return everyone_seated(state, now, effects)
     return state
