@@ -46,7 +46,8 @@ from amigos.table.presence import window
 from amigos.web.tables import log_entries as le
 from amigos.web.tables.actor_clock import WORDS
 from amigos.web.tables.actor_votes import VOTE_WORDS
-from amigos.web.tables.game import Game, HandLog, legal_plays
+from amigos.web.tables.entry_writing import legal_plays
+from amigos.web.tables.game import Game, HandLog
 from amigos.web.tables.rendering import iso
 
 #: The protocol's word for each notice the actor stores as a `Notice` entry.
