@@ -112,6 +112,23 @@ class EntryContext:
 #: The effects of a move (a seat's own, or the system's for it).
 _MOVES = (fx.Moved, fx.SystemPlay)
 
+#: The effects that write no entry (`ReshuffleOffered` is told with `HandStarted.reshuffle`,
+#: `HandEnded` with the move that ended the hand), asked third: a deadline follows nearly every
+#: move, and went down the whole chain of kinds.
+_SILENT = frozenset(
+    {
+        fx.Deadline,
+        fx.InvitationSent,
+        fx.StartAwaited,
+        fx.TableReady,
+        fx.DealNeeded,
+        fx.ReshuffleOffered,
+        fx.HandEnded,
+        fx.ComputerTurn,
+        fx.BackToLobby,
+    }
+)
+
 
 def entries_of(
     before: TableState, after: TableState, effects: Sequence[fx.Effect], context: EntryContext
@@ -168,6 +185,8 @@ def entries_of(
                     legal_plays(state, effect.seat),
                 )
             )
+        elif type(effect) in _SILENT:
+            continue
         elif isinstance(effect, fx.HandStarted):
             assert after.match is not None
             if opening:
@@ -236,9 +255,6 @@ def entries_of(
             )
         elif isinstance(effect, fx.TableCancelled):
             entries.append(le.TableCancelled(effect.reason.value))
-        # Deadline, InvitationSent, StartAwaited, TableReady, DealNeeded, ReshuffleOffered (told
-        # with `HandStarted.reshuffle`), HandEnded (written with the move that ended the hand),
-        # ComputerTurn and BackToLobby write no entry.
     if after.vote_until is not None and before.vote_until is None:
         # The match's end tells when the vote closes (`VotesMixin._after_match`).
         deadline = context.at(after.vote_until)
