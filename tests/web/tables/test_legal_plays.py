@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amigos.engine import HandState, Play, seat_view
-from amigos.web.tables.game import legal_plays
+from amigos.web.tables.entry_writing import legal_plays
 from tests.properties.strategies import playout, variants
 
 

@@ -22,7 +22,7 @@ from amigos.table.clock import after_card, card_reason, clock_due, system_reason
 from amigos.table.sanctions import CardFate, card_fate
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
-from amigos.web.tables.game import legal_plays
+from amigos.web.tables.entry_writing import legal_plays
 from amigos.web.tables.log_entries import Notice, TurnClockShown
 from amigos.web.tables.rendering import iso
 

@@ -10,17 +10,27 @@ identity), it writes the entries the actor writes today for the same step, in th
 Nothing in production calls it yet (tests/web/tables/test_effect_entries_agree.py keeps it equal
 to the actor's rows, step by step).
 
-Rule decisions stay out: a move's entries are written by the actor's own writer (`Game.act`,
-replaying the model's moves on a scratch `Game` set to the state before the step), a deal's by
-`Game.deal`, a turn clock's legal plays by `game.legal_plays`, moments by `rendering.iso`.
+Rule decisions stay out: each entry is spelt by the writer the actor's `Game` uses
+(`entry_writing`: `move_entries`, `hand_started_entry`, `hand_ended_entry`, `match_ended_entry`,
+`hand_voided_entry`, `legal_plays`), from what the model decided; moments by `rendering.iso`.
+
+The moves of a step are the model's (its `Moved` and `SystemPlay` effects, the hand's
+`MoveStamp`s), but a move's entries need the hand before and after it: the state before the step
+(``before.hand.state``, or the hand dealt in the step) is the first move's before, the hand after
+the step (``after.hand.state``, kept by the model until the next deal even once the hand is over:
+`flow.end_hand`) is the last move's after, and only a move in between is applied again by the
+engine (`HandState.apply`, some 15 µs a move; most steps hold one move, which costs none). The
+alternative, the model's effects carrying each move's placement, points and tiles drawn, would put
+tiles into effects, which the model keeps out of them (a drawn tile is one seat's secret).
 
 What the effects lack, found here elsewhere (each a candidate for the effect to carry):
 * `Moved`/`SystemPlay`: the placement, the points, the ends, the tiles drawn (`Played`, `Drew`):
-  the move is applied again (`apply_move`); a computer player's move (reason "computer"): read
-  from the seat before the step.
+  read from the hand before and after the move (above); a computer player's move (reason
+  "computer"): read from the seat before the step.
 * `HandStarted`: the key, the hands, the boneyard, the draw for the first lead: from the hand in
   play after the step (or the `HandVoided` that revealed a voided deal's key), the deal derived
-  again from its key. `MatchStarted` has no effect at all: written with the match's first deal.
+  again from its key (`amigos.table.hand.deal_hand`, as the model dealt it). `MatchStarted` has
+  no effect at all: written with the match's first deal.
 * `HandEnded`/`MatchEnded`: the sheet with the players' names (the model's match names its
   accounts); `MatchEnded` the moment it ended and the vote's deadline: from the state after.
 * `Notice` of a seat away: since when and its window's end (`Disconnected`): from the state after.
@@ -32,21 +42,29 @@ What the effects lack, found here elsewhere (each a candidate for the effect to 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from amigos.engine import Match, Termination, deal_from_key
+from amigos.engine import Action, HandState, Match, Termination
 from amigos.engine.deal import commitment
 from amigos.engine.trail import VoidedDeal
 from amigos.table import effects as fx
 from amigos.table import first_lead_draw, hand_id
-from amigos.table.model import TableState, VoteChoice
+from amigos.table.hand import deal_hand
+from amigos.table.model import HandInPlay, TableState, VoteChoice
 from amigos.table.presence import window
 from amigos.web.tables import log_entries as le
 from amigos.web.tables.actor_clock import WORDS
 from amigos.web.tables.actor_votes import VOTE_WORDS
-from amigos.web.tables.game import Game, HandLog, legal_plays
+from amigos.web.tables.entry_writing import (
+    hand_ended_entry,
+    hand_started_entry,
+    hand_voided_entry,
+    legal_plays,
+    match_ended_entry,
+    move_entries,
+)
 from amigos.web.tables.rendering import iso
 
 #: The protocol's word for each notice the actor stores as a `Notice` entry.
@@ -84,79 +102,78 @@ class EntryContext:
         """A model moment as the protocol writes it."""
         return iso(self.origin + timedelta(seconds=seconds)) or ""
 
-
-def _scratch(before: TableState, after: TableState, context: EntryContext) -> Game:
-    """A `Game` standing where ``before`` stands, so the actor's own writers (`Game.act`,
-    `Game.deal`, `Game.reshuffle`, `Game.end_match`) write this step's entries."""
-    game = Game(context.table_id, before.variant, context.names, match_number=context.match_number)
-    # The match as the server names its players (the model's holds account identifiers): the
-    # score sheet an entry carries shows these names.
-    game.match = None if before.match is None else replace(before.match, players=context.names)
-    if game.match is None and after.match is not None:
-        # The model begins the match with its first deal.
-        game.match = Match.new(before.variant, context.names, after.match.first_leader)
-    hand = before.hand
-    if hand is not None:
-        game.hand = hand.state
-        identity = hand_id(game.record_table, hand.number, hand.redeal)
-        game.hands = [
-            HandLog(
-                number=hand.number,
-                id=identity,
-                key=hand.key,
-                # Bound to the server's identity of the hand (the model's binds its own
-                # ``config.table_id``, which is the same once the actor runs the model).
-                commitment=commitment(hand.key, identity),
-                start=hand.state,
-                offered=hand.reshuffle,
-            )
-        ]
-        # Each voided deal counts in the next deal's identity (`Game.deal`).
-        game.voided = {hand.number: [_VOID] * hand.redeal} if hand.redeal else {}
-    elif before.redeal:
-        number = len(before.match.hands) + 1 if before.match is not None else 1
-        game.voided = {number: [_VOID] * before.redeal}
-    return game
+    @property
+    def record_table(self) -> str:
+        """The match's identity in its record, under which its hands are named (`hand_id`): the
+        server's table and match, as `Game.record_table` spells it."""
+        return f"table:{self.table_id}:match:{self.match_number}"
 
 
-#: A stand-in for a deal voided before the step (only their number counts here).
-_VOID = VoidedDeal(seat=0, key="", hand_id="", commitment="")
+#: The effects of a move (a seat's own, or the system's for it).
+_MOVES = (fx.Moved, fx.SystemPlay)
+
+#: The effects that write no entry (`ReshuffleOffered` is told with `HandStarted.reshuffle`,
+#: `HandEnded` with the move that ended the hand), asked third: a deadline follows nearly every
+#: move, and went down the whole chain of kinds.
+_SILENT = frozenset(
+    {
+        fx.Deadline,
+        fx.InvitationSent,
+        fx.StartAwaited,
+        fx.TableReady,
+        fx.DealNeeded,
+        fx.ReshuffleOffered,
+        fx.HandEnded,
+        fx.ComputerTurn,
+        fx.BackToLobby,
+    }
+)
 
 
 def entries_of(
     before: TableState, after: TableState, effects: Sequence[fx.Effect], context: EntryContext
 ) -> list[le.LogEntry]:
     """The entries the actor stores for the pure table's step from ``before`` to ``after`` that
-    gave ``effects``, in the actor's order."""
-    game = _scratch(before, after, context)
+    gave ``effects``, in the actor's order.
+
+    The effects are read in order, with the hand as the step has left it so far (``state``: its
+    moves laid, `_moved`), and which hand it is (``named``: its number, identity, key and
+    commitment under the server's table identity, found when its end is written)."""
+    table = context.record_table
+    hand = before.hand
+    state = None if hand is None else hand.state
+    # How many moves the hand in play holds so far, and the hand after the step when it is that
+    # same hand (its state is then the state after the step's last move: `_moved`).
+    count = 0 if hand is None else len(hand.moves)
+    final = after.hand
+    if final is not None and (hand is None or (final.number, final.redeal) != (hand.number, hand.redeal)):
+        final = None
+    named: tuple[int, str, str, str] | None = None
+    # Deals voided so far of the hand to be dealt, or of the hand in play (they name its deal).
+    redeal = before.redeal
+    opening = before.match is None
+    keys: list[str] | None = None
     cards = {seat: dict(counts) for seat, counts in context.cards.items()}
-    keys = _deal_keys(before, after, effects)
     entries: list[le.LogEntry] = []
     for effect in effects:
-        if isinstance(effect, fx.Moved):
-            computer = before.seats[effect.seat].plays_itself
-            reason = "computer" if computer else None
-            entries += game.act(effect.seat, effect.action, at=context.at(effect.at), reason=reason)
-        elif isinstance(effect, fx.SystemPlay):
-            entries += game.act(
-                effect.seat, effect.action, at=context.at(effect.at), system=True, reason=effect.reason.value
-            )
-        elif isinstance(effect, fx.HandStarted):
-            if before.match is None and not game.hands and not game.voided:
-                # The model begins the match with its first deal; the actor's entry says so first.
-                assert after.match is not None
-                game.match_number = context.match_number - 1
-                started = after.hand.started if after.hand is not None else after.now
-                entries += game.start_match(after.match.first_leader, at=context.at(started))
-            key = keys.pop(0)
-            drawn = None
-            if effect.number == 1 and not game.voided.get(1) and before.variant.draws_for_first_lead:
-                drawn = first_lead_draw(before.variant, deal_from_key(key, before.variant))
-            entries += game.deal(key, drawn)
-        elif isinstance(effect, fx.HandVoided):
-            entries += game.reshuffle(effect.seat)
+        if isinstance(effect, _MOVES):
+            assert state is not None
+            count += 1
+            seat, action = effect.seat, effect.action
+            after_move = _moved(state, seat, action, final, count)
+            at = context.at(effect.at)
+            if isinstance(effect, fx.Moved):
+                mark = "computer" if before.seats[seat].plays_itself else None
+                entries += move_entries(seat, action, state, after_move, at, False, mark)
+            else:
+                entries += move_entries(seat, action, state, after_move, at, True, effect.reason.value)
+            state = after_move
+            if after_move.outcome is not None:
+                if named is None:
+                    assert hand is not None
+                    named = _named(table, hand.number, hand.redeal, hand.key)
+                entries += _hand_ended(named, after_move, after, context, at)
         elif isinstance(effect, fx.TurnStarted):
-            state = game.hand
             assert state is not None
             seconds = int(effect.seconds)
             entries.append(
@@ -168,11 +185,43 @@ def entries_of(
                     legal_plays(state, effect.seat),
                 )
             )
+        elif type(effect) in _SILENT:
+            continue
+        elif isinstance(effect, fx.HandStarted):
+            assert after.match is not None
+            if opening:
+                # The model begins the match with its first deal; the actor's entry says so first.
+                opening = False
+                started = context.at(after.hand.started if after.hand is not None else after.now)
+                leader = after.match.first_leader
+                entries.append(le.MatchStarted(context.match_number, tuple(context.names), leader, started))
+            if keys is None:
+                keys = _deal_keys(after, effects)
+            key = keys.pop(0)
+            # The match the hand is dealt in (its number, its leader): the model's before the step,
+            # or the one it began with this deal.
+            match = before.match or Match.new(before.variant, after.match.players, after.match.first_leader)
+            dealt = deal_hand(match, key, _namer(table, redeal))
+            drawn = None
+            if dealt.number == 1 and redeal == 0 and before.variant.draws_for_first_lead:
+                drawn = first_lead_draw(before.variant, dealt.deal)
+            entries.append(hand_started_entry(dealt, before.variant.draws, drawn))
+            state, count = dealt.state, 0
+            named = (dealt.number, dealt.hand_id, dealt.key, dealt.commitment)
+            final = after.hand
+            if final is not None and (final.number, final.redeal) != (dealt.number, redeal):
+                final = None
+        elif isinstance(effect, fx.HandVoided):
+            identity = hand_id(table, effect.number, redeal)
+            voided = VoidedDeal(effect.seat, effect.key, identity, commitment(effect.key, identity))
+            entries.append(hand_voided_entry(effect.number, voided))
+            redeal += 1
+            state, named, final = None, None, None
         elif isinstance(effect, fx.CardGiven):
             counts = cards.setdefault(effect.seat, {"yellow": 0, "blue": 0, "red": 0})
             counts[effect.colour.value] += 1
             entries.append(
-                game.give_card(
+                le.CardGiven(
                     effect.seat,
                     context.user_ids[effect.seat],
                     effect.colour.value,
@@ -186,9 +235,13 @@ def entries_of(
             entries += _notice(effect, after, context)
         elif isinstance(effect, fx.MatchEnded):
             if effect.termination is not Termination.TARGET:
-                # A match run to its target was written with the move that ended it (`Game.act`).
-                at = after.ended if after.ended is not None else after.now
-                entries += game.end_match(effect.termination.value, effect.offender, at=context.at(at))
+                # A match run to its target was written with the move that ended it (`_hand_ended`).
+                assert after.match is not None
+                at = context.at(after.ended if after.ended is not None else after.now)
+                match = replace(after.match, players=context.names)
+                entries.append(
+                    match_ended_entry(effect.termination.value, match, offender=effect.offender, at=at)
+                )
         elif isinstance(effect, fx.SeatHeldByComputer):
             entries.append(le.ComputerHolds(effect.seat, HOLDING_LEVEL))
         elif isinstance(effect, fx.SeatReturned):
@@ -202,8 +255,6 @@ def entries_of(
             )
         elif isinstance(effect, fx.TableCancelled):
             entries.append(le.TableCancelled(effect.reason.value))
-        # Deadline, InvitationSent, StartAwaited, TableReady, DealNeeded, ReshuffleOffered (told
-        # with `HandStarted.reshuffle`), ComputerTurn and BackToLobby write no entry.
     if after.vote_until is not None and before.vote_until is None:
         # The match's end tells when the vote closes (`VotesMixin._after_match`).
         deadline = context.at(after.vote_until)
@@ -214,7 +265,47 @@ def entries_of(
     return entries
 
 
-def _deal_keys(before: TableState, after: TableState, effects: Sequence[fx.Effect]) -> list[str]:
+def _moved(state: HandState, seat: int, action: Action, final: HandInPlay | None, count: int) -> HandState:
+    """The hand after ``seat``'s ``action`` in ``state``, the ``count``-th move of its hand. The
+    hand after the step (``final``, when it is this hand) is the state after its last move; any
+    other move is applied again by the engine (the model applied it already, and keeps only the
+    step's last state)."""
+    if final is not None and count == len(final.moves):
+        return final.state
+    return state.apply(action, seat)
+
+
+def _namer(table: str, redeal: int) -> Callable[[int], str]:
+    """How `deal_hand` names a hand by its number: after ``redeal`` voided deals of it."""
+    return lambda number: hand_id(table, number, redeal)
+
+
+def _named(table: str, number: int, redeal: int, key: str) -> tuple[int, str, str, str]:
+    """Hand ``number``'s deal after ``redeal`` voided ones, dealt from ``key``, as the server names
+    it: its number, identity and commitment under the server's table identity (the model's bind its
+    own ``config.table_id``, the same once the actor runs the model), and the key."""
+    identity = hand_id(table, number, redeal)
+    return number, identity, key, commitment(key, identity)
+
+
+def _hand_ended(
+    named: tuple[int, str, str, str], final: HandState, after: TableState, context: EntryContext, at: str
+) -> list[le.LogEntry]:
+    """The entries of the hand ``named`` ending ``final`` at ``at`` (the last move's moment): its
+    end, and the match's when the hand took it to its target. The model's match after the step
+    counts the hand (a move that ends a hand is the step's last); its sheet shows the server's
+    names for the seats."""
+    assert after.match is not None
+    match = replace(after.match, players=context.names)
+    number, identity, key, commit = named
+    entries: list[le.LogEntry] = [hand_ended_entry(number, identity, key, commit, final, match)]
+    winner = match.winner  # None for a match stopped unfinished: its end is its own effect's
+    if winner is not None:
+        entries.append(match_ended_entry("target", match, winner=winner, at=at))
+    return entries
+
+
+def _deal_keys(after: TableState, effects: Sequence[fx.Effect]) -> list[str]:
     """The key of each deal of the step, in order: a voided deal's is revealed by its `HandVoided`,
     the last one is the hand in play after the step."""
     keys: list[str] = []

@@ -5,7 +5,9 @@ produces (`log_entries`: a tile played, a hand dealt, ...); the same entries, re
 stored log, rebuild the game after a restart (`replay`). Entries are audience-neutral: a seat's
 private part (its dealt tiles, a tile it drew, its legal plays) is kept under that seat's number,
 and the codec (`log_codec.wire`) decides who sees what. Everything a message says about a hand is
-read from the engine's views.
+read from the engine's views. Each entry is spelt by its writer in `entry_writing`, shared with
+the pure table's writer (`effect_entries.entries_of`); `Game` keeps the hand and the match in step
+and the record's cache.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from amigos.engine import (
     Match,
     Pass,
     Play,
-    PlayEvent,
     Tile,
     Variant,
     deal_from_key,
@@ -30,17 +31,22 @@ from amigos.engine import (
     spectator_view,
 )
 from amigos.engine.actions import Arm
-from amigos.engine.codec import outcome_json, placement_json, sheet_json, view_json
+from amigos.engine.codec import sheet_json, view_json
 from amigos.engine.outcome import Termination
 from amigos.engine.trail import CardNote, VoidedDeal
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import TableError, computer_reshuffle_seat, hand_id, may_reshuffle, must_pass
 from amigos.table.hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
 from amigos.table.record import hand_entry, match_record
+from amigos.web.tables.entry_writing import (
+    hand_ended_entry,
+    hand_started_entry,
+    hand_voided_entry,
+    match_ended_entry,
+    move_entries,
+)
 from amigos.web.tables.log_entries import (
     CardGiven,
-    Drew,
-    HandEnded,
     HandStarted,
     HandVoided,
     LogEntry,
@@ -58,28 +64,6 @@ class Refused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def legal_plays(state: HandState, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal plays grouped by tile: which arms each tile fits. Empty unless it is the
-    seat's turn, as the seat's own view would say; asked on the seat's turn, they are the state's
-    own legal actions, which the turn clock has just computed and the state keeps (building the
-    seat's whole view to compute them again was a twentieth of a play's time)."""
-    if state.outcome is not None or seat != state.to_move:
-        return []
-    grouped: dict[str, dict[str, Any]] = {}
-    for action in state.legal_actions():
-        if not isinstance(action, Play):
-            continue
-        text = str(action.tile)
-        entry = grouped.get(text)
-        if entry is None:
-            entry = grouped[text] = {"tile": text, "arms": [], "lead_left": None}
-        if action.arm is not None and action.arm.value not in entry["arms"]:
-            entry["arms"].append(action.arm.value)
-        if action.lead_left is not None:
-            entry["lead_left"] = [*(entry["lead_left"] or []), action.lead_left]
-    return list(grouped.values())
 
 
 #: Each arm by its name in a command (`Arm(name)` asks the enum's machinery on every play).
@@ -264,23 +248,7 @@ class Game:
             key,
             lambda number: hand_id(self.record_table, number, len(self.voided.get(number, ()))),
         )
-        deal = dealt.deal
-        entry = HandStarted(
-            number=dealt.number,
-            id=dealt.hand_id,
-            commitment=dealt.commitment,
-            leader=dealt.state.leader,
-            key=dealt.key,
-            hands=tuple(tuple(str(tile) for tile in hand) for hand in deal.hands),
-            hand_sizes=tuple(len(hand) for hand in deal.hands),
-            boneyard_size=len(deal.boneyard) if self.variant.draws else 0,
-            # Private: each offered seat alone is told (the codec's `wire`), for the count of
-            # doubles says something of its tiles.
-            reshuffle=dealt.offer,
-            lead_draw=None
-            if lead_draw is None
-            else tuple((seat, str(tile)) for seat, tile in lead_draw.draws),
-        )
+        entry = hand_started_entry(dealt, self.variant.draws, lead_draw)
         self._apply_hand_started(entry, dealt.state)
         return [entry]
 
@@ -293,15 +261,7 @@ class Game:
             number, voided = self._void(seat)
         except TableError as refusal:
             raise Refused(refusal.code, "you may not ask for a new deal now") from None
-        return [
-            HandVoided(
-                number=number,
-                seat=voided.seat,
-                id=voided.hand_id,
-                key=voided.key,
-                commitment=voided.commitment,
-            )
-        ]
+        return [hand_voided_entry(number, voided)]
 
     def _deal_in_play(self) -> DealInPlay | None:
         """The hand in play as `void_deal` reads it (None: no hand is in play)."""
@@ -337,36 +297,7 @@ class Game:
             raise Refused(refusal.code, refusal.detail) from None
         # The answer's fields read once (a play's path: each property read costs it a little).
         _, _, state, after, _ = moved
-        entries: list[LogEntry] = []
-        if isinstance(action, Play):
-            placement = after.line.placements[-1]
-            played = after.history[len(state.history)]
-            assert isinstance(played, PlayEvent)
-            # Fields in their order, not by name: a frozen entry's keyword arguments cost a play
-            # a microsecond more (`Played` says which is which).
-            entries.append(
-                Played(
-                    seat,
-                    str(action.tile),
-                    None if action.arm is None else action.arm.value,
-                    action.lead_left,
-                    {arm.value: value for arm, value in after.line.ends},
-                    placement_json(placement),
-                    played.points,
-                    system,
-                    mark,
-                    tuple([len(hand) for hand in after.hands]),
-                    at,
-                )
-            )
-        else:
-            entries.append(Passed(seat, tuple(state.line.open_ends()), system, mark, at))
-        if len(after.history) > len(state.history) + 1:
-            # Every tile drawn in this action tells the boneyard as the action leaves it.
-            remaining = len(after.boneyard)
-            for drawn in moved.drawn:
-                assert drawn.tile is not None
-                entries.append(Drew(seat=drawn.seat, tile=str(drawn.tile), boneyard_size=remaining))
+        entries = move_entries(seat, action, state, after, at, system, mark)
         self._record(action, state.move_notation(action), at, mark)
         self.hand = after
         if after.outcome is not None:  # `moved.hand_over`
@@ -416,21 +347,10 @@ class Game:
         """The entries of the hand ``moved`` ended (``at``, the move's moment): its result, and the
         match's end when the hand took it to its target (both decided by
         `amigos.table.apply_move`)."""
-        outcome = moved.after.outcome
-        assert outcome is not None
         log = self.hands[-1]
         self.match = moved.match
-        revealed = [sorted((str(tile) for tile in hand), reverse=True) for hand in moved.after.hands]
         entries: list[LogEntry] = [
-            HandEnded(
-                number=log.number,
-                id=log.id,
-                outcome=outcome_json(outcome),
-                revealed=tuple(tuple(hand) for hand in revealed),
-                key=log.key,
-                commitment=log.commitment,
-                sheet=sheet_json(moved.match.sheet()),
-            )
+            hand_ended_entry(log.number, log.id, log.key, log.commitment, moved.after, moved.match)
         ]
         if moved.match_over:
             entries.append(self._match_ended("target", winner=moved.winner, at=at))
@@ -442,14 +362,7 @@ class Game:
         """``winner``: the side that took the match to its target (None when it ended unfinished);
         ``at``: when (the record's ``ended``)."""
         assert self.match is not None
-        entry = MatchEnded(
-            termination=termination,
-            winner=winner,
-            sheet=sheet_json(self.match.sheet()),
-            completed=termination == "target",
-            offender=offender,
-            at=at or None,
-        )
+        entry = match_ended_entry(termination, self.match, winner=winner, offender=offender, at=at)
         self._note_end(entry)
         return entry
 
