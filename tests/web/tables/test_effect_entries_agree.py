@@ -52,9 +52,9 @@ Row = tuple[str, dict[str, Any]]
 #: Once a match is under way none is known.
 KNOWN_GAPS: dict[str, str] = {}
 
-#: Before the match: an accepted invitation gives the pure table no effect (`gathering.accept`),
-#: while the actor stores the seat as the protocol shows it (`SeatChanged`, `seat_dict`).
-INVITING_GAPS: dict[str, str] = {"seat_changed": "no effect tells an accepted invitation"}
+#: Before the match: none since an accepted invitation is an effect (`InvitationAccepted`), which
+#: the seat's change (`SeatChanged`, `seat_json`) is written from.
+INVITING_GAPS: dict[str, str] = {}
 
 
 class Steps(harness.Mirror):
@@ -119,6 +119,7 @@ class Checker:
                 user_ids=tuple(seat.user_id for seat in actor.seats),
                 cards=self.cards,
                 next_table_id=actor.next_table_id,
+                levels=tuple(seat.level for seat in actor.seats),
             )
             entries = entries_of(before, after, effects, context)
             for entry in entries:
@@ -298,8 +299,8 @@ async def test_entries_from_effects_agree_before_the_match(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock, ending: str
 ) -> None:
     """Invitations answered, then the table cancelled: an invitation refused, the organizer's
-    window run out, or the organizer calling it off. From the table's first row; the accepted
-    seats are `INVITING_GAPS`."""
+    window run out, or the organizer calling it off. From the table's first row, the accepted
+    seats included (`INVITING_GAPS` is empty)."""
     people, actor = await invited_table(make_player, monkeypatch)
     start = fake_clock.now()
     mirror = Steps(start, started=False)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from amigos.web.tables import rendering
 from amigos.web.tables.actor_types import SeatState
 from amigos.web.tables.actor_votes import VOTE_WORDS
+from amigos.web.tables.entry_writing import seat_json
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -21,16 +22,6 @@ if TYPE_CHECKING:
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import TurnClockShown
-
-POSITIONS_4 = ("organizer", "right", "partner", "left")
-POSITIONS_N = ("organizer", "right", "left")
-
-
-def position(seat: int, players: int, organizer_seat: int = 0) -> str:
-    """Where ``seat`` sits as seen from the organizer's seat (after a rematch or a rotation the
-    organizer may sit elsewhere than seat 0)."""
-    relative = (seat - organizer_seat) % players
-    return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
 
 
 class SeatViewMixin:
@@ -62,21 +53,19 @@ class SeatViewMixin:
         def _window_end(self, seat: int) -> datetime | None: ...
 
     def seat_dict(self, seat: SeatState) -> dict[str, Any]:
-        return {
-            "seat": seat.number,
-            "position": position(seat.number, self.variant.players, self.organizer_seat),
-            "user_id": seat.user_id,
-            "name": seat.label(self.variant.players),
-            # The scoring side, so that every screen can say who plays with whom.
-            "team": self.variant.team_of(seat.number),
-            "kind": "computer" if seat.is_computer else "human" if seat.user_id is not None else "empty",
-            "level": seat.level or None,
-            "connected": seat.number not in self.away_since,
-            "held_by_computer": seat.held_by_computer,
-            "invitation": seat.invitation,
-            "reconnect_deadline": iso(self._window_end(seat.number)),
-            "cards": dict(self.cards.get(seat.number, {"yellow": 0, "blue": 0, "red": 0})),
-        }
+        return seat_json(
+            seat.number,
+            self.variant,
+            self.organizer_seat,
+            user_id=seat.user_id,
+            name=seat.label(self.variant.players),
+            level=seat.level,
+            away=seat.number in self.away_since,
+            held_by_computer=seat.held_by_computer,
+            invitation=seat.invitation,
+            reconnect_deadline=iso(self._window_end(seat.number)),
+            cards=self.cards.get(seat.number),
+        )
 
     def snapshot(self, audience: int | None) -> dict[str, Any]:
         now = self.clock.now()

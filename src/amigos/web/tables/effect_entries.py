@@ -37,7 +37,8 @@ What the effects lack, found here elsewhere (each a candidate for the effect to 
 * `CardGiven`: the account and its counts on the ladder; `VoteResult`: the next table: context.
 * Hands' identities and commitments use the server's table identity (`EntryContext.table_id`),
   which the model's ``config.table_id`` must equal once the actor runs it.
-* An accepted invitation has no effect: its `SeatChanged` is not written here.
+* An accepted invitation (`InvitationAccepted`): the seat as every page draws it (`seat_json`),
+  its computer level from the context.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from amigos.engine import Action, HandState, Match, Termination
 from amigos.engine.deal import commitment
@@ -64,6 +66,7 @@ from amigos.web.tables.entry_writing import (
     legal_plays,
     match_ended_entry,
     move_entries,
+    seat_json,
 )
 from amigos.web.tables.rendering import iso
 
@@ -97,6 +100,8 @@ class EntryContext:
     user_ids: tuple[int | None, ...]
     cards: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     next_table_id: int | None = None
+    # Each seat's computer level ("" for a person's seat), as a seat's description names it.
+    levels: tuple[str, ...] = ()
 
     def at(self, seconds: float) -> str:
         """A model moment as the protocol writes it."""
@@ -242,6 +247,8 @@ def entries_of(
                 entries.append(
                     match_ended_entry(effect.termination.value, match, offender=effect.offender, at=at)
                 )
+        elif isinstance(effect, fx.InvitationAccepted):
+            entries.append(le.SeatChanged(_seat(effect.seat, after, context)))
         elif isinstance(effect, fx.SeatHeldByComputer):
             entries.append(le.ComputerHolds(effect.seat, HOLDING_LEVEL))
         elif isinstance(effect, fx.SeatReturned):
@@ -263,6 +270,26 @@ def entries_of(
             for entry in entries
         ]
     return entries
+
+
+def _seat(number: int, after: TableState, context: EntryContext) -> dict[str, Any]:
+    """Seat ``number`` as the step left it, described as every page draws it (`seat_json`)."""
+    info = after.seats[number]
+    since = info.away_since
+    until = None if since is None else since + window(after.config.conduct, after.config.timing)
+    return seat_json(
+        number,
+        after.variant,
+        after.config.organizer,
+        user_id=context.user_ids[number],
+        name=context.names[number],
+        level=context.levels[number] if number < len(context.levels) else "",
+        away=since is not None,
+        held_by_computer=info.held_by_computer,
+        invitation=info.invitation.value,
+        reconnect_deadline=None if until is None else context.at(until),
+        cards=context.cards.get(number),
+    )
 
 
 def _moved(state: HandState, seat: int, action: Action, final: HandInPlay | None, count: int) -> HandState:

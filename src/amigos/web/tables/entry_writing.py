@@ -14,9 +14,10 @@ measures it): its entries are built with positional fields and each state's fiel
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from amigos.engine import Action, DrawEvent, HandState, Match, Play, PlayEvent
+from amigos.engine import Action, DrawEvent, HandState, Match, Play, PlayEvent, Variant
 from amigos.engine.codec import outcome_json, placement_json, sheet_json
 from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
@@ -176,3 +177,49 @@ def match_ended_entry(
         None,
         at or None,
     )
+
+
+POSITIONS_4 = ("organizer", "right", "partner", "left")
+POSITIONS_N = ("organizer", "right", "left")
+
+
+def position(seat: int, players: int, organizer_seat: int = 0) -> str:
+    """Where ``seat`` sits as seen from the organizer's seat (after a rematch or a rotation the
+    organizer may sit elsewhere than seat 0)."""
+    relative = (seat - organizer_seat) % players
+    return POSITIONS_4[relative] if players == 4 else POSITIONS_N[relative]
+
+
+def seat_json(
+    number: int,
+    variant: Variant,
+    organizer_seat: int,
+    *,
+    user_id: int | None,
+    name: str,
+    level: str,
+    away: bool,
+    held_by_computer: bool,
+    invitation: str,
+    reconnect_deadline: str | None,
+    cards: Mapping[str, int] | None,
+) -> dict[str, Any]:
+    """A seat as every page draws it (a `SeatChanged` entry, a snapshot's seats): who sits there
+    (``name``: the seat's label, a computer player's naming its seat), where, on which side, and
+    how it stands. Written here once for the actor's snapshot and for a seat change, whether the
+    actor or `effect_entries` writes it."""
+    return {
+        "seat": number,
+        "position": position(number, variant.players, organizer_seat),
+        "user_id": user_id,
+        "name": name,
+        # The scoring side, so that every screen can say who plays with whom.
+        "team": variant.team_of(number),
+        "kind": "computer" if user_id is None and level else "human" if user_id is not None else "empty",
+        "level": level or None,
+        "connected": not away,
+        "held_by_computer": held_by_computer,
+        "invitation": invitation,
+        "reconnect_deadline": reconnect_deadline,
+        "cards": dict(cards) if cards is not None else {"yellow": 0, "blue": 0, "red": 0},
+    }
