@@ -68,7 +68,7 @@ from amigos.web.tables.entry_writing import (
     move_entries,
     seat_json,
 )
-from amigos.web.tables.rendering import iso
+from amigos.web.tables.rendering import iso, match_name
 
 #: The protocol's word for each notice the actor stores as a `Notice` entry.
 NOTICE_CODES: dict[fx.NoticeKind, str] = {
@@ -111,7 +111,7 @@ class EntryContext:
     def record_table(self) -> str:
         """The match's identity in its record, under which its hands are named (`hand_id`): the
         server's table and match, as `Game.record_table` spells it."""
-        return f"table:{self.table_id}:match:{self.match_number}"
+        return match_name(self.table_id, self.match_number)
 
 
 #: The effects of a move (a seat's own, or the system's for it).

@@ -55,6 +55,7 @@ from amigos.web.tables.log_entries import (
     Passed,
     Played,
 )
+from amigos.web.tables.rendering import match_name
 
 
 class Refused(Exception):
@@ -162,7 +163,7 @@ class Game:
     @property
     def record_table(self) -> str:
         """The table's identity in this match's record, and the start of its hands' identities."""
-        return f"table:{self.table_id}:match:{self.match_number}"
+        return match_name(self.table_id, self.match_number)
 
     @property
     def in_hand(self) -> bool:

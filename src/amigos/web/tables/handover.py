@@ -46,6 +46,7 @@ from amigos.web.archive.services import archive_match
 from amigos.web.archive.summary import Analysis, analyse, analyse_or_error
 from amigos.web.tables import archive_worker, store, thinking
 from amigos.web.tables.models import MatchRecord, Seat
+from amigos.web.tables.rendering import match_name
 
 if TYPE_CHECKING:
     from amigos.web.tables.actor import TableActor
@@ -60,7 +61,7 @@ def _archive(
     ended: datetime = row.ended_at or row.started_at
     archive_match(
         analysis=analyse(row.record) if analyse_here else _analysis(row.record),
-        source=f"table:{table_id}:match:{match}",
+        source=match_name(table_id, match),
         record=row.record,
         seat_user_ids=seat_user_ids,
         table_name=table_name,

@@ -113,6 +113,12 @@ def batch_texts(
     return texts
 
 
+def match_name(table_id: int, match: int) -> str:
+    """A live match's identity (its record's table, under which its hands are named and keys
+    committed, and the archive's source): the server's table and the match's number."""
+    return f"table:{table_id}:match:{match}"
+
+
 def seat_topic(table_id: int, seat: int) -> str:
     return f"table:{table_id}:seat:{seat}"
 

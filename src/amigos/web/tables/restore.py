@@ -64,6 +64,7 @@ from amigos.table import (
 from amigos.table.clock import after_card, turn_clock
 from amigos.table.hand import apply_move, deal_hand
 from amigos.web.tables import log_codec, store
+from amigos.web.tables.actor_votes import VOTE_CHOICES
 from amigos.web.tables.game import epoch, system_reason
 from amigos.web.tables.log_entries import (
     CardGiven,
@@ -84,12 +85,11 @@ from amigos.web.tables.log_entries import (
     VoteCast,
     VotesClosed,
 )
+from amigos.web.tables.rendering import match_name
 
 #: A seat's invitation as its row spells it (anything else, such as "expired", did not come).
 _INVITATIONS = {"pending": Invitation.PENDING, "accepted": Invitation.ACCEPTED}
 
-#: A vote's choice as the log spells it (`actor_votes.VOTE_WORDS`, read back).
-_CHOICES = {"rematch": VoteChoice.REMATCH, "rotate": VoteChoice.ROTATE, "communicate": VoteChoice.LOBBY}
 
 #: The table row's ``deadline_kind`` values this reader turns into the model's own deadlines.
 START_KIND, DEAL_KIND, VOTES_KIND = "start", "deal", "votes"
@@ -105,7 +105,7 @@ def config_of(loaded: store.Loaded, timing: Timing) -> TableConfig:
     organizer = next((row.number for row in loaded.seats if row.user_id == loaded.organizer_id), 0)
     mode = Mode.CORRESPONDENCE if loaded.kind == "correspondence" else Mode.LIVE
     return TableConfig(
-        table_id=f"table:{loaded.id}:match:{max(loaded.match_number, 1)}",
+        table_id=match_name(loaded.id, max(loaded.match_number, 1)),
         variant=variant,
         players=players,
         organizer=organizer,
@@ -192,7 +192,7 @@ class _Reader:
         elif isinstance(entry, SeatReturned):
             self.held[entry.seat] = False
         elif isinstance(entry, VoteCast):
-            self.votes[entry.seat] = _CHOICES.get(entry.choice)
+            self.votes[entry.seat] = VOTE_CHOICES.get(entry.choice)
         elif isinstance(entry, VotesClosed):
             self.votes_closed = True
         elif isinstance(entry, TableCancelled):
