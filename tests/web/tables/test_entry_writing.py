@@ -70,7 +70,7 @@ def game_entries(
             drawn = None
             if effect.number == 1 and not game.voided and before.variant.draws_for_first_lead:
                 drawn = first_lead_draw(before.variant, deal_from_key(key, before.variant))
-            entries += game.deal(key, drawn)
+            entries += game.deal(key, drawn, context.at(after.now))
         elif isinstance(effect, fx.HandVoided):
             entries += game.reshuffle(effect.seat)
     return entries

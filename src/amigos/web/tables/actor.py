@@ -395,11 +395,12 @@ class TableActor(
         `amigos.table.computer_reshuffle_seat` (`Game.computer_reshuffle`); each deal voided so is
         dealt again. A seat a computer player only holds for an absent player never asks: an
         absent player's answer is "no". The pure table's `flow.deal` voids the same deals."""
-        entries = self.game.deal(key or new_deal_key(), lead_draw)
+        at = iso(self.clock.now())
+        entries = self.game.deal(key or new_deal_key(), lead_draw, at)
         computers = [seat.number for seat in self.seats if seat.is_computer]
         while (asking := self.game.computer_reshuffle(computers)) is not None:
             entries += self.game.reshuffle(asking)
-            entries += self.game.deal(new_deal_key())
+            entries += self.game.deal(new_deal_key(), at=at)
         return entries
 
     async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:

@@ -210,7 +210,7 @@ def entries_of(
             drawn = None
             if dealt.number == 1 and redeal == 0 and before.variant.draws_for_first_lead:
                 drawn = first_lead_draw(before.variant, dealt.deal)
-            entries.append(hand_started_entry(dealt, before.variant.draws, drawn))
+            entries.append(hand_started_entry(dealt, before.variant.draws, drawn, context.at(after.now)))
             state, count = dealt.state, 0
             named = (dealt.number, dealt.hand_id, dealt.key, dealt.commitment)
             final = after.hand

@@ -108,7 +108,9 @@ def move_entries(
     return entries
 
 
-def hand_started_entry(dealt: DealtHand, draws: bool, lead_draw: LeadDraw | None = None) -> HandStarted:
+def hand_started_entry(
+    dealt: DealtHand, draws: bool, lead_draw: LeadDraw | None = None, at: str | None = None
+) -> HandStarted:
     """The entry of the hand ``dealt`` (`amigos.table.hand.deal_hand`): its identity and
     commitment, its leader, the key and every seat's tiles (secret until the hand ends: the codec
     tells each seat its own), the boneyard's size where the rules draw (``draws``), the seats
@@ -127,6 +129,7 @@ def hand_started_entry(dealt: DealtHand, draws: bool, lead_draw: LeadDraw | None
         len(dealt.deal.boneyard) if draws else 0,
         dealt.offer,
         None if lead_draw is None else tuple((seat, str(tile)) for seat, tile in lead_draw.draws),
+        at,
     )
 
 

@@ -238,10 +238,11 @@ class Game:
         self.ended = None
         self.cards = []
 
-    def deal(self, key: str, lead_draw: LeadDraw | None = None) -> list[LogEntry]:
-        """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public).
-        ``lead_draw``: the draw that chose the match's first leader (Cuban, first deal only), told
-        to everyone with the deal: the tiles drawn are set aside, never played."""
+    def deal(self, key: str, lead_draw: LeadDraw | None = None, at: str | None = None) -> list[LogEntry]:
+        """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public),
+        ``at`` (as the protocol writes a moment). ``lead_draw``: the draw that chose the match's
+        first leader (Cuban, first deal only), told to everyone with the deal: the tiles drawn are
+        set aside, never played."""
         assert self.match is not None
         # A redeal after a reshuffle gets its own identity, so no identity is committed to two keys.
         dealt = deal_hand(
@@ -249,7 +250,7 @@ class Game:
             key,
             lambda number: hand_id(self.record_table, number, len(self.voided.get(number, ()))),
         )
-        entry = hand_started_entry(dealt, self.variant.draws, lead_draw)
+        entry = hand_started_entry(dealt, self.variant.draws, lead_draw, at)
         self._apply_hand_started(entry, dealt.state)
         return [entry]
 

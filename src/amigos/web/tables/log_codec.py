@@ -115,6 +115,8 @@ def _hand_started(entry: HandStarted) -> dict[str, Any]:
     }
     if entry.lead_draw is not None:
         data["lead_draw"] = [[seat, tile] for seat, tile in entry.lead_draw]
+    if entry.at is not None:
+        data["at"] = entry.at
     return data
 
 
@@ -327,6 +329,7 @@ def _read_hand_started(data: Mapping[str, Any]) -> HandStarted:
         boneyard_size=int(data.get("boneyard_size") or 0),
         reshuffle=tuple(int(seat) for seat in data.get("reshuffle") or ()),
         lead_draw=None if drawn is None else tuple((int(seat), str(tile)) for seat, tile in drawn),
+        at=_str_or_none(data.get("at")),
     )
 
 

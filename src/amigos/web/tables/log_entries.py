@@ -40,7 +40,9 @@ class MatchStarted:
 class HandStarted:
     """A hand is dealt. ``key`` and ``hands`` are secret until the hand ends (the rendering keeps
     them); ``reshuffle`` (Cuban) names the seats offered a new deal, each told only of its own.
-    ``lead_draw``: the first hand's draw for the lead, ``(seat, tile)`` in draw order, or None."""
+    ``lead_draw``: the first hand's draw for the lead, ``(seat, tile)`` in draw order, or None.
+    ``at``: when it was dealt (the hand's start in the record and in the pure table; logs of older
+    versions lack it), kept off the wire as every entry's moment is."""
 
     number: int
     id: str
@@ -52,6 +54,7 @@ class HandStarted:
     boneyard_size: int
     reshuffle: tuple[int, ...] = ()
     lead_draw: tuple[tuple[int, str], ...] | None = None
+    at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,12 +25,12 @@ What the stored log cannot know, set as the actor sets it when it is rebuilt (`T
 * ``TableState.opened``: 0.0, the ``origin`` (the table row's creation is not in `store.Loaded`).
 * ``TableState.now``: ``now``.
 
-And three facts read indirectly, for the log has no entry of their own:
+And facts read indirectly, for the log has no entry of their own:
 
-* ``HandInPlay.started``: the start of the hand's first turn clock (`TurnClockShown`: its
-  deadline less its seconds), which both tables start at the deal's moment: the log's
-  ``hand_started`` entry does not carry the moment (its stored row's ``at`` does, but `store.load`
-  does not read it). Without any clock shown (none yet), ``now``.
+* ``HandInPlay.started``: the ``hand_started`` entry's ``at``. A log of an older version lacks
+  it: then the start of the hand's first turn clock (`TurnClockShown`: its deadline less its
+  seconds), which both tables start at the deal's moment; without any clock shown (none yet),
+  ``now``.
 * ``TableState.clock``: made again (`clock.turn_clock`, its situation judged again from the hand)
   from the last ``turn_clock`` entry's start, its deadline less its seconds. The entry keeps whole
   seconds and milliseconds: exact for the specs' durations, not for a fractional `Timing`.
@@ -129,6 +129,7 @@ class _Reader:
         self.clock_shown: TurnClockShown | None = None
         self.clock_cards = 0
         self.first_clock: float | None = None
+        self.dealt_at: float | None = None
         self.away_since: list[float | None] = [None] * count
         self.abandon = [False] * count
         self.held = [False] * count
@@ -216,11 +217,14 @@ class _Reader:
             raise ValueError(f"the log's hand {entry.number} is not the deal of its key")
         self.first_clock = None
         self.clock_shown = None
+        # When it was dealt; a log of an older version does not say (`hand_in_play` then takes
+        # its first clock's start).
+        self.dealt_at = self.at(entry.at)
         self.hand = HandInPlay(
             number=dealt.number,
             key=dealt.key,
             commitment=dealt.commitment,
-            started=self.seconds,  # replaced by its first clock's start (`hand_in_play`)
+            started=self.seconds if self.dealt_at is None else self.dealt_at,
             state=dealt.state,
             redeal=redeal,
             reshuffle=entry.reshuffle,
@@ -249,7 +253,7 @@ class _Reader:
 
     def hand_in_play(self) -> HandInPlay | None:
         hand = self.hand
-        if hand is None or self.first_clock is None:
+        if hand is None or self.dealt_at is not None or self.first_clock is None:
             return hand
         return replace(hand, started=self.first_clock)
 
