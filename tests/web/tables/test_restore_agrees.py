@@ -201,16 +201,25 @@ async def test_a_match_with_absences_read_back_is_the_pure_tables(
     assert seen >= {"paused", "abandon", "clock with cards"}
 
 
-async def test_the_vote_read_back_is_the_pure_tables(
+async def at_the_vote(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
-) -> None:
-    """A match played to its target, then the vote: its deadline and each seat's choice."""
+) -> tuple[list[User], TableActor, list[Any], Mirror, datetime]:
+    """A seeded match played to its target at both tables (the pure one named as the server
+    names it): the people, the actor, their sockets, the pure table and the match's start."""
     draw = random.Random(7)
-    people, actor, _ = await seated_table(make_player, monkeypatch, draw)
+    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
     mirror = Mirror(fake_clock.now())
     aligned(mirror, actor, people)
     now = fake_clock.now()
     await play_to_the_vote(actor, mirror, people, draw, now)
+    return people, actor, sockets, mirror, now
+
+
+async def test_the_vote_read_back_is_the_pure_tables(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """A match played to its target, then the vote: its deadline and each seat's choice."""
+    people, actor, _, mirror, now = await at_the_vote(make_player, monkeypatch, fake_clock)
     await restore_agrees(actor, mirror)
     for seat, choice, word in ((0, VoteChoice.REMATCH, "rematch"), (1, VoteChoice.ROTATE, "rotate")):
         await actor.call(lambda seat=seat, word=word: actor.vote(people[seat].pk, actor.version, word))
@@ -342,12 +351,7 @@ async def test_a_page_closed_during_the_vote_is_not_in_the_log(
     """The known gap: a page closing during the vote is not logged (the actor's ``vote_left``
     starts empty after a restart), so the reading cannot know since when the seat has had no page
     (``vote_absent_since``) nor that it has none (``page_open``); everything else agrees."""
-    draw = random.Random(7)
-    people, actor, sockets = await seated_table(make_player, monkeypatch, draw)
-    mirror = Mirror(fake_clock.now())
-    aligned(mirror, actor, people)
-    now = fake_clock.now()
-    await play_to_the_vote(actor, mirror, people, draw, now)
+    _, actor, sockets, mirror, now = await at_the_vote(make_player, monkeypatch, fake_clock)
     fake_clock.moment = now + timedelta(seconds=3)
     await actor.call(lambda: actor.detach(sockets[3], 3))
     mirror.at(fake_clock.now(), Disconnected(3))
