@@ -17,11 +17,12 @@ from asgiref.sync import sync_to_async
 
 from amigos.table import Timing
 from amigos.web.accounts.models import User
-from amigos.web.tables import store
+from amigos.web.tables import socket_keys, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.restore import table_state
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, my_turn, play_of, until
+from tests.web.tables.test_time_and_presence import humans_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
@@ -65,10 +66,17 @@ async def _compare(actor: TableActor, fake_clock: FakeClock) -> set[str]:
     if turn is not None and game.in_hand:
         assert state.clock is not None
         assert (state.clock.seat, state.clock.situation) == (turn.seat, turn.situation)
-    for seat in state.seats:
-        index = state.seats.index(seat)
+    for index, seat in enumerate(state.seats):
         counts = actor.cards.get(index, {"yellow": 0, "blue": 0, "red": 0})
         assert (seat.yellow, seat.blue, seat.red) == (counts["yellow"], counts["blue"], counts["red"])
+        # Who is away since when, and whom a computer player holds, as the actor counts them.
+        since = actor.away_since.get(index)
+        assert seat.away_since == (None if since is None else round((since - ORIGIN).total_seconds(), 3))
+        assert seat.held_by_computer == actor.seats[index].held_by_computer
+        if seat.held_by_computer:
+            seen.add("held")
+    if state.clock is not None:
+        seen.add(f"clock:{state.clock.situation.value}")
     return seen
 
 
@@ -99,3 +107,50 @@ async def test_a_match_against_computers_reads_back_as_the_actor_holds_it(
         await actor.call(lambda t=turn: actor.play(user.pk, t[0], play_of(t[1][0])))
     seen |= await read_back_agrees(actor, fake_clock)
     assert seen >= wanted
+
+
+async def test_a_correspondence_table_reads_back_as_the_actor_holds_it(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """A day per move, two people and two computer players: each turn read back."""
+    ana, beto, actor = await humans_table(make_player, monkeypatch, "amigos-100", kind="correspondence")
+    seen = await read_back_agrees(actor, fake_clock)
+    people = {0: ana, 2: beto}
+    for _ in range(12):
+        await until(lambda: actor.game.to_move in people or actor.status != "playing")
+        if actor.status != "playing":
+            break
+        seat = actor.game.to_move
+        hand = actor.game.hand
+        assert seat is not None and hand is not None
+        seen |= await read_back_agrees(actor, fake_clock)
+        fake_clock.advance(3_600)  # an hour to answer, well within the day
+        action = hand.legal_actions()[0]
+        await actor.call(lambda seat=seat, action=action: actor.play(people[seat].pk, actor.version, action))
+    seen |= await read_back_agrees(actor, fake_clock)
+    assert seen >= {"hand", "clock:correspondence"}
+
+
+async def test_a_seat_a_computer_holds_and_gives_back_reads_back_as_the_actor_holds_it(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """Cuban between four: Beto's page closes, his grace runs out and a computer player holds his
+    seat (`ComputerHolds`); his page comes back and the seat is his again (`SeatReturned`). Read
+    back at each step, with the away moment and the hold."""
+    ana, beto, actor = await humans_table(make_player, monkeypatch, "cuban-2v2")
+    pages = {0: Recorder(ana.pk), 2: Recorder(beto.pk)}
+    for page in pages.values():
+        await actor.call(lambda page=page: actor.join(page, True, None))
+    seen = await read_back_agrees(actor, fake_clock)
+    await actor.call(lambda: actor.detach(socket_keys.key_of(pages[2]), 2))
+    seen |= await read_back_agrees(actor, fake_clock)
+    for _ in range(13):  # past the 2-minute grace, Ana heard from all along
+        fake_clock.advance(10)
+        assert actor.heard_at_once(0)
+        await actor.fire_deadline()
+        seen |= await read_back_agrees(actor, fake_clock)
+    assert actor.seats[2].held_by_computer
+    await actor.call(lambda: actor.attach(socket_keys.key_of(pages[2]), 2))
+    assert not actor.seats[2].held_by_computer
+    seen |= await read_back_agrees(actor, fake_clock)
+    assert seen >= {"hand", "held", "clock:timed"}
