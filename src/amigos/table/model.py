@@ -285,11 +285,10 @@ class TableState:
     @property
     def paused(self) -> bool:
         """Whether the match waits for an absent player (the clocks stand still meanwhile)."""
-        phase = self.phase
         return waits_for_absent(
-            phase is Phase.PLAYING or phase is Phase.DEALING,
+            self.phase in (Phase.DEALING, Phase.PLAYING),
             self.config.conduct,
-            (not seat.held_by_computer for seat in self.seats if seat.away_since is not None),
+            (not seat.held_by_computer for seat in self.seats if seat.is_away),
         )
 
 
