@@ -37,6 +37,7 @@ from amigos.engine.deal import random_seat
 from amigos.engine.variants.base import LeadDraw
 from amigos.table import (
     Mode,
+    NoticeKind,
     Phase,
     Restart,
     TurnClock,
@@ -64,6 +65,7 @@ from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.log_entries import (
+    NOTICE_CODES,
     CardGiven,
     ComputerHolds,
     Disconnected,
@@ -76,6 +78,7 @@ from amigos.web.tables.log_entries import (
     SeatReturned,
     TurnClockShown,
     VoteCast,
+    no_cards,
 )
 from amigos.web.tables.rendering import iso
 
@@ -154,7 +157,7 @@ class TableActor(
         self.clock_info: TurnClockShown | None = None
         for entry in log_entries:
             if isinstance(entry, CardGiven) and entry.practice:
-                counts = self.cards.setdefault(entry.seat, {"yellow": 0, "blue": 0, "red": 0})
+                counts = self.cards.setdefault(entry.seat, no_cards())
                 counts[entry.colour] = counts.get(entry.colour, 0) + 1
             elif isinstance(entry, VoteCast) and (choice := VOTE_CHOICES.get(entry.choice)) is not None:
                 self.votes[entry.seat] = choice
@@ -253,7 +256,10 @@ class TableActor(
             # The table was down (a restart, another process taking it over): the player in turn
             # gets a full clock again, and everyone is told why the clock started over.
             seat = self.game.to_move
-            pending = Pending(entries=[Notice("fresh_time", seat)], write=store.Write(at=self.clock.now()))
+            pending = Pending(
+                entries=[Notice(NOTICE_CODES[NoticeKind.FRESH_TIME], seat)],
+                write=store.Write(at=self.clock.now()),
+            )
             self._set_clock(pending)
             await self._commit(pending)
         else:

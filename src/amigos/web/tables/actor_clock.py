@@ -17,13 +17,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from amigos.table import CardReason, DeadlineKind, Situation, TurnClock
+from amigos.table import CardReason, DeadlineKind, NoticeKind, Situation, TurnClock
 from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
 from amigos.table.sanctions import CardFate, card_fate
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.entry_writing import legal_plays
-from amigos.web.tables.log_entries import Notice, TurnClockShown
+from amigos.web.tables.log_entries import NOTICE_CODES, Notice, TurnClockShown, no_cards
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class TurnClockMixin:
             self._set_clock(pending)
             return pending
         if warns_no_block(clock):
-            pending.entries.append(Notice("no_blocking", seat))
+            pending.entries.append(Notice(NOTICE_CODES[NoticeKind.NO_BLOCKING_SITUATION], seat))
         self._give_card(pending, seat, "yellow", card_reason(clock))
         self.turn = after_card(clock, TIMING)
         pending.write.deadline = _deadline(self.turn, started)
@@ -139,7 +139,7 @@ class TurnClockMixin:
         if fate is CardFate.NOT_GIVEN:
             return
         assert state.user_id is not None  # `card_fate` gives a seat without an account none
-        counts = self.cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
+        counts = self.cards.setdefault(seat, no_cards())
         counts[colour] += 1
         practice = fate is CardFate.PRACTICE
         assert pending.write is not None

@@ -46,7 +46,7 @@ from amigos.table.presence import (
     window_lapse,
 )
 from amigos.web.tables import store, suspensions
-from amigos.web.tables.actor_types import SILENCE, TIMING, Pending, SeatState, later
+from amigos.web.tables.actor_types import HOLDING_LEVEL, SILENCE, TIMING, Pending, SeatState, later
 from amigos.web.tables.log_entries import (
     ComputerHolds,
     Disconnected,
@@ -248,7 +248,7 @@ class PresenceMixin:
             # Two minutes away at a timed table: a computer player holds the seat until the return.
             self.seats[seat].held_by_computer = True
             pending = Pending(
-                entries=[ComputerHolds(seat, "normal")],
+                entries=[ComputerHolds(seat, HOLDING_LEVEL)],
                 write=store.Write(at=self.clock.now()),
             )
             self._resume_clock(pending)

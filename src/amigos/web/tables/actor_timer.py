@@ -27,7 +27,7 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store, thinking
 from amigos.web.tables.actor_clock import STORED
 from amigos.web.tables.actor_gathering import START_DEADLINE
-from amigos.web.tables.actor_types import Pending
+from amigos.web.tables.actor_types import HOLDING_LEVEL, Pending
 from amigos.web.tables.log_entries import TableCancelled
 
 if TYPE_CHECKING:
@@ -235,7 +235,7 @@ class TimerMixin:
         hand = self.game.hand
         if hand is None:
             return
-        level = self.seats[seat].level or "normal"
+        level = self.seats[seat].level or HOLDING_LEVEL
         view = seat_view(hand, seat)
         delay = settings.AMIGOS_TABLE_BOT_DELAY_MS / 1000
         started = self.loop.time()

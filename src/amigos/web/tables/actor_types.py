@@ -23,6 +23,10 @@ TIMING = Timing()
 #: How long a seat may be unheard before it is away, made once: every play asks when each seat's
 #: silence next matters, and making this `timedelta` from a float each time was a hundredth of it.
 SILENCE = timedelta(seconds=TIMING.heartbeat_timeout)
+
+#: The level a computer player plays at when it holds an absent person's seat (a person's seat has
+#: no level of its own): what `ComputerHolds` names and what the seat's moves are thought at.
+HOLDING_LEVEL = "normal"
 #: Each presence duration of `TIMING` as a `timedelta`, made once, for `later`.
 _SPANS = {
     seconds: timedelta(seconds=seconds)

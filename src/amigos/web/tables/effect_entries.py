@@ -58,6 +58,7 @@ from amigos.table.model import HandInPlay, TableState, VoteChoice
 from amigos.table.presence import window
 from amigos.web.tables import log_entries as le
 from amigos.web.tables.actor_clock import WORDS
+from amigos.web.tables.actor_types import HOLDING_LEVEL
 from amigos.web.tables.actor_votes import VOTE_WORDS
 from amigos.web.tables.entry_writing import (
     hand_ended_entry,
@@ -69,16 +70,6 @@ from amigos.web.tables.entry_writing import (
     seat_json,
 )
 from amigos.web.tables.rendering import iso, match_name
-
-#: The protocol's word for each notice the actor stores as a `Notice` entry.
-NOTICE_CODES: dict[fx.NoticeKind, str] = {
-    fx.NoticeKind.NO_BLOCKING_SITUATION: "no_blocking",
-    fx.NoticeKind.FRESH_TIME: "fresh_time",
-}
-
-#: The level the actor names for a computer player holding an absent player's seat
-#: (`PresenceMixin._window_lapsed`).
-HOLDING_LEVEL = "normal"
 
 
 @dataclass(frozen=True)
@@ -223,7 +214,7 @@ def entries_of(
             redeal += 1
             state, named, final = None, None, None
         elif isinstance(effect, fx.CardGiven):
-            counts = cards.setdefault(effect.seat, {"yellow": 0, "blue": 0, "red": 0})
+            counts = cards.setdefault(effect.seat, le.no_cards())
             counts[effect.colour.value] += 1
             entries.append(
                 le.CardGiven(
@@ -348,7 +339,7 @@ def _deal_keys(after: TableState, effects: Sequence[fx.Effect]) -> list[str]:
 def _notice(effect: fx.Notice, after: TableState, context: EntryContext) -> list[le.LogEntry]:
     """A notice as the actor stores it: a word to the table, or a seat away or back."""
     kind, seat = effect.kind, effect.seat
-    code = NOTICE_CODES.get(kind)
+    code = le.NOTICE_CODES.get(kind)
     if code is not None:
         return [le.Notice(code, seat)]
     if kind is fx.NoticeKind.PLAYER_BACK:

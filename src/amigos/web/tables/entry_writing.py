@@ -31,6 +31,7 @@ from amigos.web.tables.log_entries import (
     MatchEnded,
     Passed,
     Played,
+    no_cards,
 )
 
 
@@ -224,5 +225,5 @@ def seat_json(
         "held_by_computer": held_by_computer,
         "invitation": invitation,
         "reconnect_deadline": reconnect_deadline,
-        "cards": dict(cards) if cards is not None else {"yellow": 0, "blue": 0, "red": 0},
+        "cards": dict(cards) if cards is not None else no_cards(),
     }

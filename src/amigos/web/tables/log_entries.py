@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from amigos.table import NoticeKind
+
 #: A JSON value as the engine's codec (or the actor) wrote it: kept, never read field by field here.
 Json = Any
 
@@ -149,10 +151,23 @@ class TurnClockShown:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A word to the table about a seat: ``code`` "no_blocking" or "fresh_time"."""
+    """A word to the table about a seat: ``code``, one of `NOTICE_CODES`."""
 
     code: str
     seat: int | None
+
+
+#: The code a `Notice` entry stores for each of the pure table's notices that is a word to the
+#: table (the others are entries of their own: a seat away or back, an invitation refused).
+NOTICE_CODES: dict[NoticeKind, str] = {
+    NoticeKind.NO_BLOCKING_SITUATION: "no_blocking",
+    NoticeKind.FRESH_TIME: "fresh_time",
+}
+
+
+def no_cards() -> dict[str, int]:
+    """A seat's card counts by colour before any card (a new dict: counts are added to)."""
+    return {"yellow": 0, "blue": 0, "red": 0}
 
 
 @dataclass(frozen=True, slots=True)

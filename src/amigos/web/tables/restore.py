@@ -84,6 +84,7 @@ from amigos.web.tables.log_entries import (
     TurnClockShown,
     VoteCast,
     VotesClosed,
+    no_cards,
 )
 from amigos.web.tables.rendering import match_name
 
@@ -134,7 +135,7 @@ class _Reader:
         self.abandon = [False] * count
         self.held = [False] * count
         self.votes: list[VoteChoice | None] = [None] * count
-        self.cards = [{"yellow": 0, "blue": 0, "red": 0} for _ in range(count)]
+        self.cards = [no_cards() for _ in range(count)]
         self.ended: MatchEnded | None = None
         self.votes_closed = False
         self.cancelled = False

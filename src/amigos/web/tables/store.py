@@ -19,7 +19,7 @@ from django.db.models import Field
 
 from amigos.web import jsontext
 from amigos.web.tables import card_hooks, chat_lines, log_codec
-from amigos.web.tables.log_entries import MatchStarted, TableCancelled
+from amigos.web.tables.log_entries import MatchStarted, TableCancelled, no_cards
 from amigos.web.tables.models import (
     OPEN_STATUSES,
     Card,
@@ -175,7 +175,7 @@ def load(table_id: int) -> Loaded | None:
         for card in Card.objects.filter(table_id=table_id, match=table.match_number):
             seat = seat_of.get(card.user_id)
             if seat is not None:
-                counts = cards.setdefault(seat, {"yellow": 0, "blue": 0, "red": 0})
+                counts = cards.setdefault(seat, no_cards())
                 counts[card.colour] += 1
     chat = [
         chat_lines.chat_payload(line)
