@@ -60,7 +60,15 @@ from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_queue import Job, QueueMixin, background
 from amigos.web.tables.actor_senders import SENDER_REFUSALS, SendersMixin
 from amigos.web.tables.actor_timer import TimerMixin
-from amigos.web.tables.actor_types import TIMING, Clock, NextTables, Pending, SeatState, SystemClock
+from amigos.web.tables.actor_types import (
+    TIMING,
+    Clock,
+    NextTables,
+    Pending,
+    SeatState,
+    SystemClock,
+    phase_of,
+)
 from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
@@ -273,10 +281,7 @@ class TableActor(
     def phase(self) -> Phase:
         """What the table is doing, in the pure table's words (`amigos.table.Phase`): a playing
         table is dealing between two hands."""
-        status = self.status
-        if status == "playing":
-            return Phase.PLAYING if self.game.in_hand else Phase.DEALING
-        return _PHASES.get(status, Phase.CLOSED)
+        return phase_of(self.status, self.game.in_hand)
 
     def _names(self) -> tuple[str, ...]:
         return tuple(seat.label(self.variant.players) for seat in self.seats)
@@ -548,9 +553,6 @@ class TableActor(
     async def _archive(self) -> None:
         await self.links.hand_over(self)
 
-
-#: The pure table's phase of each status but "playing" (dealing or playing, `TableActor.phase`).
-_PHASES = {"inviting": Phase.INVITING, "voting": Phase.VOTING}
 
 #: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).
 REBUILD_SECONDS = 1.0

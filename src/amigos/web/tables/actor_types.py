@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from amigos.table import Timing
+from amigos.table import Phase, Timing
 from amigos.web.tables import store
 from amigos.web.tables.log_entries import LogEntry
 from amigos.web.tables.seat_names import computer_name
@@ -23,6 +23,19 @@ TIMING = Timing()
 #: How long a seat may be unheard before it is away, made once: every play asks when each seat's
 #: silence next matters, and making this `timedelta` from a float each time was a hundredth of it.
 SILENCE = timedelta(seconds=TIMING.heartbeat_timeout)
+
+#: The pure table's phase of each status but "playing" (dealing or playing: `phase_of`).
+_PHASES = {"inviting": Phase.INVITING, "voting": Phase.VOTING}
+
+
+def phase_of(status: str, in_hand: bool) -> Phase:
+    """A table's status word in the pure table's words (`amigos.table.Phase`): a playing table
+    plays a hand (``in_hand``: one is dealt and not over) or deals between two; a finished or
+    cancelled table is closed. Asked by the actor and by the restore reader."""
+    if status == "playing":
+        return Phase.PLAYING if in_hand else Phase.DEALING
+    return _PHASES.get(status, Phase.CLOSED)
+
 
 #: The level a computer player plays at when it holds an absent person's seat (a person's seat has
 #: no level of its own): what `ComputerHolds` names and what the seat's moves are thought at.

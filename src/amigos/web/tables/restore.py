@@ -64,6 +64,7 @@ from amigos.table import (
 from amigos.table.clock import after_card, turn_clock
 from amigos.table.hand import apply_move, deal_hand
 from amigos.web.tables import log_codec, store
+from amigos.web.tables.actor_types import phase_of
 from amigos.web.tables.actor_votes import VOTE_CHOICES
 from amigos.web.tables.game import epoch, system_reason
 from amigos.web.tables.log_entries import (
@@ -288,7 +289,7 @@ def table_state(loaded: store.Loaded, timing: Timing, now: datetime, origin: dat
         reader.read(log_codec.decode(kind, data))
     seats = _seats(loaded, config, reader, seconds)
     hand = reader.hand_in_play()
-    phase = _phase(loaded.status, hand)
+    phase = phase_of(loaded.status, hand is not None and not hand.state.is_over)
     deadline = None if loaded.deadline_at is None else loaded.deadline_at.timestamp() - base
     kind = loaded.deadline_kind
     invite_until = None
@@ -319,17 +320,6 @@ def table_state(loaded: store.Loaded, timing: Timing, now: datetime, origin: dat
         ended=None if ended is None else reader.at(ended.at),
         redeal=reader.redeal,
     )
-
-
-def _phase(status: str, hand: HandInPlay | None) -> Phase:
-    """The model's phase of the row's status: a playing table plays a hand, or is between two."""
-    if status == "playing":
-        return Phase.PLAYING if hand is not None and not hand.state.is_over else Phase.DEALING
-    if status == "inviting":
-        return Phase.INVITING
-    if status == "voting":
-        return Phase.VOTING
-    return Phase.CLOSED
 
 
 def _seats(loaded: store.Loaded, config: TableConfig, reader: _Reader, now: float) -> tuple[SeatState, ...]:
