@@ -44,6 +44,7 @@ from amigos.table import (
     VoteChoice,
     conduct_of,
     first_lead_draw,
+    inputs,
     needs_first_leader,
     on_restart,
 )
@@ -56,6 +57,7 @@ from amigos.web.realtime.queues import OneReaderQueue
 from amigos.web.tables import chat_lines, log_codec, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_gathering import GatheringMixin
+from amigos.web.tables.actor_model import ModelMixin
 from amigos.web.tables.actor_presence import PresenceMixin
 from amigos.web.tables.actor_queue import Job, QueueMixin, background
 from amigos.web.tables.actor_senders import SENDER_REFUSALS, SendersMixin
@@ -128,6 +130,7 @@ class TableActor(
     VotesMixin,
     SeatViewMixin,
     TimerMixin,
+    ModelMixin,
 ):
     """One live table's single writer. Its parts (queue, senders, gathering, presence, turn clock,
     vote, view, timers) are inherited from the mixins named in the module's docstring; their
@@ -184,6 +187,7 @@ class TableActor(
         # last heard from, and since when an absent seat is away (docs/rules.md, "Connection and
         # absence"). Every seat counts as present from the moment the actor is built.
         now = self.clock.now()
+        self._model_open(loaded, now)
         self.sockets: dict[int, set[object]] = {}
         self.last_seen: dict[int, datetime] = {seat.number: now for seat in self.seats}
         self.away_since: dict[int, datetime] = {}
@@ -247,6 +251,7 @@ class TableActor(
 
     async def _resume(self) -> None:
         """What a rebuilt table does at once is the pure table's rule (`amigos.table.on_restart`)."""
+        self._feed(inputs.TakeOver())
         restart = on_restart(
             self.phase,
             everyone_accepted=self._everyone_accepted(),
@@ -350,6 +355,7 @@ class TableActor(
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
         seat = await self._heard_sender(user_id, version)
+        self._feed(inputs.Move(seat, action))
         self._refuse_play(seat)
         await self._commit(self._act(seat, action, system=False))
         return {"version": self.version}
@@ -385,7 +391,7 @@ class TableActor(
         else:
             first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
         entries = self.game.start_match(first, at=iso(now))
-        entries += self._dealt(key, drawn)
+        entries += self._dealt(key, drawn, first)
         self.status = "playing"
         self.votes = {}
         write = store.Write(
@@ -399,7 +405,9 @@ class TableActor(
         self._continue(pending)
         return pending
 
-    def _dealt(self, key: str | None = None, lead_draw: LeadDraw | None = None) -> list[LogEntry]:
+    def _dealt(
+        self, key: str | None = None, lead_draw: LeadDraw | None = None, leader: int | None = None
+    ) -> list[LogEntry]:
         """The log entries of dealing the next hand with ``key`` (default: a fresh one), and with it the
         draw for the first lead ``lead_draw`` (`Game.deal`). A computer player offered a new
         deal (Cuban, 5 or more doubles) answers at once, by the table model's
@@ -407,17 +415,22 @@ class TableActor(
         dealt again. A seat a computer player only holds for an absent player never asks: an
         absent player's answer is "no". The pure table's `flow.deal` voids the same deals."""
         at = iso(self.clock.now())
-        entries = self.game.deal(key or new_deal_key(), lead_draw, at)
+        key = key or new_deal_key()
+        self._feed(inputs.Deal(key, leader))
+        entries = self.game.deal(key, lead_draw, at)
         computers = [seat.number for seat in self.seats if seat.is_computer]
         while (asking := self.game.computer_reshuffle(computers)) is not None:
             entries += self.game.reshuffle(asking)
-            entries += self.game.deal(new_deal_key(), at=at)
+            key = new_deal_key()
+            self._feed(inputs.Deal(key))
+            entries += self.game.deal(key, at=at)
         return entries
 
     async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:
         """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
         `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
         seat = await self._heard_sender(user_id, version)
+        self._feed(inputs.AskReshuffle(seat))
         self._refuse_play(seat)
         try:
             entries = self.game.reshuffle(seat)
@@ -483,6 +496,7 @@ class TableActor(
         entries = pending.entries
         # Each entry becomes its stored row once: the same row is stored and published.
         rows = write.rows = [log_codec.encode(entry) for entry in entries]
+        self._model_stored(entries)
         try:
             version = await storing.append(self.id, self.version, write, self.loop)
         except Exception:

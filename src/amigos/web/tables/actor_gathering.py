@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.table import cancel_refusal, start_refusal, start_window
+from amigos.table import cancel_refusal, inputs, start_refusal, start_window
 from amigos.table.gathering import WhenSeated, all_accepted, answer_refusal, when_seated
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
@@ -23,7 +23,7 @@ from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.log_entries import InvitationRefused, LogEntry, SeatChanged, TableCancelled
 
 if TYPE_CHECKING:
-    from amigos.table import Conduct
+    from amigos.table import Conduct, TableError
     from amigos.web.tables.actor_types import Clock
 
 #: The stored deadline of a table whose seats have all accepted and which waits for its organizer.
@@ -70,9 +70,11 @@ class GatheringMixin:
         def _start_match(self) -> Pending: ...
         async def _commit(self, pending: Pending) -> None: ...
         async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
+        def _feed(self, given: inputs.TableInput) -> TableError | None: ...
 
     async def accept(self, user_id: int) -> dict[str, Any]:
         seat = self._invited_seat(user_id)
+        self._feed(inputs.Accept(seat.number))
         now = self.clock.now()
         seat.invitation = "accepted"
         seat.invited_until = None
@@ -106,6 +108,7 @@ class GatheringMixin:
         )
         if refusal is not None:
             raise CommandError(refusal, START_REFUSALS[refusal])
+        self._feed(inputs.Start(self.organizer_seat))
         pending = self._start_match()
         assert pending.write is not None
         if pending.write.deadline is None:
@@ -115,6 +118,7 @@ class GatheringMixin:
 
     async def refuse(self, user_id: int) -> dict[str, Any]:
         seat = self._invited_seat(user_id)
+        self._feed(inputs.Refuse(seat.number))
         await self._close_invitations([seat], "refused")
         return {}
 
@@ -127,6 +131,7 @@ class GatheringMixin:
         )
         if refusal is not None:
             raise CommandError(refusal, CANCEL_REFUSALS[refusal])
+        self._feed(inputs.Cancel(self.organizer_seat))
         invited = self._open_invitees()
         await self._commit(self._cancel([], "expired", TableCancelled("organizer")))
         await self._tell_cancelled(invited)

@@ -26,6 +26,7 @@ from amigos.table import (
     SuspensionEnds,
     TurnClock,
     VoteChoice,
+    inputs,
     next_presence,
     suspension_ending,
     tracks_absence,
@@ -57,6 +58,8 @@ from amigos.web.tables.log_entries import (
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
+    from amigos.table import TableError
+    from amigos.web.tables.actor_model import ModelJob
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import TurnClockShown
@@ -81,9 +84,11 @@ class PresenceMixin:
     last_seen: dict[int, datetime]
     away_since: dict[int, datetime]
     vote_left: dict[int, datetime]
+    _model_job: ModelJob
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its other parts.
+        def _feed(self, given: inputs.TableInput) -> TableError | None: ...
 
         async def _commit(self, pending: Pending) -> None: ...
         @property
@@ -165,6 +170,7 @@ class PresenceMixin:
         ending = suspension_ending(self.phase, accounts, suspended)
         if ending is None:
             return None
+        self._feed(inputs.Suspend(next(seat.number for seat in self.seats if seat.user_id in suspended)))
         if ending.ends is SuspensionEnds.MATCH:
             return self._end_for_suspension(ending.seat)
         if ending.ends is SuspensionEnds.TABLE:
@@ -211,7 +217,10 @@ class PresenceMixin:
         suspended from outside the table (a desk decision, an administrator), whose sockets the
         session watchdog just closed: then the match ends for suspension at once."""
         ended = await self._found_suspended(seat)
-        return ended if ended is not None else self._away(seat, at)
+        if ended is not None:
+            return ended
+        self._feed(inputs.Disconnected(seat))
+        return self._away(seat, at)
 
     async def _presence_lapsed(self, kind: DeadlineKind, seat: int, at: datetime) -> None:
         if kind is DeadlineKind.VOTE_ABSENCE:
@@ -350,6 +359,7 @@ class PresenceMixin:
         """A socket of the seat's player joined the table (inside the actor): it ends an absence
         from the vote, and the seat is heard from."""
         self.sockets.setdefault(seat, set()).add(key)
+        self._feed(inputs.Reconnected(seat))
         self.vote_left.pop(seat, None)
         await self.heard(seat, Sign.JOINED)
 
@@ -367,6 +377,10 @@ class PresenceMixin:
         heard = self._heard(seat, Sign.HEARTBEAT)
         if heard is Heard.BACK:
             return False
+        # Taken in the middle of a job (awaiting its storing or a look-up), it may change what
+        # the job goes on to decide, which the pure table beside the actor cannot know.
+        if self._model_job.inputs:
+            self._model_job.late = True
         if heard is Heard.PRESENT:
             self.last_seen[seat] = self.clock.now()
         return True
@@ -375,11 +389,19 @@ class PresenceMixin:
         """A heartbeat (or a join) from the seat's player (inside the actor)."""
         if self.seats[seat].is_computer:
             return
+        if sign is Sign.HEARTBEAT and self._heard(seat, sign) is Heard.BACK:
+            self._feed(inputs.Heartbeat(seat))
         pending = self._present(seat, sign)
         if pending is not None:
             await self._commit(pending)
         else:
             self._arm()
+
+    def _goes_away(self, seat: int) -> bool:
+        """Whether the seat's last page closing makes it away (`detach`, `_gone`)."""
+        if leaves_vote(self.status == "voting", self.seats[seat].is_computer, pages_left=False):
+            return False
+        return self.tracking and seat not in self.away_since and not self.seats[seat].is_computer
 
     async def detach(self, key: object, seat: int) -> None:
         """A socket of the seat's player closed or left the table (inside the actor): with no socket
@@ -388,6 +410,10 @@ class PresenceMixin:
         if keys is None or key not in keys:
             return
         keys.discard(key)
+        if not keys and not self._goes_away(seat):
+            # Only where the seat goes away does the actor first ask whether the player was
+            # suspended (`_gone`), which the model is told instead (`Suspend`).
+            self._feed(inputs.Disconnected(seat))
         if leaves_vote(self.status == "voting", self.seats[seat].is_computer, pages_left=bool(keys)):
             # Its last page closed during the vote: unless one comes back soon (a reload), it left.
             self.vote_left[seat] = self.clock.now()

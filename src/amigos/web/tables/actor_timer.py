@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.conf import settings
 
 from amigos.engine import seat_view
-from amigos.table import DeadlineKind, Due, presence_first, table_due
+from amigos.table import DeadlineKind, Due, inputs, presence_first, table_due
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store, thinking
 from amigos.web.tables.actor_clock import STORED
@@ -32,7 +32,7 @@ from amigos.web.tables.log_entries import TableCancelled
 
 if TYPE_CHECKING:
     from amigos.engine import Action
-    from amigos.table import Phase
+    from amigos.table import Phase, TableError
     from amigos.web.tables.actor_types import Clock, SeatState
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import LogEntry
@@ -65,6 +65,7 @@ class TimerMixin:
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
+        def _feed(self, given: inputs.TableInput) -> TableError | None: ...
 
         @property
         def paused(self) -> bool: ...
@@ -166,6 +167,7 @@ class TimerMixin:
     async def _on_deadline(self) -> None:
         """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
         then the table's own deadline (invitation, deal, vote, turn clock)."""
+        self._feed(inputs.Tick())
         while not self.broken:
             now = self.clock.now()
             presence = self._next_presence()
@@ -247,6 +249,7 @@ class TimerMixin:
         async def play() -> None:
             if self.version != version or self.game.to_move != seat:
                 return  # the table moved on (a deadline fired): this answer is old
+            self._feed(inputs.Move(seat, action, by_computer=True))
             await self._commit(self._act(seat, action, system=False, reason="computer"))
 
         try:

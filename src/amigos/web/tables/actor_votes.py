@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.table import VoteChoice
+from amigos.table import VoteChoice, inputs
 from amigos.table.gathering import decide, vote_outcome, vote_refusal
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
@@ -23,6 +23,7 @@ from amigos.web.tables.log_entries import LogEntry, MatchEnded, VoteCast, VotesC
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
+    from amigos.table import TableError
     from amigos.web.tables.actor_types import Clock, NextTables
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import TurnClockShown
@@ -56,6 +57,7 @@ class VotesMixin:
 
     if TYPE_CHECKING:
         # Defined by `TableActor`.
+        def _feed(self, given: inputs.TableInput) -> TableError | None: ...
 
         async def _commit(self, pending: Pending) -> None: ...
         def _acting_seat(self, user_id: int, version: int) -> int: ...
@@ -68,6 +70,7 @@ class VotesMixin:
         chosen = VOTE_CHOICES.get(choice) if isinstance(choice, str) else None
         if chosen is None:
             raise CommandError("bad_choice", "choose rematch, rotate or communicate")
+        self._feed(inputs.Vote(seat, chosen))
         await self._cast(seat, chosen)
         return {"version": self.version}
 

@@ -1,0 +1,241 @@
+"""The pure table run beside the actor, input by input, with what it decides checked against what
+the actor stored (issue 37, "one live table").
+
+Why: the actor is to hold one `amigos.table.TableState` and change it only through
+`amigos.table.advance`, keeping for itself nothing but I/O. Before its own rules can be deleted,
+the model must be shown to decide what they decide in every situation the site meets, not only in
+the side-by-side matches of the table tests. This part is that proof, run by the whole test suite:
+with ``AMIGOS_TABLE_MODEL_CHECK`` on (the test settings), the actor reads the model's state back
+from the database when it is built (`restore.table_state`), feeds it the input each of its jobs
+stands for (a play is a `Move`, a page joining a `Reconnected`, the timer a `Tick`, a deal a
+`Deal` with the key the actor chose...), and at the end of the job compares the log entries the
+actor stored with the entries `effect_entries.entries_of` writes from the model's steps. A
+difference is kept in `DISAGREEMENTS` (and logged); the tests' fixture fails the test that made
+it. With the setting off (production) nothing here runs.
+
+One fact is the actor's, not fed: when each seat was last heard from. A heartbeat from a present
+player is taken at once, outside any job (`heard_at_once`), and the tests' fake clocks jump: a
+heartbeat then arrives after the seat's silence was due but before the actor's timer ran, which
+the actor forgives and the model (which runs whatever fell due before any input, as a punctual
+timer would) does not. So before each input the model's seats are given the actor's moments, and
+only a heartbeat that does more than that (a player back) is fed, as a `Heartbeat`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from amigos.table import Effect, TableError, TableState, Timing, advance, next_deadline
+from amigos.table.inputs import TableInput
+from amigos.web.tables import log_codec, restore, store
+from amigos.web.tables.actor_types import Clock, SeatState
+from amigos.web.tables.effect_entries import EntryContext, entries_of
+from amigos.web.tables.log_entries import CardGiven, LogEntry
+
+if TYPE_CHECKING:
+    from amigos.web.tables.game import Game
+
+log = logging.getLogger("amigos.tables")
+
+Row = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One job where the model's entries differ from the actor's: the table, the inputs the
+    model was fed, and both lists of rows (kind, data) as they would be stored."""
+
+    table_id: int
+    inputs: tuple[str, ...]
+    actor: tuple[Row, ...]
+    model: tuple[Row, ...]
+    refusals: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return (
+            f"table {self.table_id}, inputs {list(self.inputs)}, refused {list(self.refusals)}:\n"
+            f"  actor: {list(self.actor)}\n  model: {list(self.model)}"
+        )
+
+
+#: Every disagreement found since the list was last cleared (the tests' fixture reads and clears it).
+DISAGREEMENTS: list[Disagreement] = []
+
+
+@dataclass
+class ModelJob:
+    """What one job fed the model and what the actor stored meanwhile."""
+
+    steps: list[tuple[TableState, TableState, list[Effect]]] = field(default_factory=list)
+    inputs: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    stored: list[LogEntry] = field(default_factory=list)
+    cards: dict[int, dict[str, int]] | None = None
+    # An input came after a deadline the actor's timer had not yet fired (`LATE`).
+    late: bool = False
+
+
+class ModelMixin:
+    """The model's state beside the actor's, for `TableActor` (which sets the attributes below)."""
+
+    id: int
+    clock: Clock
+    timing: Timing
+    game: Game
+    seats: list[SeatState]
+    cards: dict[int, dict[str, int]]
+    next_table_id: int | None
+    last_seen: dict[int, datetime]
+
+    def _model_open(self, loaded: store.Loaded, now: datetime) -> None:
+        """Read the model's state back from what the actor was built from, its second 0 being
+        ``now`` (nothing when the check is off)."""
+        self.model_origin = now
+        self.model_state: TableState | None = None
+        self._model_job = ModelJob()
+        # The rows of each stream (the actor's, the model's) not matched yet, for how many jobs,
+        # and the last inputs fed (`_match`).
+        self._model_waiting: tuple[list[Row], list[Row]] = ([], [])
+        self._model_waited = 0
+        self._model_inputs: list[str] = []
+        if settings.AMIGOS_TABLE_MODEL_CHECK:
+            self.model_state = restore.table_state(loaded, self.timing, now, now)
+
+    def _feed(self, given: TableInput) -> TableError | None:
+        """The model takes ``given`` at the actor's now; its refusal is returned (and a refused
+        play's sign of life kept, as the model's `TableError.heard` says a caller keeps it)."""
+        before = self.model_state
+        if before is None:
+            return None
+        job = self._model_job
+        if job.cards is None:
+            job.cards = {seat: dict(counts) for seat, counts in self.cards.items()}
+        job.inputs.append(repr(given))
+        origin = self.model_origin
+        now = (self.clock.now() - origin).total_seconds()
+        # When each seat was last heard from is the actor's (see the module's docstring).
+        seats = tuple(
+            replace(seat, last_seen=(self.last_seen[number] - origin).total_seconds())
+            if number in self.last_seen
+            else seat
+            for number, seat in enumerate(before.seats)
+        )
+        before = replace(before, seats=seats)
+        due = next_deadline(before)
+        if due is not None and due.at is not None and due.at < now - LATE:
+            job.late = True
+        try:
+            after, effects = advance(before, given, now)
+        except TableError as refusal:
+            job.refusals.append(refusal.code)
+            if refusal.heard is not None:
+                after, effects = refusal.heard
+                job.steps.append((before, after, effects))
+                self.model_state = after
+            return refusal
+        job.steps.append((before, after, effects))
+        self.model_state = after
+        return None
+
+    def _model_stored(self, entries: list[LogEntry]) -> None:
+        """The actor stored ``entries`` in the job under way."""
+        if self.model_state is not None:
+            self._model_job.stored.extend(entries)
+
+    async def _model_job_ended(self) -> None:
+        """Compare what the job stored with what the model's steps write; start the next job.
+
+        A job that fed the model an input late (`LATE`) is not compared: the model read the table
+        again from the database instead, as a restarted actor would."""
+        job, self._model_job = self._model_job, ModelJob()
+        if self.model_state is None or not (job.steps or job.stored):
+            return
+        if job.late:
+            loaded = await database_sync_to_async(store.load)(self.id)
+            if loaded is not None:
+                now = self.clock.now()
+                self.model_state = restore.table_state(loaded, self.timing, now, self.model_origin)
+            self._model_waiting, self._model_waited = ([], []), 0
+            return
+        cards: dict[int, dict[str, int]] = job.cards or {}
+        written: list[Row] = []
+        for before, after, effects in job.steps:
+            context = EntryContext(
+                origin=self.model_origin,
+                table_id=self.id,
+                match_number=self.game.match_number,
+                names=tuple(self.game.names),
+                user_ids=tuple(seat.user_id for seat in self.seats),
+                cards=cards,
+                next_table_id=self.next_table_id,
+                levels=tuple(seat.level for seat in self.seats),
+            )
+            for entry in entries_of(before, after, effects, context):
+                if isinstance(entry, CardGiven):
+                    cards[entry.seat] = dict(entry.cards)
+                written.append(log_codec.encode(entry))
+        stored = [log_codec.encode(entry) for entry in job.stored]
+        self._match(job, stored, written)
+
+    def _match(self, job: ModelJob, stored: list[Row], written: list[Row]) -> None:
+        """Match the two streams of rows. A deadline that fell due is carried out by the model at
+        its next input, whatever it is (`advance` runs what fell due first), and by the actor when
+        its timer's job runs: the same rows may come a job apart. So each stream's rows not yet
+        matched wait (for a few jobs) for the other's; rows that differ where both have some are
+        a disagreement at once."""
+        actor = self._model_waiting[0] + stored
+        model = self._model_waiting[1] + written
+        same = 0
+        while same < min(len(actor), len(model)) and _alike(actor[same], model[same]):
+            same += 1
+        actor, model = actor[same:], model[same:]
+        self._model_inputs = [*self._model_inputs[-8:], *job.inputs]
+        if (actor and model) or ((actor or model) and self._model_waited >= WAITING_JOBS):
+            found = Disagreement(
+                self.id, tuple(self._model_inputs), tuple(actor), tuple(model), tuple(job.refusals)
+            )
+            DISAGREEMENTS.append(found)
+            log.error("the pure table disagrees with the actor: %s", found)
+            actor, model = [], []
+        self._model_waited = self._model_waited + 1 if actor or model else 0
+        self._model_waiting = (actor, model)
+
+
+#: How late (seconds) an input may come after a deadline the model has due, before the job is
+#: judged late. The actor carries out a deadline when its timer fires, at that moment; the model,
+#: at any input, each at the moment it fell due (`amigos.table.advance`: a late timer gives the
+#: same table as a punctual one). The tests' fake clocks jump past deadlines without firing them,
+#: and a loaded machine fires timers late: such a job's rows cannot agree and are not compared.
+LATE = 0.5
+
+#: How far apart two moments of the same row may be: the actor reads its clock again at several
+#: points of a job, the model once per input, so with a real clock they differ by a few ms.
+MOMENT_SLACK = timedelta(seconds=1)
+
+_MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+
+
+def _alike(one: object, other: object) -> bool:
+    """Whether two stored values are the same, moments within `MOMENT_SLACK` of each other."""
+    if isinstance(one, dict) and isinstance(other, dict):
+        return one.keys() == other.keys() and all(_alike(one[key], other[key]) for key in one)
+    if isinstance(one, list | tuple) and isinstance(other, list | tuple):
+        return len(one) == len(other) and all(_alike(a, b) for a, b in zip(one, other, strict=True))
+    if isinstance(one, str) and isinstance(other, str) and one != other:
+        if _MOMENT.fullmatch(one) and _MOMENT.fullmatch(other):
+            first = datetime.fromisoformat(one.replace("Z", "+00:00"))
+            second = datetime.fromisoformat(other.replace("Z", "+00:00"))
+            return abs(first - second) <= MOMENT_SLACK
+        return False
+    return one == other
+
+
+#: How many jobs rows of one stream may wait for the other's (`ModelMixin._match`).
+WAITING_JOBS = 6
