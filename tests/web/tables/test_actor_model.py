@@ -57,6 +57,7 @@ async def test_a_rule_that_drifts_is_caught(
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     version, legal = await turn_in(me, actor, "any")
+    assert actor_model.DISAGREEMENTS == []  # none before the drift
     real = actor_model.advance
 
     def forgetful(state: Any, given: Any, now: float) -> Any:

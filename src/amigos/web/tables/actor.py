@@ -16,7 +16,8 @@ The actor is one class, but its jobs are kept in small modules by what they are 
 (`actor_senders`), the invitations and the organizer's start and cancellation
 (`actor_gathering`), who is at the table (`actor_presence`), the turn clock and its cards
 (`actor_clock`), the vote after a match (`actor_votes`), what a seat or a spectator sees
-(`actor_view`), and the timers, the deadlines' job and computer players (`actor_timer`). This
+(`actor_view`), the timers, the deadlines' job and computer players (`actor_timer`), and, in the
+tests, the pure table run beside it and checked against it (`actor_model`). This
 module keeps the restart, the plays, the hand's flow, and storing; the types all of them share
 are in `actor_types`.
 """
