@@ -55,7 +55,7 @@ from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
-from amigos.web.tables import chat_lines, log_codec, rendering, socket_keys, store, storing
+from amigos.web.tables import chat_lines, log_codec, log_facts, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_gathering import GatheringMixin
 from amigos.web.tables.actor_model import ModelMixin
@@ -73,12 +73,10 @@ from amigos.web.tables.actor_types import (
     phase_of,
 )
 from amigos.web.tables.actor_view import SeatViewMixin
-from amigos.web.tables.actor_votes import VOTE_CHOICES, VotesMixin
+from amigos.web.tables.actor_votes import VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.log_entries import (
     NOTICE_CODES,
-    CardGiven,
-    ComputerHolds,
     Disconnected,
     HandEnded,
     LogEntry,
@@ -86,9 +84,7 @@ from amigos.web.tables.log_entries import (
     Notice,
     Reconnected,
     SeatChanged,
-    SeatReturned,
     TurnClockShown,
-    VoteCast,
     no_cards,
 )
 from amigos.web.tables.rendering import iso
@@ -164,19 +160,18 @@ class TableActor(
         self.game = Game(self.id, self.variant, self._names(), mode=mode.value)
         log_entries = [log_codec.decode(kind, data) for _, kind, data in loaded.log]
         self.game.replay(log_entries)
-        # A card's counts come from the Card rows; a practice card (a table with a computer
-        # player) has none, for it never counts toward a suspension: it is counted from the log.
-        self.clock_info: TurnClockShown | None = None
-        for entry in log_entries:
-            if isinstance(entry, CardGiven) and entry.practice:
-                counts = self.cards.setdefault(entry.seat, no_cards())
-                counts[entry.colour] = counts.get(entry.colour, 0) + 1
-            elif isinstance(entry, VoteCast) and (choice := VOTE_CHOICES.get(entry.choice)) is not None:
-                self.votes[entry.seat] = choice
-            elif isinstance(entry, TurnClockShown):
-                self.clock_info = entry
-            elif isinstance(entry, (HandEnded, MatchEnded, Disconnected)):
-                self.clock_info = None
+        # What the log says of each seat and of the turn clock (`log_facts`). A card's counts come
+        # from the Card rows; a practice card (a table with a computer player) has none, for it
+        # never counts toward a suspension: it is counted from the log.
+        facts = log_facts.read(log_entries, len(self.seats))
+        self.clock_info: TurnClockShown | None = facts.clock
+        for number, seat_facts in enumerate(facts.seats):
+            if seat_facts.vote is not None:
+                self.votes[number] = seat_facts.vote
+            if any(seat_facts.practice.values()):
+                counts = self.cards.setdefault(number, no_cards())
+                for colour, count in seat_facts.practice.items():
+                    counts[colour] = counts.get(colour, 0) + count
         # The rules of time this table follows, and the turn under way (docs/rules.md).
         self.conduct = conduct_of(self.variant, mode)
         # Every duration, the pause between hands from the site's setting (so the pure table fed
@@ -194,21 +189,10 @@ class TableActor(
         self.away_since: dict[int, datetime] = {}
         # During the vote: since when each human seat has had no page open (it left the table).
         self.vote_left: dict[int, datetime] = {}
-        for entry in log_entries:
-            if not isinstance(entry, (Disconnected, Reconnected, ComputerHolds, SeatReturned)):
-                continue
-            seat_number = entry.seat
-            if not 0 <= seat_number < len(self.seats):
-                continue
-            if isinstance(entry, Disconnected):
-                self.away_since[seat_number] = _moment(entry.since) or now
-            elif isinstance(entry, Reconnected):
-                self.away_since.pop(seat_number, None)
-                self.seats[seat_number].held_by_computer = False
-            elif isinstance(entry, ComputerHolds):
-                self.seats[seat_number].held_by_computer = True
-            else:
-                self.seats[seat_number].held_by_computer = False
+        for number, seat_facts in enumerate(facts.seats):
+            self.seats[number].held_by_computer = seat_facts.held
+            if seat_facts.away_since is not None:
+                self.away_since[number] = _moment(seat_facts.away_since) or now
         self.broken = False
         # The loop the actor lives in, kept: Python 3.11's `asyncio.get_running_loop()` makes a
         # system call (getpid) on every call, and every play would make several.

@@ -57,20 +57,15 @@ from amigos.table import (
     TableState,
     Timing,
     TurnClock,
-    VoteChoice,
     hand_id,
     needs_first_leader,
 )
 from amigos.table.clock import after_card, turn_clock
 from amigos.table.hand import apply_move, deal_hand
-from amigos.web.tables import log_codec, store
+from amigos.web.tables import log_codec, log_facts, store
 from amigos.web.tables.actor_types import phase_of
-from amigos.web.tables.actor_votes import VOTE_CHOICES
 from amigos.web.tables.game import epoch, system_reason
 from amigos.web.tables.log_entries import (
-    CardGiven,
-    ComputerHolds,
-    Disconnected,
     HandEnded,
     HandStarted,
     HandVoided,
@@ -79,13 +74,9 @@ from amigos.web.tables.log_entries import (
     MatchStarted,
     Passed,
     Played,
-    Reconnected,
-    SeatReturned,
     TableCancelled,
     TurnClockShown,
-    VoteCast,
     VotesClosed,
-    no_cards,
 )
 from amigos.web.tables.rendering import match_name
 
@@ -128,15 +119,10 @@ class _Reader:
         self.first_leader: int | None = None
         self.hand: HandInPlay | None = None
         self.redeal = 0
-        self.clock_shown: TurnClockShown | None = None
-        self.clock_cards = 0
         self.first_clock: float | None = None
         self.dealt_at: float | None = None
-        self.away_since: list[float | None] = [None] * count
-        self.abandon = [False] * count
-        self.held = [False] * count
-        self.votes: list[VoteChoice | None] = [None] * count
-        self.cards = [no_cards() for _ in range(count)]
+        # Each seat's presence, vote and cards, and the turn clock last shown (`log_facts`).
+        self.facts = log_facts.LogFacts([log_facts.SeatFacts() for _ in range(count)])
         self.ended: MatchEnded | None = None
         self.votes_closed = False
         self.cancelled = False
@@ -146,6 +132,7 @@ class _Reader:
         return None if moment is None else epoch(moment) - self.origin
 
     def read(self, entry: LogEntry) -> None:
+        log_facts.read_one(self.facts, entry)
         if isinstance(entry, MatchStarted):
             self.first_leader = entry.first_leader
         elif isinstance(entry, HandStarted):
@@ -154,24 +141,14 @@ class _Reader:
             assert self.hand is not None, "a deal voided with no hand in play"
             self.redeal = self.hand.redeal + 1
             self.hand = None
-            self.clock_shown = None
         elif isinstance(entry, Played | Passed):
             self._moved(entry)
         elif isinstance(entry, TurnClockShown):
-            self.clock_shown, self.clock_cards = entry, 0
             if self.first_clock is None:
                 self.first_clock = self._clock_start(entry)
-        elif isinstance(entry, CardGiven):
-            if 0 <= entry.seat < len(self.cards) and entry.colour in ("yellow", "blue", "red"):
-                self.cards[entry.seat][entry.colour] += 1
-            shown = self.clock_shown
-            if shown is not None and entry.seat == shown.seat and entry.colour == "yellow":
-                self.clock_cards += 1
         elif isinstance(entry, HandEnded):
-            self.clock_shown = None
             self.redeal = 0
         elif isinstance(entry, MatchEnded):
-            self.clock_shown = None
             self.ended = entry
             match = self.match
             if (
@@ -182,20 +159,6 @@ class _Reader:
             ):
                 # Stopped short of its target (abandonment, suspension): the match says so too.
                 self.match = match.stop(Termination(entry.termination), entry.offender)
-        elif isinstance(entry, Disconnected):
-            self.clock_shown = None
-            self.away_since[entry.seat] = self.at(entry.since) if entry.since is not None else self.seconds
-            self.abandon[entry.seat] = entry.abandon
-        elif isinstance(entry, Reconnected):
-            self.away_since[entry.seat] = None
-            self.abandon[entry.seat] = False
-            self.held[entry.seat] = False
-        elif isinstance(entry, ComputerHolds):
-            self.held[entry.seat] = True
-        elif isinstance(entry, SeatReturned):
-            self.held[entry.seat] = False
-        elif isinstance(entry, VoteCast):
-            self.votes[entry.seat] = VOTE_CHOICES.get(entry.choice)
         elif isinstance(entry, VotesClosed):
             self.votes_closed = True
         elif isinstance(entry, TableCancelled):
@@ -218,7 +181,6 @@ class _Reader:
         if dealt.commitment != entry.commitment or dealt.state.leader != entry.leader:
             raise ValueError(f"the log's hand {entry.number} is not the deal of its key")
         self.first_clock = None
-        self.clock_shown = None
         # When it was dealt; a log of an older version does not say (`hand_in_play` then takes
         # its first clock's start).
         self.dealt_at = self.at(entry.at)
@@ -251,7 +213,6 @@ class _Reader:
         )
         self.match = moved.match
         self.hand = replace(hand, state=moved.after, moves=(*hand.moves, stamp))
-        self.clock_shown = None
 
     def hand_in_play(self) -> HandInPlay | None:
         hand = self.hand
@@ -262,7 +223,7 @@ class _Reader:
     def clock(self, seats: tuple[SeatState, ...], timing: Timing) -> TurnClock | None:
         """The turn clock last shown, if it still runs, with the cards of that turn fallen
         (`clock.turn_clock`, then `clock.after_card` once per card)."""
-        shown, hand = self.clock_shown, self.hand
+        shown, hand = self.facts.clock, self.hand
         if shown is None or hand is None or hand.state.is_over:
             return None
         started = self._clock_start(shown)
@@ -270,7 +231,7 @@ class _Reader:
             return None
         state: HandState = hand.state
         clock = turn_clock(state, self.config.conduct, timing, started, seats[shown.seat].plays_itself)
-        for _ in range(self.clock_cards):
+        for _ in range(self.facts.clock_cards):
             if clock.card_at is None:
                 break
             clock = after_card(clock, timing)
@@ -326,20 +287,23 @@ def _seats(loaded: store.Loaded, config: TableConfig, reader: _Reader, now: floa
     seats = []
     for row, player in zip(loaded.seats, config.players, strict=True):
         number = row.number
-        counts = reader.cards[number]
-        away = reader.away_since[number]
+        facts = reader.facts.seats[number]
+        counts = facts.cards
+        away = None if facts.away_since is None else reader.at(facts.away_since or None)
+        if facts.away_since is not None and away is None:
+            away = now  # away, since a moment the entry did not say
         seats.append(
             SeatState(
                 player=player,
                 invitation=_INVITATIONS.get(row.invitation, Invitation.REFUSED),
                 last_seen=now,
                 away_since=away,
-                abandon=reader.abandon[number] if away is not None else False,
-                held_by_computer=reader.held[number],
+                abandon=facts.abandon if away is not None else False,
+                held_by_computer=facts.held,
                 yellow=counts["yellow"],
                 blue=counts["blue"],
                 red=counts["red"],
-                vote=reader.votes[number],
+                vote=facts.vote,
                 page_open=away is None,
             )
         )
