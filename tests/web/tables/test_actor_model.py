@@ -8,11 +8,12 @@ Every other test of the site runs with the check on and fails on a disagreement 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from amigos.table import Moved, Phase
+from amigos.table import Invitation, Moved, Phase
 from amigos.web.accounts.models import User
 from amigos.web.tables import actor_model
 from amigos.web.tables.actor import TableActor
@@ -72,6 +73,29 @@ async def test_a_rule_that_drifts_is_caught(
     assert found and found[0].table_id == actor.id
     assert "played" in [kind for kind, _ in found[0].actor]
     assert "played" not in [kind for kind, _ in found[0].model]
+
+
+async def test_a_state_that_drifts_is_caught(make_player: Callable[..., User]) -> None:
+    """Rows that agree are not enough: once they do, what each table holds is compared too. A
+    model that thinks a seated player's invitation is still open is reported at the next job."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, legal = await turn_in(me, actor, "any")
+    assert actor_model.DISAGREEMENTS == []
+    seats = held(actor).seats
+
+    async def set_invitation(invitation: Invitation) -> None:
+        state = held(actor)
+        actor.model_state = replace(state, seats=(replace(seats[0], invitation=invitation), *state.seats[1:]))
+
+    await actor.call(lambda: set_invitation(Invitation.PENDING))
+    await actor.call(lambda: actor.play(user.pk, version, play_of(legal[0])))
+    await actor.call(lambda: set_invitation(Invitation.ACCEPTED))
+    found = list(actor_model.DISAGREEMENTS)
+    actor_model.DISAGREEMENTS.clear()  # caught on purpose
+    assert found and found[0].actor == found[0].model == ()
+    assert "seat 0 invitation: actor Invitation.ACCEPTED, model Invitation.PENDING" in found[0].state
 
 
 async def test_a_late_deadline_is_read_again_not_compared(

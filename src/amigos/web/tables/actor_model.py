@@ -32,10 +32,20 @@ from typing import TYPE_CHECKING, Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from amigos.table import Effect, TableError, TableState, Timing, advance, next_deadline
+from amigos.table import (
+    Effect,
+    Invitation,
+    Phase,
+    TableError,
+    TableState,
+    Timing,
+    VoteChoice,
+    advance,
+    next_deadline,
+)
 from amigos.table.inputs import TableInput
 from amigos.web.tables import log_codec, restore, store
-from amigos.web.tables.actor_types import Clock, SeatState
+from amigos.web.tables.actor_types import Clock, SeatState, phase_of
 from amigos.web.tables.effect_entries import EntryContext, entries_of
 from amigos.web.tables.log_entries import CardGiven, LogEntry
 
@@ -57,11 +67,13 @@ class Disagreement:
     actor: tuple[Row, ...]
     model: tuple[Row, ...]
     refusals: tuple[str, ...] = ()
+    # What the two tables hold that differs once their rows agree (`ModelMixin._state_differences`).
+    state: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return (
             f"table {self.table_id}, inputs {list(self.inputs)}, refused {list(self.refusals)}:\n"
-            f"  actor: {list(self.actor)}\n  model: {list(self.model)}"
+            f"  actor: {list(self.actor)}\n  model: {list(self.model)}\n  state: {list(self.state)}"
         )
 
 
@@ -93,6 +105,14 @@ class ModelMixin:
     cards: dict[int, dict[str, int]]
     next_table_id: int | None
     last_seen: dict[int, datetime]
+    status: str
+    away_since: dict[int, datetime]
+    votes: dict[int, VoteChoice]
+
+    if TYPE_CHECKING:
+        # Defined by the actor's presence part.
+        @property
+        def paused(self) -> bool: ...
 
     def _model_open(self, loaded: store.Loaded, now: datetime) -> None:
         """Read the model's state back from what the actor was built from, its second 0 being
@@ -206,6 +226,50 @@ class ModelMixin:
             actor, model = [], []
         self._model_waited = self._model_waited + 1 if actor or model else 0
         self._model_waiting = (actor, model)
+        if actor or model:
+            return
+        differences = self._state_differences()
+        if differences:
+            found = Disagreement(
+                self.id, tuple(self._model_inputs), (), (), tuple(job.refusals), tuple(differences)
+            )
+            DISAGREEMENTS.append(found)
+            log.error("the pure table's state differs from the actor's: %s", found)
+
+    def _state_differences(self) -> list[str]:
+        """What the actor holds that the model beside it does not, once their rows agree: the
+        phase, whether the match waits for someone, the hand in play and the match's score, and
+        each seat's invitation (while the table is open), absence, computer holding and vote
+        (during the vote). The next deadline is left out: the actor keeps one that no longer
+        applies until its timer finds nothing to do (`Due.FORGET`), the model only the next that
+        does."""
+        state = self.model_state
+        assert state is not None
+        found: list[str] = []
+
+        def differ(what: str, mine: object, theirs: object) -> None:
+            if mine != theirs:
+                found.append(f"{what}: actor {mine}, model {theirs}")
+
+        phase = phase_of(self.status, self.game.in_hand)
+        differ("phase", phase, state.phase)
+        if state.phase is not Phase.CLOSED:
+            differ("paused", self.paused, state.paused)
+        if self.game.in_hand:
+            differ("the hand in play", self.game.hand, None if state.hand is None else state.hand.state)
+        match = self.game.match
+        if match is not None and state.match is not None:
+            differ("score", match.score, state.match.score)
+        for number, (mine, theirs) in enumerate(zip(self.seats, state.seats, strict=True)):
+            if phase is not Phase.CLOSED:
+                # A closed table's open invitations: "expired" at the actor, left open by the model.
+                invitation = restore.INVITATIONS.get(mine.invitation, Invitation.REFUSED)
+                differ(f"seat {number} invitation", invitation, theirs.invitation)
+            differ(f"seat {number} away", number in self.away_since, theirs.away_since is not None)
+            differ(f"seat {number} held", mine.held_by_computer, theirs.held_by_computer)
+            if phase is Phase.VOTING:
+                differ(f"seat {number} vote", self.votes.get(number), theirs.vote)
+        return found
 
 
 #: How late (seconds) an input may come after a deadline the model has due, before the job is

@@ -81,7 +81,7 @@ from amigos.web.tables.log_entries import (
 from amigos.web.tables.rendering import match_name
 
 #: A seat's invitation as its row spells it (anything else, such as "expired", did not come).
-_INVITATIONS = {"pending": Invitation.PENDING, "accepted": Invitation.ACCEPTED}
+INVITATIONS = {"pending": Invitation.PENDING, "accepted": Invitation.ACCEPTED}
 
 
 #: The table row's ``deadline_kind`` values this reader turns into the model's own deadlines.
@@ -295,7 +295,7 @@ def _seats(loaded: store.Loaded, config: TableConfig, reader: _Reader, now: floa
         seats.append(
             SeatState(
                 player=player,
-                invitation=_INVITATIONS.get(row.invitation, Invitation.REFUSED),
+                invitation=INVITATIONS.get(row.invitation, Invitation.REFUSED),
                 last_seen=now,
                 away_since=away,
                 abandon=facts.abandon if away is not None else False,
