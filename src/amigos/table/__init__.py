@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from amigos.engine import Termination
 
-from .advance import advance, next_deadline, open_table, rebuild
+from .advance import advance, next_deadline, open_table, rebuild, table_deadline
 from .deadlines import Due, DueNow, presence_first, table_due
 from .effects import (
     BackToLobby,
@@ -206,6 +206,7 @@ __all__ = [
     "start_refusal",
     "start_window",
     "suspension_ending",
+    "table_deadline",
     "table_due",
     "tracks_absence",
     "void_deal",

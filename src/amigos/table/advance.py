@@ -151,6 +151,16 @@ def next_deadline(state: TableState) -> Deadline | None:
 
 
 def _next_deadline(state: TableState) -> Deadline | None:
+    table = table_deadline(state)
+    presence = _presence(state)
+    # Which goes first when both are due is `presence_first`'s rule, which the actor asks too.
+    return presence if presence_first(_at(presence), _at(table)) else table
+
+
+def table_deadline(state: TableState) -> Deadline | None:
+    """The table's own next deadline, leaving out the seats' presence (a silence, an absent
+    player's window, a page closed during the vote): the one a server stores with the table,
+    while presence lives with the sockets."""
     candidates: list[Deadline] = []
     phase = state.phase
     if phase is Phase.INVITING and (until := next_lapse(_open_invitations(state))) is not None:
@@ -166,10 +176,7 @@ def _next_deadline(state: TableState) -> Deadline | None:
         due = clock_due(clock)
         if due is not None:
             candidates.append(Deadline(due[0], due[1], clock.seat))
-    table = _earliest(candidates)
-    presence = _presence(state)
-    # Which goes first when both are due is `presence_first`'s rule, which the actor asks too.
-    return presence if presence_first(_at(presence), _at(table)) else table
+    return _earliest(candidates)
 
 
 def _presence(state: TableState) -> Deadline | None:

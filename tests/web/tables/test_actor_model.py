@@ -98,6 +98,31 @@ async def test_a_state_that_drifts_is_caught(make_player: Callable[..., User]) -
     assert "seat 0 invitation: actor Invitation.ACCEPTED, model Invitation.PENDING" in found[0].state
 
 
+async def test_a_write_that_drifts_is_caught(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a job changes in the table row is compared too: a model whose step would not write
+    the turn's deadline the actor wrote is reported."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, legal = await turn_in(me, actor, "any")
+    assert actor_model.DISAGREEMENTS == []
+    real = actor_model.write_of
+
+    def no_deadline(*args: Any) -> Any:
+        step = real(*args)
+        step.write.deadline = (None, "")
+        return step
+
+    monkeypatch.setattr(actor_model, "write_of", no_deadline)
+    await actor.call(lambda: actor.play(user.pk, version, play_of(legal[0])))
+    monkeypatch.undo()
+    found = list(actor_model.DISAGREEMENTS)
+    actor_model.DISAGREEMENTS.clear()  # caught on purpose
+    assert found and found[0].state and found[0].state[0].startswith("writes: actor")
+
+
 async def test_a_late_deadline_is_read_again_not_compared(
     make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:

@@ -196,6 +196,7 @@ HOMONYMS: dict[str, tuple[set[str], str]] = {
     "tables/registry.py": ({"cancelled"}, "a table's status"),
     "tables/lobby.py": ({"cancelled"}, "a table's status"),
     "tables/actor_gathering.py": ({"cancelled"}, "a table's status and a closed invitation's reason"),
+    "tables/effect_writes.py": ({"cancelled"}, "a table's status"),
     "tables/actor_clock.py": ({"card"}, "the stored deadline of a turn's card"),
     "lobby/views.py": ({"disconnected"}, "a word of the lobby's script"),
     "realtime/limits.py": ({"clock"}, "an attribute's name"),

@@ -481,7 +481,7 @@ class TableActor(
         entries = pending.entries
         # Each entry becomes its stored row once: the same row is stored and published.
         rows = write.rows = [log_codec.encode(entry) for entry in entries]
-        self._model_stored(entries)
+        self._model_stored(entries, write)
         try:
             version = await storing.append(self.id, self.version, write, self.loop)
         except Exception:

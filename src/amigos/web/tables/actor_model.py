@@ -47,7 +47,9 @@ from amigos.table.inputs import TableInput
 from amigos.web.tables import log_codec, restore, store
 from amigos.web.tables.actor_types import Clock, SeatState, phase_of
 from amigos.web.tables.effect_entries import EntryContext, entries_of
+from amigos.web.tables.effect_writes import StepWrite, WriteContext, write_of
 from amigos.web.tables.log_entries import CardGiven, LogEntry
+from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
     from amigos.web.tables.game import Game
@@ -89,6 +91,7 @@ class ModelJob:
     inputs: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     stored: list[LogEntry] = field(default_factory=list)
+    writes: list[store.Write] = field(default_factory=list)
     cards: dict[int, dict[str, int]] | None = None
     # An input came after a deadline the actor's timer had not yet fired (`LATE`).
     late: bool = False
@@ -164,10 +167,11 @@ class ModelMixin:
         self.model_state = after
         return None
 
-    def _model_stored(self, entries: list[LogEntry]) -> None:
-        """The actor stored ``entries`` in the job under way."""
+    def _model_stored(self, entries: list[LogEntry], write: store.Write) -> None:
+        """The actor stored ``entries`` and ``write`` in the job under way."""
         if self.model_state is not None:
             self._model_job.stored.extend(entries)
+            self._model_job.writes.append(write)
 
     async def _model_job_ended(self) -> None:
         """Compare what the job stored with what the model's steps write; start the next job.
@@ -186,6 +190,8 @@ class ModelMixin:
             return
         cards: dict[int, dict[str, int]] = job.cards or {}
         written: list[Row] = []
+        model_writes: list[StepWrite] = []
+        now = self.clock.now()
         for before, after, effects in job.steps:
             context = EntryContext(
                 origin=self.model_origin,
@@ -197,12 +203,32 @@ class ModelMixin:
                 next_table_id=self.next_table_id,
                 levels=tuple(seat.level for seat in self.seats),
             )
-            for entry in entries_of(before, after, effects, context):
+            entries = entries_of(before, after, effects, context)
+            for entry in entries:
                 if isinstance(entry, CardGiven):
                     cards[entry.seat] = dict(entry.cards)
                 written.append(log_codec.encode(entry))
+            moment = WriteContext(self.model_origin, now, self.game.match_number, self.next_table_id)
+            model_writes.append(write_of(before, after, entries, moment))
         stored = [log_codec.encode(entry) for entry in job.stored]
         self._match(job, stored, written)
+        if not any(self._model_waiting):
+            mine = _summary([(write, write.record is not None) for write in job.writes])
+            theirs = _summary([(step.write, step.record) for step in model_writes])
+            if mine["deadline"] is None:
+                # The actor left the row's deadline as it was; the model writes it every step.
+                theirs["deadline"] = None
+            if not _alike(mine, theirs):
+                found = Disagreement(
+                    self.id,
+                    tuple(self._model_inputs),
+                    (),
+                    (),
+                    tuple(job.refusals),
+                    (f"writes: actor {mine}, model {theirs}",),
+                )
+                DISAGREEMENTS.append(found)
+                log.error("the pure table's writes differ from the actor's: %s", found)
 
     def _match(self, job: ModelJob, stored: list[Row], written: list[Row]) -> None:
         """Match the two streams of rows. A deadline that fell due is carried out by the model at
@@ -280,6 +306,41 @@ class ModelMixin:
 #: between a deadline and its timer: such a job's rows cannot agree and are not compared. A
 #: fake clock's timer fired on time (every deadline of the side-by-side matches) is compared.
 LATE = 0.0
+
+
+def _summary(writes: list[tuple[store.Write, bool]]) -> dict[str, Any]:
+    """What a job's writes change in the table row, together (the last status and deadline, every
+    card and seat, whether the record was written and the match ended), moments as the protocol
+    writes them, for `_alike`."""
+    found: dict[str, Any] = {
+        "status": None,
+        "match_started": False,
+        "closed": False,
+        "match_number": None,
+        "deadline": None,
+        "cards": [],
+        "seats": [],
+        "record": False,
+        "record_ended": False,
+        "termination": "",
+        "next_table_id": None,
+    }
+    for write, record in writes:
+        found["status"] = write.status or found["status"]
+        found["match_started"] = found["match_started"] or write.started_at is not None
+        found["closed"] = found["closed"] or write.ended_at is not None
+        found["match_number"] = write.match_number or found["match_number"]
+        if write.deadline is not None:
+            at, kind = write.deadline
+            found["deadline"] = [iso(at), kind]
+        found["cards"] += write.cards
+        found["seats"] += write.seats
+        found["record"] = found["record"] or record
+        found["record_ended"] = found["record_ended"] or write.record_ended
+        found["termination"] = write.termination or found["termination"]
+        found["next_table_id"] = write.next_table_id or found["next_table_id"]
+    return found
+
 
 #: How far apart two moments of the same row may be: the actor reads its clock again at several
 #: points of a job, the model once per input, so with a real clock they differ by a few ms.
