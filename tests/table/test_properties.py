@@ -20,6 +20,7 @@ from amigos.table import (
     CardGiven,
     Colour,
     Deadline,
+    DeadlineKind,
     Deal,
     Disconnected,
     Effect,
@@ -46,10 +47,19 @@ from amigos.table import (
     advance,
     next_deadline,
     open_table,
+    table_deadline,
 )
 from amigos.table.evolve import evolve
 
 from .helpers import config
+
+#: The deadlines of the seats' presence, which a table's own deadline leaves out.
+PRESENCE_KINDS = {
+    DeadlineKind.HEARTBEAT,
+    DeadlineKind.RECONNECT,
+    DeadlineKind.GRACE,
+    DeadlineKind.VOTE_ABSENCE,
+}
 
 TABLES = [
     ("amigos-100", ("ana", "beto", "caro", "dani")),
@@ -163,6 +173,14 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
     # The deadline kept on a state is the one a fresh look finds: a copy never inherits its
     # source's (`TableState.due`, reset by `evolve` and `replace` alike).
     assert deadline == next_deadline(replace(after)) == next_deadline(evolve(after))
+    # The table's own deadline (the one a server stores with the table) leaves the seats'
+    # presence out, and the next deadline is it or a presence one no later.
+    own = table_deadline(after)
+    assert own is None or own.kind not in PRESENCE_KINDS
+    if deadline is not None and deadline.kind not in PRESENCE_KINDS:
+        assert deadline == own
+    if own is not None and own.at is not None and deadline is not None and deadline.at is not None:
+        assert deadline.at <= own.at
     # The moves with their times are exactly the hand's plays and passes, in order.
     if hand is not None:
         stamps = [(stamp.seat, stamp.action) for stamp in hand.moves]
