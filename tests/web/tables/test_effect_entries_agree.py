@@ -36,7 +36,7 @@ from amigos.table import (
 from amigos.web.accounts.models import User
 from amigos.web.tables import log_codec, store, suspensions
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.effect_entries import EntryContext, entries_of
+from amigos.web.tables.effect_entries import entries_of
 from amigos.web.tables.log_entries import CardGiven
 from tests.web.tables import test_actor_agrees_with_model as harness
 from tests.web.tables.support import FakeClock
@@ -117,17 +117,7 @@ class Checker:
         served = read
         written: list[Row] = []
         for before, after, effects in mirror.steps[self.step :]:
-            context = EntryContext(
-                origin=mirror.start,
-                table_id=actor.id,
-                match_number=actor.game.match_number,
-                names=tuple(actor.game.names),
-                user_ids=tuple(seat.user_id for seat in actor.seats),
-                cards=self.cards,
-                next_table_id=actor.next_table_id,
-                levels=tuple(seat.level for seat in actor.seats),
-            )
-            entries = entries_of(before, after, effects, context)
+            entries = entries_of(before, after, effects, actor.entry_context(mirror.start, self.cards))
             for entry in entries:
                 if isinstance(entry, CardGiven):
                     self.cards[entry.seat] = dict(entry.cards)

@@ -167,6 +167,20 @@ class ModelMixin:
         self.model_state = after
         return None
 
+    def entry_context(self, origin: datetime, cards: dict[int, dict[str, int]]) -> EntryContext:
+        """What `entries_of` needs to know of this table that only the server knows, the model's
+        second 0 being ``origin`` and the ladder's counts before the step ``cards``."""
+        return EntryContext(
+            origin=origin,
+            table_id=self.id,
+            match_number=self.game.match_number,
+            names=tuple(self.game.names),
+            user_ids=tuple(seat.user_id for seat in self.seats),
+            cards=cards,
+            next_table_id=self.next_table_id,
+            levels=tuple(seat.level for seat in self.seats),
+        )
+
     def _model_stored(self, entries: list[LogEntry], write: store.Write) -> None:
         """The actor stored ``entries`` and ``write`` in the job under way."""
         if self.model_state is not None:
@@ -193,16 +207,7 @@ class ModelMixin:
         model_writes: list[StepWrite] = []
         now = self.clock.now()
         for before, after, effects in job.steps:
-            context = EntryContext(
-                origin=self.model_origin,
-                table_id=self.id,
-                match_number=self.game.match_number,
-                names=tuple(self.game.names),
-                user_ids=tuple(seat.user_id for seat in self.seats),
-                cards=cards,
-                next_table_id=self.next_table_id,
-                levels=tuple(seat.level for seat in self.seats),
-            )
+            context = self.entry_context(self.model_origin, cards)
             entries = entries_of(before, after, effects, context)
             for entry in entries:
                 if isinstance(entry, CardGiven):
