@@ -29,7 +29,7 @@
 #define SCORING_HANDS 2
 /* The horizon's estimate: the same constants as two_ended.py's ESTIMATE_*. */
 #define ESTIMATE_EVEN 45
-#define ESTIMATE_TEMPO 10
+#define ESTIMATE_TEMPO 0
 #define ESTIMATE_LOWEST 5
 
 /* What the table keeps of a position besides its key. */

@@ -37,9 +37,12 @@ _KERNEL_SCORING = {"losers": 0, "all": 1, "hands": 2}
 _UNLIMITED = 1 << 62
 #: The horizon's estimate (``TwoEndedSolver.estimate``; the same constants in _two_ended_kernel.c):
 #: the chance in percent that the side that just played wins, with equal tile counts; its change per
-#: tile of difference between the two sides' shortest hands; its bounds.
+#: tile of difference between the two sides' shortest hands; its bounds. Fitted to exact values of
+#: 573 Cuban 2v2 positions with 12 to 26 tiles in the hands (normal against normal, seed 11): 45 fit
+#: best, and any weight of the tile counts fitted worse (mean squared error 1,294 with 0, 1,489
+#: with 10; 1,400 for an estimate of 0), so that term is off.
 ESTIMATE_EVEN = 45
-ESTIMATE_TEMPO = 10
+ESTIMATE_TEMPO = 0
 ESTIMATE_LOWEST = 5
 
 
