@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import Position, TwoEndedSolver
-from amigos.bots.hard import CUBAN_SETTINGS, EXPERT_SETTINGS, HardBot, HardSettings
+from amigos.bots.hard import CUBAN_1V1_SETTINGS, CUBAN_SETTINGS, EXPERT_SETTINGS, HardBot, HardSettings
 from amigos.bots.knowledge import infer
 from amigos.engine import Action, HandState, Play
 from amigos.engine.view import SeatView, seat_view
@@ -271,7 +271,7 @@ def test_the_default_hard_bot_keeps_cubans_own_budgets(data: st.DataObject) -> N
 
     with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
         HardBot().choose(seat_view(state, state.to_move), data.draw(st.randoms(use_true_random=True)))
-    expected = CUBAN_SETTINGS if name.startswith("cuban") else HardSettings()
+    expected = {"cuban-2v2": CUBAN_SETTINGS, "cuban-1v1": CUBAN_1V1_SETTINGS}.get(name, HardSettings())
     laid = len(state.line.placements)
     # A decision with too many tiles in the hands for an exact world builds no solver at all.
     for budget in budgets:

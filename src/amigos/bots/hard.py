@@ -136,6 +136,12 @@ CUBAN_SETTINGS = HardSettings(
     exact_tiles=24,
     horizon_depth=12,
 )
+#: Cuban 1v1 keeps the budgets above had before the horizon: its hands hold 20 tiles, so every
+#: world is searched to the end from the first tile. With Cuban 2v2's budgets it was slower (p95
+#: 173 ms against 39) and no stronger (40 deals: +9.25 against +13.46 a hand); docs/bots.md.
+CUBAN_1V1_SETTINGS = HardSettings(
+    lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
+)
 
 
 class HardBot:
@@ -150,9 +156,11 @@ class HardBot:
         cuban: HardSettings | None = None,
     ) -> None:
         self.settings = settings or HardSettings()
-        # Cuban's budgets: CUBAN_SETTINGS for the default bot; a bot given settings uses them in
-        # every game unless it is given Cuban's too (tests give small budgets everywhere).
+        # Cuban's budgets: CUBAN_SETTINGS (2v2) and CUBAN_1V1_SETTINGS for the default bot; a bot
+        # given settings uses them in every game unless it is given Cuban's too (then in both
+        # Cuban games; tests give small budgets everywhere).
         self.cuban = cuban or (CUBAN_SETTINGS if settings is None else self.settings)
+        self.cuban_1v1 = cuban or (CUBAN_1V1_SETTINGS if settings is None else self.settings)
         self.name = name
         self._heuristic = NormalBot()
 
@@ -163,7 +171,9 @@ class HardBot:
         knowledge = infer(view)
         totals: dict[Action, float] | None = None
         # The double-nine set (Cuban) deals worlds too big to search to the end early: its own budgets.
-        settings = self.cuban if view.variant.max_pip >= DOUBLE_NINE else self.settings
+        settings = self.settings
+        if view.variant.max_pip >= DOUBLE_NINE:
+            settings = self.cuban if view.variant.players == 4 else self.cuban_1v1
         if is_two_ended(view.variant):
             hidden = sum(size for slot, size in knowledge.sizes.items() if slot != BONEYARD)
             in_hands = len(view.hand) + hidden
