@@ -100,6 +100,47 @@ def test_every_action_value_and_node_count_matches_the_python_search(data: st.Da
         assert compiled.stats.nodes == python.stats.nodes
 
 
+@settings(max_examples=800, deadline=None)
+@given(st.data())
+def test_a_horizon_gives_the_same_values_and_nodes_in_both(data: st.DataObject) -> None:
+    """The depth-limited search (``horizon``: plays leaving at most that many tiles in the hands are
+    scored by ``estimate``) is mirrored by the kernel too, estimates and shared tables included."""
+    rules = _rules(data)
+    horizon = data.draw(st.integers(1, 16), label="horizon")
+    python = TwoEndedSolver(rules, compiled=False, horizon=horizon)
+    compiled = TwoEndedSolver(rules, compiled=True, horizon=horizon)
+    for _ in range(data.draw(st.integers(1, 3), label="positions")):
+        position = _position(data, rules, data.draw(st.integers(1, 6), label="most"))
+        assert compiled.action_values(position) == python.action_values(position)
+        assert compiled.stats.nodes == python.stats.nodes
+
+
+def test_a_horizon_scores_the_positions_it_reaches_by_the_estimate() -> None:
+    """With a horizon above every position's tile count, each play that does not end the hand is
+    worth exactly ``estimate`` of the hands it leaves, and no node below the root is searched."""
+    rules = TwoEndedRules(9, 4, HandScoring.LOSERS, 0)
+    tiles = tile_set_for(9)
+    hands = (
+        tiles.mask_of([(9, 9), (9, 5), (4, 1)]),
+        tiles.mask_of([(8, 2), (3, 3)]),
+        tiles.mask_of([(7, 0), (6, 6), (2, 2)]),
+        tiles.mask_of([(5, 0), (1, 0)]),
+    )
+    position = Position(hands, (9, 4), 0)
+    for compiled in (False, True):
+        solver = TwoEndedSolver(rules, compiled=compiled, horizon=40)
+        values = solver.action_values(position)
+        assert solver.stats.nodes == 0
+        for move, value in values.items():
+            left = list(hands)
+            left[0] ^= 1 << move.tile
+            assert value == solver.estimate(left, 0)
+    # (9, 9) laid: side 0 holds 19 + 23 pips, side 1 holds 16 + 6; the shortest hands of both sides
+    # hold 2 tiles, so side 0 wins with a chance of 45%: (45 * 22 - 55 * 42) // 100 = -14 (floored).
+    left = [hands[0] ^ (1 << tiles.tile_index(9, 9)), *hands[1:]]
+    assert TwoEndedSolver(rules, horizon=40).estimate(left, 0) == -14
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_valuing_only_some_plays_gives_their_exact_values(data: st.DataObject) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from amigos.academy.spinner_search import SpinnerSearch
 from amigos.academy.two_ended import Position, TwoEndedSolver
-from amigos.bots.hard import CUBAN_SETTINGS, EXPERT_SETTINGS, HardBot, HardSettings
+from amigos.bots.hard import CUBAN_1V1_SETTINGS, CUBAN_SETTINGS, EXPERT_SETTINGS, HardBot, HardSettings
 from amigos.bots.knowledge import infer
 from amigos.engine import Action, HandState, Play
 from amigos.engine.view import SeatView, seat_view
@@ -108,6 +108,32 @@ def test_the_shallow_search_decides_cubans_opening_when_it_is_on(data: st.DataOb
         action = strict(QUICK).choose(view, data.draw(st.randoms(use_true_random=True)))
     assert action in state.legal_actions()
     assert calls, "no world was searched"
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.data())
+def test_the_default_hard_bot_searches_cubans_opening(data: st.DataObject) -> None:
+    """Regression (issue 41): Cuban 2v2's first tiles (40 tiles in the hands) are beyond any exact
+    world within the budgets, and the default hard level used to hand them to the normal level's
+    rules (so it played like normal for most of a Cuban hand). Now each world is searched
+    ``horizon_depth`` tiles deep, to the position's horizon, and the search decides."""
+    state = random_position("cuban-2v2", None, data.draw(st.randoms()), steps=data.draw(st.integers(0, 3)))
+    assume(len(state.legal_actions()) >= 2)
+    view = seat_view(state, state.to_move)
+    bot = HardBot()
+    bot._heuristic = NoRulesOfThumb()  # type: ignore[assignment]
+    horizons: list[int] = []
+    original = TwoEndedSolver.__post_init__
+
+    def spy(self: TwoEndedSolver) -> None:
+        horizons.append(getattr(self, "horizon", 0))
+        original(self)
+
+    with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
+        action = bot.choose(view, data.draw(st.randoms(use_true_random=True)))
+    assert action in state.legal_actions()
+    in_hands = sum(len(hand) for hand in state.hands)
+    assert horizons == [in_hands - CUBAN_SETTINGS.horizon_depth]
 
 
 def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Action, float] | None:
@@ -245,7 +271,7 @@ def test_the_default_hard_bot_keeps_cubans_own_budgets(data: st.DataObject) -> N
 
     with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
         HardBot().choose(seat_view(state, state.to_move), data.draw(st.randoms(use_true_random=True)))
-    expected = CUBAN_SETTINGS if name.startswith("cuban") else HardSettings()
+    expected = {"cuban-2v2": CUBAN_SETTINGS, "cuban-1v1": CUBAN_1V1_SETTINGS}.get(name, HardSettings())
     laid = len(state.line.placements)
     # A decision with too many tiles in the hands for an exact world builds no solver at all.
     for budget in budgets:

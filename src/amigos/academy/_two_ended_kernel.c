@@ -12,7 +12,7 @@
  * are no interpreter calls per node.
  *
  * Interface (see _two_ended_kernel.pyi): Kernel(players, suit_masks, halves, pips, rank,
- * scoring, tie_winner); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
+ * scoring, tie_winner, horizon=0); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
  * -> (value or None when the budget ran out, nodes counted so far).
  */
 #define PY_SSIZE_T_CLEAN
@@ -27,6 +27,10 @@
 #define SCORING_LOSERS 0
 #define SCORING_ALL 1
 #define SCORING_HANDS 2
+/* The horizon's estimate: the same constants as two_ended.py's ESTIMATE_*. */
+#define ESTIMATE_EVEN 45
+#define ESTIMATE_TEMPO 0
+#define ESTIMATE_LOWEST 5
 
 /* What the table keeps of a position besides its key. */
 typedef struct {
@@ -44,6 +48,7 @@ typedef struct {
     int tile_count;
     int scoring;
     int tie_winner; /* -1: a tied block scores nothing */
+    int horizon;    /* 0: exact; else a play leaving at most this many tiles in the hands is estimated */
     uint64_t suits[MAX_SUITS];
     int high[MAX_TILES];
     int low[MAX_TILES];
@@ -209,6 +214,32 @@ static int block_award(const Kernel *k, int mine, int theirs, int seat) {
     return won ? award : -award;
 }
 
+static int floor_div(int x, int d) {
+    int q = x / d;
+    return (x % d != 0 && (x < 0) != (d < 0)) ? q - 1 : q;
+}
+
+/* TwoEndedSolver.estimate: the expected award for `seat`'s side, `seat` having just played. */
+static int estimate(const Kernel *k, const uint64_t *hands, int seat) {
+    int mine, theirs, own = 64, rival = 64;
+    side_pips(k, hands, seat, &mine, &theirs);
+    for (int other = 0; other < k->players; other++) {
+        int count = __builtin_popcountll(hands[other]);
+        if ((other & 1) == (seat & 1)) {
+            if (count < own)
+                own = count;
+        } else if (count < rival) {
+            rival = count;
+        }
+    }
+    int chance = ESTIMATE_EVEN + ESTIMATE_TEMPO * (rival - own);
+    if (chance < ESTIMATE_LOWEST)
+        chance = ESTIMATE_LOWEST;
+    if (chance > 100 - ESTIMATE_LOWEST)
+        chance = 100 - ESTIMATE_LOWEST;
+    return floor_div(chance * theirs - (100 - chance) * mine, 100);
+}
+
 typedef struct {
     int8_t tile;
     uint8_t a;
@@ -346,10 +377,14 @@ static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, 
         } else {
             uint64_t left = remaining ^ bit;
             if (left & (k->suits[na] | k->suits[nb])) {
-                score = -search(k, hands, left, na, nb, following, -beta, -window_alpha);
-                if (k->exceeded) {
-                    hands[seat] = hand;
-                    return 0;
+                if (k->horizon && __builtin_popcountll(left) <= k->horizon) {
+                    score = estimate(k, hands, seat);
+                } else {
+                    score = -search(k, hands, left, na, nb, following, -beta, -window_alpha);
+                    if (k->exceeded) {
+                        hands[seat] = hand;
+                        return 0;
+                    }
                 }
             } else {
                 side_pips(k, hands, seat, &mine, &theirs);
@@ -400,11 +435,12 @@ static int read_ints(PyObject *sequence, int *out, int limit, const char *what) 
 }
 
 static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"players", "suit_masks", "halves", "pips", "rank", "scoring", "tie_winner", NULL};
-    int players, scoring, tie_winner;
+    static char *keywords[] = {"players", "suit_masks", "halves", "pips", "rank", "scoring", "tie_winner",
+                               "horizon", NULL};
+    int players, scoring, tie_winner, horizon = 0;
     PyObject *suit_masks, *halves, *pips, *rank;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOii", keywords, &players, &suit_masks, &halves, &pips,
-                                     &rank, &scoring, &tie_winner))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOii|i", keywords, &players, &suit_masks, &halves, &pips,
+                                     &rank, &scoring, &tie_winner, &horizon))
         return -1;
     if (players != 2 && players != 4) {
         PyErr_SetString(PyExc_ValueError, "two-ended search supports 2 or 4 seats");
@@ -417,6 +453,7 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
     self->players = players;
     self->scoring = scoring;
     self->tie_winner = tie_winner;
+    self->horizon = horizon;
     PyObject *fast = PySequence_Fast(suit_masks, "suit_masks");
     if (fast == NULL)
         return -1;

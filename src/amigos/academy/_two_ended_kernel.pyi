@@ -12,6 +12,7 @@ class Kernel:
         rank: Sequence[int],
         scoring: int,
         tie_winner: int,
+        horizon: int = 0,
     ) -> None: ...
     def search(
         self,

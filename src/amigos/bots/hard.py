@@ -18,11 +18,13 @@ docs/bots.md for the measured figures).
 * Two-ended games (Amigos, Cuban): each world is solved exactly by the compact
   solver (its compiled kernel), sharing one transposition table across the
   worlds of a decision, from the hand's first tile on: a world of an Amigos
-  lead takes about half a million nodes, a tenth of a second.  When the budget
-  runs out before ``min_worlds`` worlds were solved (Cuban's opening, with 40
-  tiles in the hands, is far beyond it) the normal level decides: a search a
-  few actions deep over determinized worlds is available (``shallow_worlds``)
-  but measured weaker than those rules there.
+  lead takes about half a million nodes, a tenth of a second.  Cuban's worlds
+  are far bigger (40 tiles in the hands at the lead, millions of nodes to the
+  end): with more than ``exact_tiles`` in the hands each world is searched
+  ``horizon_depth`` tiles deep by the same kernel, and the positions reached
+  there are scored by the solver's estimate of the award
+  (``TwoEndedSolver.horizon``).  When the budget runs out before
+  ``min_worlds`` worlds were solved the normal level decides.
 * Draw and fives games: each world (hidden hands and boneyard order) is built
   with ``SeatView.determinize`` and searched by ``SpinnerSearch``: with three
   or four players to the end of the hand when that fits a small budget (late
@@ -66,6 +68,10 @@ class HardSettings:
     # Exact worlds are tried only with at most this many tiles in the hands (an Amigos lead has 28;
     # a Cuban world with more than 34 takes millions of nodes, so the budget would be wasted).
     exact_tiles: int = 34
+    # With more tiles in the hands than ``exact_tiles``: 0, no search of the worlds (the shallow
+    # search below or the normal level decides); else each world is searched this many tiles deep
+    # by the same solver, the positions at that depth scored by its estimate (``horizon``).
+    horizon_depth: int = 0
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     # The model of the other players behind that weighting (``amigos.bots.likelihood``): "pips"
     # (heavy tiles first) or "follow" (the normal level's rules: heavy tiles, doubles, long suits).
@@ -113,13 +119,27 @@ EXPERT_SETTINGS = HardSettings(
 )
 
 
-#: Cuban's budgets: those the hard level had before the compiled kernel (it searches only near
-#: the end of a hand, where three worlds fit). On 300 deals of Cuban 2v2 against normal these gave
-#: +0.66 a hand (95% interval -1.80 to +3.11), the budgets above -1.41 (-4.21 to +1.39), and a
-#: shallow search where no world fits -3.43 (-6.38 to -0.48); docs/bots.md has the runs.
+#: Cuban's budgets. Searched to the end, a Cuban world fits a decision's budget only from about
+#: 28 tiles in the hands (the last third of a hand): with budgets that searched only there (110,000
+#: nodes before the 8th tile, 8,000 after) hard played the normal level's rules for most of a hand
+#: and was even with normal in Cuban 2v2 (+0.66 a hand, 95% interval -1.80 to +3.11, 300 deals;
+#: Amigos' budgets -1.41, a shallow Python search where no world fits -3.43). So above 24 tiles in
+#: the hands each world is searched 12 tiles deep (a few thousand kernel nodes) to a horizon scored
+#: by the solver's estimate; docs/bots.md has the runs.
 #: The highest pip of the double-nine set, whose games (Cuban) search on :data:`CUBAN_SETTINGS`.
 DOUBLE_NINE = 9
 CUBAN_SETTINGS = HardSettings(
+    lead_nodes=500_000,
+    early_nodes=300_000,
+    late_nodes=80_000,
+    min_worlds=3,
+    exact_tiles=24,
+    horizon_depth=12,
+)
+#: Cuban 1v1 keeps the budgets above had before the horizon: its hands hold 20 tiles, so every
+#: world is searched to the end from the first tile. With Cuban 2v2's budgets it was slower (p95
+#: 173 ms against 39) and no stronger (40 deals: +9.25 against +13.46 a hand); docs/bots.md.
+CUBAN_1V1_SETTINGS = HardSettings(
     lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
 )
 
@@ -136,9 +156,11 @@ class HardBot:
         cuban: HardSettings | None = None,
     ) -> None:
         self.settings = settings or HardSettings()
-        # Cuban's budgets: CUBAN_SETTINGS for the default bot; a bot given settings uses them in
-        # every game unless it is given Cuban's too (tests give small budgets everywhere).
+        # Cuban's budgets: CUBAN_SETTINGS (2v2) and CUBAN_1V1_SETTINGS for the default bot; a bot
+        # given settings uses them in every game unless it is given Cuban's too (then in both
+        # Cuban games; tests give small budgets everywhere).
         self.cuban = cuban or (CUBAN_SETTINGS if settings is None else self.settings)
+        self.cuban_1v1 = cuban or (CUBAN_1V1_SETTINGS if settings is None else self.settings)
         self.name = name
         self._heuristic = NormalBot()
 
@@ -149,12 +171,17 @@ class HardBot:
         knowledge = infer(view)
         totals: dict[Action, float] | None = None
         # The double-nine set (Cuban) deals worlds too big to search to the end early: its own budgets.
-        settings = self.cuban if view.variant.max_pip >= DOUBLE_NINE else self.settings
+        settings = self.settings
+        if view.variant.max_pip >= DOUBLE_NINE:
+            settings = self.cuban if view.variant.players == 4 else self.cuban_1v1
         if is_two_ended(view.variant):
             hidden = sum(size for slot, size in knowledge.sizes.items() if slot != BONEYARD)
             in_hands = len(view.hand) + hidden
             if in_hands <= settings.exact_tiles:
                 totals = self._two_ended_totals(view, knowledge, actions, rng, settings)
+            elif settings.horizon_depth > 0:
+                horizon = max(0, in_hands - settings.horizon_depth)
+                totals = self._two_ended_totals(view, knowledge, actions, rng, settings, horizon)
             if totals is None and settings.shallow_worlds > 0:  # no exact world fitted
                 totals = self._determinized_totals(
                     view,
@@ -196,6 +223,7 @@ class HardBot:
         actions: list[Action],
         rng: random.Random,
         settings: HardSettings,
+        horizon: int = 0,
     ) -> dict[Action, float] | None:
         variant = view.variant
         seat = view.seat
@@ -205,7 +233,7 @@ class HardBot:
             budget = settings.lead_nodes
         else:
             budget = settings.early_nodes if laid < 7 else settings.late_nodes
-        solver = TwoEndedSolver(rules_for(variant, view.tie_winner), node_budget=budget)
+        solver = TwoEndedSolver(rules_for(variant, view.tie_winner), node_budget=budget, horizon=horizon)
         moves: dict[Action, Move] = {
             action: compact_move(view.line, action, variant.max_pip)
             for action in actions
