@@ -7,8 +7,9 @@ stores must come from what the model decided. `entries_of` is that brick: from o
 pure table (the state before, the state after, the effects it gave) and what only the server knows
 (`EntryContext`: accounts, names, the card ladder's counts, the wall clock's origin, the table's
 identity), it writes the entries the actor writes today for the same step, in the same order.
-Nothing in production calls it yet (tests/web/tables/test_effect_entries_agree.py keeps it equal
-to the actor's rows, step by step).
+Nothing in production calls it yet: tests/web/tables/test_effect_entries_agree.py keeps it equal
+to the actor's rows step by step, and the pure table run beside every actor in the tests
+(`actor_model`) compares the rows it writes with the actor's at the end of every job.
 
 Rule decisions stay out: each entry is spelt by the writer the actor's `Game` uses
 (`entry_writing`: `move_entries`, `hand_started_entry`, `hand_ended_entry`, `match_ended_entry`,
