@@ -397,28 +397,24 @@ class PresenceMixin:
         else:
             self._arm()
 
-    def _goes_away(self, seat: int) -> bool:
-        """Whether the seat's last page closing makes it away (`detach`, `_gone`)."""
-        if leaves_vote(self.status == "voting", self.seats[seat].is_computer, pages_left=False):
-            return False
-        return self.tracking and seat not in self.away_since and not self.seats[seat].is_computer
-
     async def detach(self, key: object, seat: int) -> None:
         """A socket of the seat's player closed or left the table (inside the actor): with no socket
-        left the seat is away at once."""
+        left the seat is away at once (during the vote, its absence from the vote starts)."""
         keys = self.sockets.get(seat)
         if keys is None or key not in keys:
             return
         keys.discard(key)
-        if not keys and not self._goes_away(seat):
-            # Only where the seat goes away does the actor first ask whether the player was
-            # suspended (`_gone`), which the model is told instead (`Suspend`).
-            self._feed(inputs.Disconnected(seat))
-        if leaves_vote(self.status == "voting", self.seats[seat].is_computer, pages_left=bool(keys)):
+        if keys:
+            return
+        computer = self.seats[seat].is_computer
+        voting = leaves_vote(self.status == "voting", computer, pages_left=False)
+        if not voting and self.tracking and seat not in self.away_since and not computer:
+            # Away: the actor first asks whether the player was suspended (`_gone`), which the
+            # model beside it is told instead (`Suspend`), else that the pages closed.
+            await self._commit(await self._gone(seat, self.clock.now()))
+            return
+        self._feed(inputs.Disconnected(seat))
+        if voting:
             # Its last page closed during the vote: unless one comes back soon (a reload), it left.
             self.vote_left[seat] = self.clock.now()
             self._arm()
-            return
-        if keys or not self.tracking or seat in self.away_since or self.seats[seat].is_computer:
-            return
-        await self._commit(await self._gone(seat, self.clock.now()))
