@@ -455,9 +455,9 @@ async def test_a_player_counted_away_who_plays_is_back_and_the_play_stands(
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     _, legal = await turn_in(me, actor, "any")
-    # The seat is judged away by hand, which the pure table beside the actor never hears of.
-    actor.model_state = None
+    # The seat is judged away by hand: the pure table reads what was stored, as after a restart.
     await actor.call(lambda: actor._commit(actor._away(0, actor.clock.now())))
+    await actor.call(actor._model_reread)
     assert actor.paused and me.events("disconnected")
     before = actor.version
     await actor.call(lambda: actor.play(user.pk, before, play_of(legal[0])))
@@ -477,9 +477,9 @@ async def test_a_stale_play_from_a_player_counted_away_brings_them_back_though_r
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     _, legal = await turn_in(me, actor, "any")
-    # The seat is judged away by hand, which the pure table beside the actor never hears of.
-    actor.model_state = None
+    # The seat is judged away by hand: the pure table reads what was stored, as after a restart.
     await actor.call(lambda: actor._commit(actor._away(0, actor.clock.now())))
+    await actor.call(actor._model_reread)
     stranger = await sync_to_async(make_player)("Nadie")
     before = actor.version
     for sender, code in ((stranger.pk, "not_seated"), (user.pk, "stale_version")):

@@ -57,6 +57,7 @@ from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
 from amigos.web.tables import chat_lines, log_codec, log_facts, rendering, socket_keys, store, storing
 from amigos.web.tables.actor_clock import TurnClockMixin
+from amigos.web.tables.actor_decide import DecideMixin
 from amigos.web.tables.actor_gathering import GatheringMixin
 from amigos.web.tables.actor_model import ModelMixin
 from amigos.web.tables.actor_presence import PresenceMixin
@@ -127,6 +128,7 @@ class TableActor(
     VotesMixin,
     SeatViewMixin,
     TimerMixin,
+    DecideMixin,
     ModelMixin,
 ):
     """One live table's single writer. Its parts (queue, senders, gathering, presence, turn clock,
@@ -339,10 +341,10 @@ class TableActor(
         return {"table_id": self.id, "seat": audience, "version": self.version, "mode": mode}
 
     async def play(self, user_id: int, version: int, action: Action) -> dict[str, Any]:
-        seat = await self._heard_sender(user_id, version)
-        self._feed(inputs.Move(seat, action))
-        self._refuse_play(seat)
-        await self._commit(self._act(seat, action, system=False))
+        """A player's move: who sent it is the actor's to check (a seat here, the version seen);
+        the move itself, the pure table's to judge and carry out (`actor_decide`)."""
+        seat = await self._moving_sender(user_id, version)
+        await self._decided(inputs.Move(seat, action))
         return {"version": self.version}
 
     async def post_chat(self, user_id: int, text: str) -> dict[str, Any]:

@@ -11,7 +11,8 @@ stands for (a play is a `Move`, a page joining a `Reconnected`, the timer a `Tic
 `Deal` with the key the actor chose...), and at the end of the job compares the log entries the
 actor stored with the entries `effect_entries.entries_of` writes from the model's steps. A
 difference is kept in `DISAGREEMENTS` (and logged); the tests' fixture fails the test that made
-it. With the setting off (production) nothing here runs.
+it. The model's state is kept in production too, for the inputs it decides (`actor_decide`);
+with the setting off only the comparison is skipped.
 
 One fact is the actor's, not fed: when each seat was last heard from. A heartbeat from a present
 player is taken at once, outside any job (`heard_at_once`), and the tests' fake clocks jump: a
@@ -93,8 +94,12 @@ class ModelJob:
     stored: list[LogEntry] = field(default_factory=list)
     writes: list[store.Write] = field(default_factory=list)
     cards: dict[int, dict[str, int]] | None = None
-    # An input came after a deadline the actor's timer had not yet fired (`LATE`).
+    # An input came after a deadline the actor's timer had not yet fired (`LATE`): the model may
+    # have done more than the actor stored, and reads the table again.
     late: bool = False
+    # A heartbeat was taken in the middle of the job, which the actor's decision may have read:
+    # the job is not compared (with the check on, the model reads the table again).
+    unsure: bool = False
 
 
 class ModelMixin:
@@ -108,6 +113,7 @@ class ModelMixin:
     cards: dict[int, dict[str, int]]
     next_table_id: int | None
     last_seen: dict[int, datetime]
+    sockets: dict[int, set[object]]
     status: str
     away_since: dict[int, datetime]
     votes: dict[int, VoteChoice]
@@ -128,12 +134,14 @@ class ModelMixin:
         self._model_waiting: tuple[list[Row], list[Row]] = ([], [])
         self._model_waited = 0
         self._model_inputs: list[str] = []
-        if settings.AMIGOS_TABLE_MODEL_CHECK:
-            self.model_state = restore.table_state(loaded, self.timing, now, now)
+        self.model_state = restore.table_state(loaded, self.timing, now, now)
 
-    def _feed(self, given: TableInput) -> TableError | None:
+    def _feed(self, given: TableInput, *, decided: bool = False) -> TableError | None:
         """The model takes ``given`` at the actor's now; its refusal is returned (and a refused
-        play's sign of life kept, as the model's `TableError.heard` says a caller keeps it)."""
+        play's sign of life kept, as the model's `TableError.heard` says a caller keeps it).
+
+        ``decided``: the model's step is what the actor stores (`actor_decide`), so a deadline
+        it carries out first is not late: it is stored with the input."""
         before = self.model_state
         if before is None:
             return None
@@ -152,7 +160,7 @@ class ModelMixin:
         )
         before = replace(before, seats=seats)
         due = next_deadline(before)
-        if due is not None and due.at is not None and due.at < now - LATE:
+        if not decided and due is not None and due.at is not None and due.at < now - LATE:
             job.late = True
         try:
             after, effects = advance(before, given, now)
@@ -195,12 +203,11 @@ class ModelMixin:
         job, self._model_job = self._model_job, ModelJob()
         if self.model_state is None or not (job.steps or job.stored):
             return
-        if job.late:
-            loaded = await database_sync_to_async(store.load)(self.id)
-            if loaded is not None:
-                now = self.clock.now()
-                self.model_state = restore.table_state(loaded, self.timing, now, self.model_origin)
-            self._model_waiting, self._model_waited = ([], []), 0
+        check = settings.AMIGOS_TABLE_MODEL_CHECK
+        if job.late or (job.unsure and check):
+            await self._model_reread()
+            return
+        if not check:
             return
         cards: dict[int, dict[str, int]] = job.cards or {}
         written: list[Row] = []
@@ -234,6 +241,21 @@ class ModelMixin:
                 )
                 DISAGREEMENTS.append(found)
                 log.error("the pure table's writes differ from the actor's: %s", found)
+
+    async def _model_reread(self) -> None:
+        """The model reads the table back from the database, as a restarted actor would: after an
+        input it took late, its state may be ahead of what the actor stored."""
+        loaded = await database_sync_to_async(store.load)(self.id)
+        if loaded is not None:
+            now = self.clock.now()
+            state = restore.table_state(loaded, self.timing, now, self.model_origin)
+            # Which seats have a page joined is this process's to know, not the log's.
+            seats = tuple(
+                replace(seat, page_open=bool(self.sockets.get(number)))
+                for number, seat in enumerate(state.seats)
+            )
+            self.model_state = replace(state, seats=seats)
+        self._model_waiting, self._model_waited = ([], []), 0
 
     def _match(self, job: ModelJob, stored: list[Row], written: list[Row]) -> None:
         """Match the two streams of rows. A deadline that fell due is carried out by the model at

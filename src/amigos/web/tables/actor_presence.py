@@ -88,7 +88,7 @@ class PresenceMixin:
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its other parts.
-        def _feed(self, given: inputs.TableInput) -> TableError | None: ...
+        def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
 
         async def _commit(self, pending: Pending) -> None: ...
         @property
@@ -380,7 +380,7 @@ class PresenceMixin:
         # Taken in the middle of a job (awaiting its storing or a look-up), it may change what
         # the job goes on to decide, which the pure table beside the actor cannot know.
         if self._model_job.inputs:
-            self._model_job.late = True
+            self._model_job.unsure = True
         if heard is Heard.PRESENT:
             self.last_seen[seat] = self.clock.now()
         return True

@@ -68,6 +68,16 @@ class SendersMixin:
         assert seat is not None
         return seat
 
+    async def _moving_sender(self, user_id: int, version: int) -> int:
+        """The seat of a move's sender (`_acting_seat`). The pure table hears the seat itself when
+        it judges the move (`actor_decide`); only a move refused here, for its version, is heard
+        from by the actor first (`command_heard`), as `_heard_sender` hears every such command."""
+        seat, refusal = self._sender(user_id, version)
+        if refusal is not None:
+            return await self._heard_sender(user_id, version)
+        assert seat is not None
+        return seat
+
     def _sender(self, user_id: int, version: int) -> tuple[int | None, str | None]:
         """The sender's seat (None: none here) and why the command is refused by who sent it and
         which version they saw (`sender_refusal`; None: it is not)."""

@@ -65,7 +65,8 @@ class TimerMixin:
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
-        def _feed(self, given: inputs.TableInput) -> TableError | None: ...
+        def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
+        async def _decided(self, given: inputs.TableInput) -> None: ...
 
         @property
         def paused(self) -> bool: ...
@@ -249,8 +250,7 @@ class TimerMixin:
         async def play() -> None:
             if self.version != version or self.game.to_move != seat:
                 return  # the table moved on (a deadline fired): this answer is old
-            self._feed(inputs.Move(seat, action, by_computer=True))
-            await self._commit(self._act(seat, action, system=False, reason="computer"))
+            await self._decided(inputs.Move(seat, action, by_computer=True))
 
         try:
             await self.call(play)

@@ -1,0 +1,140 @@
+"""The pure table decides: the part of the table actor that hands an input to `amigos.table.advance`
+and carries out what it answers (issue 37, "one live table").
+
+Why: a table's rules are to live in one place, the pure model, as lila's round actor runs
+scalachess. An input this part takes (today: every move, a person's or a computer player's) is
+judged only by the model. Its step becomes the stored rows (`effect_entries.entries_of`) and the
+table row's changes (`effect_writes.write_of`), stored before anyone is told (`_commit`); the
+record is built by the actor's `Game`, which follows the same rows (`Game.replay`); and what the
+actor's other parts still read (the status, each seat's presence, computer holding and vote, the
+cards, the turn's clock) is set from the model's new state (`_follow`). Nothing here decides.
+
+The inputs not yet taken here (invitations, presence, votes, the timer...) are still decided by
+the actor's own parts and fed to the model beside them (`actor_model`); the tests compare both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from amigos.table import Moved, Phase, SystemPlay, TurnClock
+from amigos.web.operations import metrics
+from amigos.web.realtime.commands import CommandError
+from amigos.web.tables.actor_types import Pending
+from amigos.web.tables.effect_entries import entries_of
+from amigos.web.tables.effect_writes import WriteContext, status_of, write_of
+from amigos.web.tables.log_entries import CardGiven, MatchEnded, TurnClockShown
+
+if TYPE_CHECKING:
+    from amigos.table import Effect, TableError, TableState, VoteChoice
+    from amigos.table.inputs import TableInput
+    from amigos.web.tables.actor_model import ModelJob
+    from amigos.web.tables.actor_types import Clock, SeatState
+    from amigos.web.tables.effect_entries import EntryContext
+    from amigos.web.tables.game import Game
+    from amigos.web.tables.log_entries import LogEntry
+
+
+class DecideMixin:
+    """Inputs the model decides, for `TableActor` (which sets the attributes below)."""
+
+    clock: Clock
+    game: Game
+    seats: list[SeatState]
+    status: str
+    cards: dict[int, dict[str, int]]
+    next_table_id: int | None
+    last_seen: dict[int, datetime]
+    away_since: dict[int, datetime]
+    vote_left: dict[int, datetime]
+    votes: dict[int, VoteChoice]
+    clock_info: TurnClockShown | None
+    turn: TurnClock | None
+    turn_started: datetime | None
+    model_origin: datetime
+    _model_job: ModelJob
+
+    if TYPE_CHECKING:
+        # Defined by the actor, its model part and its presence part.
+        def _feed(self, given: TableInput, *, decided: bool = False) -> TableError | None: ...
+        def entry_context(self, origin: datetime, cards: dict[int, dict[str, int]]) -> EntryContext: ...
+        def _absent_seats(self) -> tuple[int, ...]: ...
+        async def _commit(self, pending: Pending) -> None: ...
+
+    async def _decided(self, given: TableInput) -> None:
+        """The model takes ``given``; what its step did is stored and told. A refusal is raised as
+        the command's error, after storing what the refused input still did (a person's move is a
+        sign of life whatever the rules say of it: `amigos.table.TableError.heard`)."""
+        job = self._model_job
+        first = len(job.steps)
+        refusal = self._feed(given, decided=True)
+        for before, after, effects in job.steps[first:]:
+            await self._commit(self._carried_out(before, after, effects))
+        if refusal is not None:
+            raise CommandError(refusal.code, refusal.detail or refusal.code)
+
+    def _carried_out(self, before: TableState, after: TableState, effects: list[Effect]) -> Pending:
+        """The rows and the row's changes of the model's step from ``before`` to ``after``, the
+        actor's memory brought to ``after``."""
+        now = self.clock.now()
+        entries = entries_of(before, after, effects, self.entry_context(self.model_origin, self.cards))
+        context = WriteContext(self.model_origin, now, self.game.match_number, self.next_table_id)
+        step = write_of(before, after, entries, context)
+        self.game.replay(entries)
+        self._follow(after, entries)
+        if step.record:
+            ended = any(type(entry) is MatchEnded for entry in entries)
+            step.write.record = self.game.record(absent=self._absent_seats() if ended else ())
+        for effect in effects:
+            if type(effect) is Moved:
+                metrics.count_play(False, "computer" if before.seats[effect.seat].plays_itself else None)
+            elif type(effect) is SystemPlay:
+                metrics.count_play(True, effect.reason.value)
+        return Pending(entries=entries, write=step.write)
+
+    def _follow(self, state: TableState, entries: list[LogEntry]) -> None:
+        """What the actor's other parts read, set from the model's ``state`` after a step whose
+        rows are ``entries``: the status, each seat's presence, holding and vote, the cards, and
+        the turn's clock."""
+        origin = self.model_origin
+        self.status = status_of(state)
+        for number, seat in enumerate(state.seats):
+            self.seats[number].held_by_computer = seat.held_by_computer
+            self.last_seen[number] = _at(origin, seat.last_seen)
+            _keep(self.away_since, number, None if seat.away_since is None else _at(origin, seat.away_since))
+            absent = seat.vote_absent_since
+            _keep(self.vote_left, number, None if absent is None else _at(origin, absent))
+            _keep(self.votes, number, seat.vote)
+        for entry in entries:
+            if type(entry) is CardGiven:
+                self.cards[entry.seat] = dict(entry.cards)
+            elif type(entry) is TurnClockShown:
+                self.clock_info = entry
+        clock = state.clock
+        if clock is None or state.phase is not Phase.PLAYING or state.paused:
+            self.clock_info = None
+            self.turn = self.turn_started = None
+            return
+        # The actor keeps the turn's clock in seconds since the turn began (`actor_clock`).
+        self.turn_started = _at(origin, clock.started)
+        self.turn = replace(
+            clock,
+            started=0.0,
+            card_at=None if clock.card_at is None else clock.card_at - clock.started,
+            system_at=None if clock.system_at is None else clock.system_at - clock.started,
+        )
+
+
+def _at(origin: datetime, seconds: float) -> datetime:
+    """The model's moment ``seconds`` as the actor's clock reads it."""
+    return origin + timedelta(seconds=seconds)
+
+
+def _keep(memory: dict[int, Any], key: int, value: object) -> None:
+    """``memory[key]`` is ``value``, or absent for None."""
+    if value is None:
+        memory.pop(key, None)
+    else:
+        memory[key] = value
