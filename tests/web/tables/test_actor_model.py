@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from amigos.table import CardGiven, Invitation, Phase
+from amigos.table import Invitation, Notice, Phase
 from amigos.web.accounts.models import User
-from amigos.web.tables import actor_model
+from amigos.web.tables import actor_model, socket_keys
 from amigos.web.tables.actor import TableActor
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, play_of, turn_in
@@ -50,37 +50,34 @@ async def test_the_model_follows_the_table_through_plays(make_player: Callable[.
 
 
 async def test_a_rule_that_drifts_is_caught(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A model that forgets a yellow card (its `CardGiven` effect dropped) writes no ``card`` row
-    where the actor stored one when the turn's time ran out: the check reports the job, with both
-    lists of rows. (A move is the model's own to decide, `actor_decide`: the timer's job is one
+    """A model that forgets to tell that a seat went away (its `Notice` effects dropped) writes
+    no ``disconnected`` row where the actor stored one when the player's page closed: the check
+    reports it, with both lists of rows, at the next job both store (the page back). (Moves and
+    the turn's clock are the model's own to decide, `actor_decide`: a page closing is an input
     the actor still decides beside it.)"""
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
-    _, legal = await turn_in(me, actor, "any")
+    await turn_in(me, actor, "any")
     assert actor_model.DISAGREEMENTS == []  # none before the drift
     real = actor_model.advance
 
     def forgetful(state: Any, given: Any, now: float) -> Any:
         after, effects = real(state, given, now)
-        return after, [effect for effect in effects if not isinstance(effect, CardGiven)]
+        return after, [effect for effect in effects if not isinstance(effect, Notice)]
 
-    assert actor.deadline_at is not None and actor.deadline_kind == "card"
-    fake_clock.advance((actor.deadline_at - fake_clock.now()).total_seconds())
-    assert actor.heard_at_once(0)
     monkeypatch.setattr(actor_model, "advance", forgetful)
-    await actor.fire_deadline()
+    key = socket_keys.key_of(me)
+    await actor.call(lambda: actor.detach(key, 0))
     monkeypatch.undo()
-    # Rows of one stream alone wait for the other's (`_match`): the next job, a play both store,
-    # shows the two streams differ.
-    await actor.call(lambda: actor.play(user.pk, actor.version, play_of(legal[0])))
+    await actor.call(lambda: actor.attach(key, 0))
     found = list(actor_model.DISAGREEMENTS)
     actor_model.DISAGREEMENTS.clear()  # caught on purpose: the fixture must not fail this test
     assert found and found[0].table_id == actor.id
-    assert "card" in [kind for kind, _ in found[0].actor]
-    assert "card" not in [kind for kind, _ in found[0].model]
+    assert "disconnected" in [kind for kind, _ in found[0].actor]
+    assert "disconnected" not in [kind for kind, _ in found[0].model]
 
 
 async def test_a_state_that_drifts_is_caught(make_player: Callable[..., User]) -> None:

@@ -19,6 +19,7 @@ from amigos.table import Timing
 from amigos.web.accounts.models import User
 from amigos.web.tables import socket_keys, store
 from amigos.web.tables.actor import TableActor
+from amigos.web.tables.actor_clock import WORDS
 from amigos.web.tables.restore import table_state
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, my_turn, play_of, until
@@ -62,10 +63,10 @@ async def _compare(actor: TableActor, fake_clock: FakeClock) -> set[str]:
         assert state.match.score == game.match.score
         if any(game.match.score):
             seen.add("scored")
-    turn = actor.turn
-    if turn is not None and game.in_hand:
+    shown = actor.clock_info
+    if shown is not None and game.in_hand:
         assert state.clock is not None
-        assert (state.clock.seat, state.clock.situation) == (turn.seat, turn.situation)
+        assert (state.clock.seat, WORDS[state.clock.situation]) == (shown.seat, shown.situation)
     for index, seat in enumerate(state.seats):
         counts = actor.cards.get(index, {"yellow": 0, "blue": 0, "red": 0})
         assert (seat.yellow, seat.blue, seat.red) == (counts["yellow"], counts["blue"], counts["red"])

@@ -51,7 +51,6 @@ from amigos.table import (
 )
 from amigos.table.senders import sender_refusal
 from amigos.web.lobby import chat as lobby_chat
-from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
@@ -415,34 +414,16 @@ class TableActor(
 
     async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:
         """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
-        `table.reshuffle`). The deal is voided, its key revealed, and the hand dealt again at once."""
-        seat = await self._heard_sender(user_id, version)
-        self._feed(inputs.AskReshuffle(seat))
-        self._refuse_play(seat)
-        try:
-            entries = self.game.reshuffle(seat)
-        except Refused as refusal:
-            raise CommandError(refusal.code, refusal.message) from None
-        entries += self._dealt()
-        pending = Pending(entries=entries, write=store.Write(at=self.clock.now()))
-        self._continue(pending)
-        assert pending.write is not None
-        # The stored record listed the voided deal as the hand in play: write it again (rare).
-        pending.write.record = self.game.record()
-        await self._commit(pending)
+        `table.reshuffle`). The pure table judges it, voids the deal (its key revealed) and asks
+        for the next, which is dealt at once (`actor_decide`)."""
+        seat = await self._moving_sender(user_id, version)
+        await self._decided(inputs.AskReshuffle(seat))
         return {"version": self.version}
 
-    def _act(self, seat: int, action: Action, *, system: bool, reason: str | None = None) -> Pending:
-        """``reason``: why the system or a computer player moved, for the record's ``system``."""
-        at = iso(self.clock.now()) or ""
-        try:
-            entries = self.game.act(seat, action, at=at, system=system, reason=reason)
-        except Refused as refusal:
-            raise CommandError(refusal.code, refusal.message) from None
-        metrics.count_play(system, reason)
-        pending = Pending(entries=entries, write=store.Write(at=self.clock.now()))
-        self._continue(pending)
-        return pending
+    def _new_key(self) -> str:
+        """A fresh deal key from the CSPRNG (`amigos.engine.new_deal_key`): every deal's key is
+        drawn here (tests replace it through this module to deal known hands)."""
+        return new_deal_key()
 
     def _continue(self, pending: Pending) -> None:
         """After an action: automatic passes, the end of a hand or match, and the next clock."""

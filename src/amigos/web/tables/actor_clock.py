@@ -1,12 +1,12 @@
-"""The turn clock: the part of the table actor that times each turn and carries out its cards.
+"""The turn clock: the part of the table actor that starts a turn's clock after the inputs the
+actor still decides itself (a match starting, a deal, a player back), and gives a card the
+presence rules call for (the blue card).
 
 What a turn's clock is and what its running out does are the pure table's rules
-(`amigos.table.clock`: the situation, the yellow cards and their reasons, the system's move); this
-part only holds the clock of the turn under way, turns its moments into the stored deadline and
-the protocol's words, and stores and tells what the rules decided. The actor's deadline dispatch
-(`TableActor._table_deadline`) calls it when the stored deadline falls due. No clock runs while
-the table waits for an absent player. `TableActor` inherits it, and every method here runs inside
-the actor.
+(`amigos.table.clock`); running out is carried out by the model itself (`actor_decide`: the
+yellow cards, the system's move, a correspondence day run out). This part turns the clock's
+moments into the stored deadline and the protocol's words. No clock runs while the table waits
+for an absent player. `TableActor` inherits it, and every method here runs inside the actor.
 
 The pure clock is kept in seconds since the turn began (``turn_started``): its moments are then
 the same small offsets the server adds to the turn's start, exactly, however long the table lives.
@@ -17,17 +17,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from amigos.table import CardReason, DeadlineKind, NoticeKind, Situation, TurnClock
-from amigos.table.clock import after_card, card_reason, clock_due, system_reason, turn_clock, warns_no_block
+from amigos.table import CardReason, DeadlineKind, Situation, TurnClock
+from amigos.table.clock import clock_due, turn_clock
 from amigos.table.sanctions import CardFate, card_fate
-from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
 from amigos.web.tables.entry_writing import legal_plays
-from amigos.web.tables.log_entries import NOTICE_CODES, Notice, TurnClockShown, no_cards
+from amigos.web.tables.log_entries import TurnClockShown, no_cards
 from amigos.web.tables.rendering import iso
 
 if TYPE_CHECKING:
-    from amigos.engine import Action
     from amigos.table import Conduct
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.game import Game
@@ -71,7 +69,6 @@ class TurnClockMixin:
 
         @property
         def paused(self) -> bool: ...
-        def _act(self, seat: int, action: Action, *, system: bool, reason: str | None = None) -> Pending: ...
 
     def _set_clock(self, pending: Pending) -> None:
         """Start the turn clock of the seat in turn (its legal plays go to that seat only).
@@ -104,32 +101,6 @@ class TurnClockMixin:
         pending.entries.append(entry)
         self.clock_info = entry
         write.deadline = _deadline(clock, now)
-
-    def _clock_card(self, seat: int, now: datetime) -> Pending:
-        """The turn's time ran out (or 5 s more passed): the yellow card the clock's rules give,
-        with the notice that there was no blocking situation when they call for it."""
-        pending = Pending(write=store.Write(at=now))
-        assert pending.write is not None
-        clock, started = self.turn, self.turn_started
-        if clock is None or started is None or clock.card_at is None:
-            # No clock of this process's making (none is ever lost, but should one be): the seat
-            # in turn gets fresh time rather than a card from a clock nobody can read.
-            self._set_clock(pending)
-            return pending
-        if warns_no_block(clock):
-            pending.entries.append(Notice(NOTICE_CODES[NoticeKind.NO_BLOCKING_SITUATION], seat))
-        self._give_card(pending, seat, "yellow", card_reason(clock))
-        self.turn = after_card(clock, TIMING)
-        pending.write.deadline = _deadline(self.turn, started)
-        return pending
-
-    def _system_play(self, seat: int) -> Pending:
-        """The system moves for the seat (the default move) for the reason the clock's rules give:
-        its single tile at 6 s, a timed turn run out, a computer player that did not answer."""
-        hand = self.game.hand
-        assert hand is not None
-        reason = system_reason(None if self.turn is None else self.turn.situation)
-        return self._act(seat, hand.default_action(), system=True, reason=reason.value)
 
     def _give_card(self, pending: Pending, seat: int, colour: str, reason: CardReason) -> None:
         """Show the card and count it, as the pure rule `card_fate` says: none for a computer's

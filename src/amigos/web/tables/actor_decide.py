@@ -19,12 +19,25 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.table import Moved, Phase, SystemPlay, TurnClock
+from amigos.engine import deal_from_key
+from amigos.engine.deal import random_seat
+from amigos.table import (
+    DealNeeded,
+    HandVoided,
+    Moved,
+    Phase,
+    SystemPlay,
+    TurnClock,
+    first_lead_draw,
+    inputs,
+    needs_first_leader,
+)
 from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError
+from amigos.web.tables import store
 from amigos.web.tables.actor_types import Pending
 from amigos.web.tables.effect_entries import entries_of
-from amigos.web.tables.effect_writes import WriteContext, status_of, write_of
+from amigos.web.tables.effect_writes import StepWrite, WriteContext, merged, status_of, write_of
 from amigos.web.tables.log_entries import CardGiven, MatchEnded, TurnClockShown
 
 if TYPE_CHECKING:
@@ -53,6 +66,8 @@ class DecideMixin:
     clock_info: TurnClockShown | None
     turn: TurnClock | None
     turn_started: datetime | None
+    deadline_at: datetime | None
+    deadline_kind: str
     model_origin: datetime
     _model_job: ModelJob
 
@@ -62,37 +77,82 @@ class DecideMixin:
         def entry_context(self, origin: datetime, cards: dict[int, dict[str, int]]) -> EntryContext: ...
         def _absent_seats(self) -> tuple[int, ...]: ...
         async def _commit(self, pending: Pending) -> None: ...
+        def _new_key(self) -> str: ...
 
     async def _decided(self, given: TableInput) -> None:
-        """The model takes ``given``; what its step did is stored and told. A refusal is raised as
-        the command's error, after storing what the refused input still did (a person's move is a
-        sign of life whatever the rules say of it: `amigos.table.TableError.heard`)."""
+        """The model takes ``given``; what its step did is stored and told. A deal it calls for
+        (`DealNeeded`) is dealt at once with a fresh key: a deal voided by a reshuffle is dealt
+        again in the same write, as one message (the voided deal and the new one); the next
+        hand's deal is a write of its own, after the step that ended the hand. A refusal is
+        raised as the command's error, after storing what the refused input still did (a
+        person's move is a sign of life whatever the rules say of it:
+        `amigos.table.TableError.heard`)."""
         job = self._model_job
-        first = len(job.steps)
+        index = len(job.steps)
         refusal = self._feed(given, decided=True)
-        for before, after, effects in job.steps[first:]:
-            await self._commit(self._carried_out(before, after, effects))
+        group = _Group()
+        while index < len(job.steps):
+            before, after, effects = job.steps[index]
+            index += 1
+            group.add(self._carried_out(before, after, effects), bool(effects))
+            needed = next((effect for effect in effects if type(effect) is DealNeeded), None)
+            if needed is not None and refusal is None:
+                if not any(type(effect) is HandVoided for effect in effects):
+                    await self._store(group)
+                    group = _Group()
+                self._feed(self._deal_for(after, needed), decided=True)
+        await self._store(group)
         if refusal is not None:
             raise CommandError(refusal.code, refusal.detail or refusal.code)
 
-    def _carried_out(self, before: TableState, after: TableState, effects: list[Effect]) -> Pending:
+    async def _store(self, group: _Group) -> None:
+        """Store and tell the steps gathered in ``group``, the record written again once, from
+        the game after all of them, when one of them asked for it (`write_of`'s ``record``)."""
+        write = group.write
+        if write is None or not (group.effects or self._changes(write)):
+            return
+        if group.record:
+            write.record = self.game.record(absent=self._absent_seats() if group.ended else ())
+        await self._commit(Pending(entries=group.entries, write=write))
+
+    def _changes(self, write: store.Write) -> bool:
+        """Whether a step with no effects still changes the table's row (its deadline)."""
+        return write.deadline is not None and write.deadline != (self.deadline_at, self.deadline_kind)
+
+    def _deal_for(self, state: TableState, needed: DealNeeded) -> inputs.Deal:
+        """The deal the model asked for, with a fresh key from the CSPRNG. Only a match's first
+        deal (not one dealt again after a reshuffle) names its leader: drawn from the deal's
+        set-aside tiles where the rules draw for it (Cuban), else a seat at random where the
+        rules need one (`amigos.table.needs_first_leader`)."""
+        key = self._new_key()
+        variant = self.game.variant
+        if needed.number != 1 or state.redeal:
+            return inputs.Deal(key)
+        if variant.draws_for_first_lead:
+            drawn = first_lead_draw(variant, deal_from_key(key, variant))
+            return inputs.Deal(key, None if drawn is None else drawn.leader)
+        return inputs.Deal(key, random_seat(variant.players) if needs_first_leader(variant) else None)
+
+    def _carried_out(self, before: TableState, after: TableState, effects: list[Effect]) -> StepWrite:
         """The rows and the row's changes of the model's step from ``before`` to ``after``, the
-        actor's memory brought to ``after``."""
+        actor's memory brought to ``after`` (the record is built once the job's steps are all
+        carried out: `_store`)."""
         now = self.clock.now()
         entries = entries_of(before, after, effects, self.entry_context(self.model_origin, self.cards))
         context = WriteContext(self.model_origin, now, self.game.match_number, self.next_table_id)
         step = write_of(before, after, entries, context)
+        for row in step.write.seats:
+            seat = self.seats[row["number"]]
+            seat.invitation, seat.invited_until = row["invitation"], row["invited_until"]
         self.game.replay(entries)
         self._follow(after, entries)
-        if step.record:
-            ended = any(type(entry) is MatchEnded for entry in entries)
-            step.write.record = self.game.record(absent=self._absent_seats() if ended else ())
         for effect in effects:
             if type(effect) is Moved:
                 metrics.count_play(False, "computer" if before.seats[effect.seat].plays_itself else None)
             elif type(effect) is SystemPlay:
                 metrics.count_play(True, effect.reason.value)
-        return Pending(entries=entries, write=step.write)
+        step.entries = entries
+        return step
 
     def _follow(self, state: TableState, entries: list[LogEntry]) -> None:
         """What the actor's other parts read, set from the model's ``state`` after a step whose
@@ -138,3 +198,22 @@ def _keep(memory: dict[int, Any], key: int, value: object) -> None:
         memory.pop(key, None)
     else:
         memory[key] = value
+
+
+class _Group:
+    """Steps stored together in one write: their rows, their writes merged, whether one of
+    them had effects, asked for the record to be written again, or ended the match."""
+
+    def __init__(self) -> None:
+        self.entries: list[LogEntry] = []
+        self.write: store.Write | None = None
+        self.effects = False
+        self.record = False
+        self.ended = False
+
+    def add(self, step: StepWrite, effects: bool) -> None:
+        self.entries += step.entries
+        self.write = step.write if self.write is None else merged(self.write, step.write)
+        self.effects = self.effects or effects
+        self.record = self.record or step.record
+        self.ended = self.ended or any(type(entry) is MatchEnded for entry in step.entries)

@@ -1,9 +1,10 @@
 """Who may act: the part of the table actor that checks a command's sender before the command.
 
 The rules are the pure table's (`amigos.table.senders.sender_refusal`: a seat here, then the
-version the page saw; `amigos.table.play_refusal`: whether the table is in play for that seat;
-`amigos.table.presence.command_heard`: which refused commands still show the page is there). This
-part only asks them with the actor's state and turns a refusal into the protocol's error.
+version the page saw; `amigos.table.presence.command_heard`: which refused commands still show
+the page is there). This part only asks them with the actor's state and turns a refusal into the
+protocol's error; whether the table is in play for the seat is the model's to judge with the
+command (`actor_decide`).
 `TableActor` inherits it, and every method here runs inside the actor.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amigos.table import play_refusal
 from amigos.table.presence import command_heard
 from amigos.table.senders import sender_refusal
 from amigos.web.realtime.commands import CommandError
@@ -23,13 +23,6 @@ if TYPE_CHECKING:
 SENDER_REFUSALS = {
     "not_seated": "you hold no seat at this table",
     "stale_version": "the table is at version {version}",
-}
-
-#: The English messages of a play's refusals by where the table stands (`play_refusal`'s codes).
-PLAY_REFUSALS = {
-    "not_playing": "the table is not in play",
-    "held_by_computer": "a computer player holds your seat",
-    "table_paused": "the table waits for an absent player",
 }
 
 
@@ -56,25 +49,16 @@ class SendersMixin:
         assert seat is not None
         return seat
 
-    async def _heard_sender(self, user_id: int, version: int) -> int:
-        """The seat of a play's or a request for a new deal's sender (`_acting_seat`), heard from
-        first (`played_by`) as the pure table's rule `command_heard` says: whatever the rules or
-        the version then say of the command, it came from the player's page, which is there.
-        Only a sender with no seat here is heard from by nobody."""
+    async def _moving_sender(self, user_id: int, version: int) -> int:
+        """The seat of a move's or a request for a new deal's sender (`_acting_seat`). The pure
+        table hears the seat itself when it judges the command (`actor_decide`); a command refused
+        here for its version came from the player's page all the same, which is there: the actor
+        hears the seat first (`played_by`), as the pure table's rule `command_heard` says. Only a
+        sender with no seat here is heard from by nobody."""
         seat, refusal = self._sender(user_id, version)
-        if seat is not None and command_heard(refusal):
+        if seat is not None and refusal is not None and command_heard(refusal):
             await self.played_by(seat)
         self._refuse_sender(refusal)
-        assert seat is not None
-        return seat
-
-    async def _moving_sender(self, user_id: int, version: int) -> int:
-        """The seat of a move's sender (`_acting_seat`). The pure table hears the seat itself when
-        it judges the move (`actor_decide`); only a move refused here, for its version, is heard
-        from by the actor first (`command_heard`), as `_heard_sender` hears every such command."""
-        seat, refusal = self._sender(user_id, version)
-        if refusal is not None:
-            return await self._heard_sender(user_id, version)
         assert seat is not None
         return seat
 
@@ -87,14 +71,3 @@ class SendersMixin:
     def _refuse_sender(self, refusal: str | None) -> None:
         if refusal is not None:
             raise CommandError(refusal, SENDER_REFUSALS[refusal].format(version=self.version))
-
-    def _refuse_play(self, seat: int) -> None:
-        """Whether the seat's player may play (or ask for a new deal) where the table stands is the
-        pure table's rule (`amigos.table.play_refusal`), asked after `_acting_seat`."""
-        refusal = play_refusal(
-            playing=self.status == "playing",
-            held_by_computer=self.seats[seat].held_by_computer,
-            paused=self.paused,
-        )
-        if refusal is not None:
-            raise CommandError(refusal, PLAY_REFUSALS[refusal])

@@ -31,8 +31,8 @@ from amigos.web.tables.actor_types import HOLDING_LEVEL, Pending
 from amigos.web.tables.log_entries import TableCancelled
 
 if TYPE_CHECKING:
-    from amigos.engine import Action
     from amigos.table import Phase, TableError
+    from amigos.web.tables.actor_model import ModelJob
     from amigos.web.tables.actor_types import Clock, SeatState
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import LogEntry
@@ -62,6 +62,7 @@ class TimerMixin:
     _timer: asyncio.TimerHandle | None
     _firing: set[asyncio.Task[None]]
     _thinking: asyncio.Task[None] | None
+    _model_job: ModelJob
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
@@ -73,20 +74,18 @@ class TimerMixin:
         def _next_presence(self) -> tuple[datetime, DeadlineKind, int] | None: ...
         async def call(self, job: Callable[[], Awaitable[T]], origin: Any = None) -> T: ...
         async def _commit(self, pending: Pending) -> None: ...
-        def _act(self, seat: int, action: Action, *, system: bool, reason: str | None = None) -> Pending: ...
         @property
         def phase(self) -> Phase: ...
         def _waits_for_organizer(self) -> bool: ...
         async def _presence_lapsed(self, kind: DeadlineKind, seat: int, at: datetime) -> None: ...
+        async def _suspended(self, seat: int) -> bool: ...
+        async def _model_reread(self) -> None: ...
         async def _close_invitations(self, answered: list[SeatState], reason: str) -> None: ...
         def _cancel(
             self, answered: list[SeatState], reason: str, ending: TableCancelled = ...
         ) -> Pending: ...
-        def _deal_next(self) -> Pending: ...
         async def _close_votes(self) -> list[LogEntry]: ...
         async def _wake_next_table(self) -> None: ...
-        def _clock_card(self, seat: int, now: datetime) -> Pending: ...
-        def _system_play(self, seat: int) -> Pending: ...
         def _end_unfinished(
             self, termination: str, seat: int | None, pending: Pending | None = None
         ) -> Pending: ...
@@ -167,8 +166,13 @@ class TimerMixin:
 
     async def _on_deadline(self) -> None:
         """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
-        then the table's own deadline (invitation, deal, vote, turn clock)."""
-        self._feed(inputs.Tick())
+        then the table's own deadline (invitation, deal, vote, turn clock). The turn's clock and
+        the deal are the pure table's to carry out (`_model_decides_deadline`); the rest is still
+        the actor's, the model fed the same `Tick` beside it."""
+        if await self._model_decides_deadline():
+            await self._decided(inputs.Tick())
+        else:
+            self._feed(inputs.Tick())
         while not self.broken:
             now = self.clock.now()
             presence = self._next_presence()
@@ -181,12 +185,41 @@ class TimerMixin:
                 continue
             if not table_due:
                 break
+            if DUE_KINDS.get(self.deadline_kind) in MODEL_DEADLINES:
+                # The pure table's own deadline, due behind a presence the actor carried out: the
+                # model, fed this job's Tick beside the actor, first reads back what was stored
+                # (the job is then not compared), then carries the deadline out at the moment it
+                # fell due.
+                self._model_job.late = True
+                await self._model_reread()
+                await self._decided(inputs.Tick())
+                if self.deadline_at is not None and self.deadline_at <= now:
+                    self.deadline_at = None  # nothing the model still has due: never spin on it
+                continue
             if not await self._table_deadline(now):
                 # Nothing to do for it any more (the turn it timed moved on): forget it, so the
                 # timer does not spin on a moment already past.
                 self.deadline_at = None
         if not self.broken:
             self._arm()
+
+    async def _model_decides_deadline(self) -> bool:
+        """Whether what fell due first is the pure table's to carry out (`actor_decide`): the
+        turn's clock (a card, the system's move, a correspondence day run out) or the next deal,
+        due no later than any seat's presence (ties go to the table's deadline:
+        `amigos.table.presence_first`). The model then carries out a presence due with it too,
+        unless that seat's account was suspended, which only the actor can look up: then the
+        actor carries out the lapse (`_presence_lapsed`, which ends what the suspension ends)."""
+        now = self.clock.now()
+        at = self.deadline_at
+        if at is None or now < at or DUE_KINDS.get(self.deadline_kind) not in MODEL_DEADLINES:
+            return False
+        presence = self._next_presence()
+        if presence is None or presence[0] > now:
+            return True
+        if not presence_first(presence[0], at):
+            return presence[1] is DeadlineKind.VOTE_ABSENCE or not await self._suspended(presence[2])
+        return False
 
     async def _table_deadline(self, now: datetime) -> bool:
         """Act on the table's stored deadline, as the pure table's rule (`amigos.table.table_due`)
@@ -209,29 +242,16 @@ class TimerMixin:
         elif what is Due.NOT_STARTED:
             # The organizer never pressed the button: everyone goes back to the meeting room.
             await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
-        elif what is Due.HOLD_DEAL:
-            # Nobody deals while the table waits for an absent player; the deal follows the return.
-            await self._commit(Pending(write=store.Write(at=now, deadline=(None, ""))))
-        elif what is Due.DEAL:
-            await self._commit(self._deal_next())
         elif what is Due.CLOSE_VOTE:
             entries = await self._close_votes()
             write = store.Write(at=now, status=self.status, ended_at=now, deadline=(None, ""))
             write.next_table_id = self.next_table_id
             await self._commit(Pending(entries=entries, write=write))
             await self._wake_next_table()
-        elif what is Due.FORGET:
-            return False
         else:
-            seat = self.game.to_move
-            assert seat is not None
-            if what is Due.CARD:
-                await self._commit(self._clock_card(seat, now))
-            elif what is Due.SYSTEM_PLAY:
-                await self._commit(self._system_play(seat))
-            else:
-                # A correspondence turn whose day ran out: the seat to move abandons the match.
-                await self._commit(self._end_unfinished("abandonment", seat))
+            # Nothing to do for it any more (`Due.FORGET`); the turn's clock and the deal are
+            # the pure table's (`MODEL_DEADLINES`), never asked here.
+            return False
         return True
 
     async def _think(self, seat: int, version: int) -> None:
@@ -265,6 +285,11 @@ class TimerMixin:
     async def _rearm(self) -> None:
         self._arm()
 
+
+#: The deadlines the pure table carries out itself when they fall due (`_model_decides_deadline`).
+MODEL_DEADLINES = frozenset(
+    {DeadlineKind.CARD, DeadlineKind.SYSTEM_PLAY, DeadlineKind.TURN, DeadlineKind.DEAL}
+)
 
 #: The pure table's kind of each stored deadline: the turn clock's as `actor_clock.STORED` writes
 #: them, read back through the same map, and the words logs of older versions may also hold

@@ -17,7 +17,7 @@ The record itself (``Write.record``) is not built here: ``record`` says when the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -74,6 +74,8 @@ class StepWrite:
 
     write: store.Write
     record: bool
+    # The rows the step stored, when the caller keeps them with its write (`actor_decide`).
+    entries: list[LogEntry] = field(default_factory=list)
 
 
 def write_of(
@@ -145,3 +147,23 @@ def _seat_rows(before: TableState, after: TableState, *, cancelled: bool) -> lis
         )
         rows.append({"number": number, "invitation": word, "invited_until": None})
     return rows
+
+
+def merged(first: store.Write, then: store.Write) -> store.Write:
+    """One write for two steps stored together (an input and the deals it called for, stored
+    as one job): ``then``'s status, deadline, record and moments win, cards and seats add up."""
+    return store.Write(
+        at=then.at,
+        status=then.status or first.status,
+        started_at=then.started_at or first.started_at,
+        ended_at=then.ended_at or first.ended_at,
+        deadline=then.deadline if then.deadline is not None else first.deadline,
+        match_number=then.match_number or first.match_number,
+        cards=[*first.cards, *then.cards],
+        seats=[*first.seats, *then.seats],
+        record=then.record if then.record is not None else first.record,
+        record_started_at=then.record_started_at or first.record_started_at,
+        record_ended=first.record_ended or then.record_ended,
+        termination=then.termination or first.termination,
+        next_table_id=then.next_table_id or first.next_table_id,
+    )
