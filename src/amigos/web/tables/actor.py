@@ -41,7 +41,6 @@ from amigos.table import (
     NoticeKind,
     Phase,
     Restart,
-    TurnClock,
     VoteChoice,
     conduct_of,
     first_lead_draw,
@@ -178,8 +177,6 @@ class TableActor(
         # Every duration, the pause between hands from the site's setting (so the pure table fed
         # the same `Timing` waits as long).
         self.timing = replace(TIMING, hand_pause=float(settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS))
-        self.turn: TurnClock | None = None
-        self.turn_started: datetime | None = None
         # Who is at the table: the sockets seated at each seat (this process), when each seat was
         # last heard from, and since when an absent seat is away (docs/rules.md, "Connection and
         # absence"). Every seat counts as present from the moment the actor is built.
@@ -512,7 +509,6 @@ class TableActor(
         pending.entries += self.game.end_match(termination, seat, at=iso(now))
         self.status = "finished"
         self.clock_info = None
-        self.turn = self.turn_started = None
         write = pending.write
         assert write is not None
         write.status = "finished"

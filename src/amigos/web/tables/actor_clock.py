@@ -8,8 +8,8 @@ yellow cards, the system's move, a correspondence day run out). This part turns 
 moments into the stored deadline and the protocol's words. No clock runs while the table waits
 for an absent player. `TableActor` inherits it, and every method here runs inside the actor.
 
-The pure clock is kept in seconds since the turn began (``turn_started``): its moments are then
-the same small offsets the server adds to the turn's start, exactly, however long the table lives.
+A clock started here counts in seconds from the turn's start (0): its moments are the small offsets
+the server adds to that moment.
 """
 
 from __future__ import annotations
@@ -58,11 +58,8 @@ class TurnClockMixin:
     conduct: Conduct
     deadline_at: datetime | None
     cards: dict[int, dict[str, int]]
-    # The clock shown for the turn under way (None when no clock runs), and the turn's pure clock
-    # (`amigos.table.TurnClock`, in seconds since ``turn_started``).
+    # The clock shown for the turn under way (None when no clock runs).
     clock_info: TurnClockShown | None
-    turn: TurnClock | None
-    turn_started: datetime | None
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
@@ -82,13 +79,11 @@ class TurnClockMixin:
         assert seat is not None and self.game.hand is not None
         if self.paused:
             self.clock_info = None
-            self.turn = self.turn_started = None
             write.deadline = (None, "")
             return
         state = self.seats[seat]
         computer = state.is_computer or state.held_by_computer
         clock = turn_clock(self.game.hand, self.conduct, TIMING, 0.0, computer)
-        self.turn, self.turn_started = clock, now
         seconds = int(clock.budget)
         # seat, deadline, seconds, situation, legal (by position: this runs on every play)
         entry = TurnClockShown(

@@ -15,7 +15,6 @@ the actor's own parts and fed to the model beside them (`actor_model`); the test
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +26,6 @@ from amigos.table import (
     Moved,
     Phase,
     SystemPlay,
-    TurnClock,
     first_lead_draw,
     inputs,
     needs_first_leader,
@@ -64,8 +62,6 @@ class DecideMixin:
     vote_left: dict[int, datetime]
     votes: dict[int, VoteChoice]
     clock_info: TurnClockShown | None
-    turn: TurnClock | None
-    turn_started: datetime | None
     deadline_at: datetime | None
     deadline_kind: str
     model_origin: datetime
@@ -157,7 +153,7 @@ class DecideMixin:
     def _follow(self, state: TableState, entries: list[LogEntry]) -> None:
         """What the actor's other parts read, set from the model's ``state`` after a step whose
         rows are ``entries``: the status, each seat's presence, holding and vote, the cards, and
-        the turn's clock."""
+        the turn's clock as last shown."""
         origin = self.model_origin
         self.status = status_of(state)
         for number, seat in enumerate(state.seats):
@@ -172,19 +168,8 @@ class DecideMixin:
                 self.cards[entry.seat] = dict(entry.cards)
             elif type(entry) is TurnClockShown:
                 self.clock_info = entry
-        clock = state.clock
-        if clock is None or state.phase is not Phase.PLAYING or state.paused:
+        if state.clock is None or state.phase is not Phase.PLAYING or state.paused:
             self.clock_info = None
-            self.turn = self.turn_started = None
-            return
-        # The actor keeps the turn's clock in seconds since the turn began (`actor_clock`).
-        self.turn_started = _at(origin, clock.started)
-        self.turn = replace(
-            clock,
-            started=0.0,
-            card_at=None if clock.card_at is None else clock.card_at - clock.started,
-            system_at=None if clock.system_at is None else clock.system_at - clock.started,
-        )
 
 
 def _at(origin: datetime, seconds: float) -> datetime:

@@ -24,7 +24,6 @@ from amigos.table import (
     DeadlineKind,
     Phase,
     SuspensionEnds,
-    TurnClock,
     VoteChoice,
     inputs,
     next_presence,
@@ -74,8 +73,6 @@ class PresenceMixin:
     game: Game
     clock: Clock
     clock_info: TurnClockShown | None
-    turn: TurnClock | None
-    turn_started: datetime | None
     deadline_at: datetime | None
     deadline_kind: str
     # The sockets seated at each seat (this process), when each seat was last heard from, since
@@ -283,7 +280,6 @@ class PresenceMixin:
         if self.paused and self.clock_info is not None:
             # The game waits: the clock of the seat in turn stops; it starts afresh on the return.
             self.clock_info = None
-            self.turn = self.turn_started = None
             assert pending.write is not None
             pending.write.deadline = (None, "")
         return pending
