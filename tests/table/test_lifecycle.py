@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from amigos.engine import commitment, deal_from_key, find_variant, verify_commitment
+from amigos.engine import Pass, commitment, deal_from_key, find_variant, verify_commitment
 from amigos.table import (
     Accept,
+    AskReshuffle,
     BackToLobby,
     Cancellation,
     ComputerTurn,
@@ -34,6 +35,7 @@ from amigos.table import (
     TableCancelled,
     TableError,
     TableReady,
+    TakeOver,
     Termination,
     Tick,
     TurnStarted,
@@ -149,6 +151,30 @@ def test_a_refusal_tells_the_organizer_and_sends_those_at_the_table_back_to_the_
         BackToLobby((0, 1, 3)),
     ]
     assert table.state.phase is Phase.CLOSED
+
+
+def test_a_move_or_a_new_deal_asked_at_a_closed_table_is_not_playing() -> None:
+    """Regression: the pure table answered a person's move at a closed table ``wrong_phase``;
+    the protocol (and the server before the model decided moves) says ``not_playing``."""
+    table = invited()
+    table.at(102.0, Refuse(2))
+    assert table.state.phase is Phase.CLOSED
+    before = table.state
+    for sent in (Move(1, Pass()), AskReshuffle(1)):
+        with pytest.raises(TableError) as caught:
+            table.at(103.0, sent)
+        assert caught.value.code == "not_playing"
+        assert table.state is before
+
+
+def test_a_closed_table_taken_over_stays_as_it_is() -> None:
+    """The server rebuilds a closed table to show it and hands it `TakeOver` as every rebuilt
+    table: nothing happens, and nothing is refused."""
+    table = invited()
+    table.at(102.0, Refuse(2))
+    before = table.state
+    assert table.at(200.0, TakeOver()) == []
+    assert table.state.phase is Phase.CLOSED and table.state.seats == before.seats
 
 
 def test_an_unanswered_invitation_expires_after_30_seconds() -> None:

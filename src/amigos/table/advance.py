@@ -319,10 +319,13 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
     if isinstance(given, inputs.Vote):
         # Asked of a closed table too: no vote is open (`vote_refusal`), as the server says.
         return vote(state, _seat(state, given.seat), given.choice, effects)
-    if state.phase is Phase.CLOSED:
-        raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.TakeOver):
         return _take_over(state, now, effects)
+    if state.phase is Phase.CLOSED:
+        if isinstance(given, inputs.Move | inputs.AskReshuffle):
+            # A person's command after the match, answered as the protocol answers it.
+            raise TableError("not_playing", "the table is closed")
+        raise TableError("wrong_phase", "the table is closed")
     if isinstance(given, inputs.Deal):
         return deal(state, given, now, effects)
     seat = _seat(state, given.seat)
@@ -388,7 +391,10 @@ def _pages_closed(state: TableState, seat: int, now: float, effects: list[Effect
 
 def _take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
     """A new owner rebuilt the table: heartbeats count from now, and what `on_restart` decides
-    (the rule the actor's `_resume` asks too) happens."""
+    (the rule the actor's `_resume` asks too) happens. A closed table has nothing to take over:
+    the server rebuilds one to show it, and nothing happens."""
+    if state.phase is Phase.CLOSED:
+        return state
     state = heard_again(state, now)
     restart = on_restart(
         state.phase,

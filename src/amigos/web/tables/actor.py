@@ -33,20 +33,14 @@ from typing import Any, Protocol
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from amigos.engine import Action, Pass, Play, deal_from_key, find_variant, new_deal_key
+from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
-from amigos.engine.variants.base import LeadDraw
 from amigos.table import (
     Mode,
-    NoticeKind,
     Phase,
-    Restart,
     VoteChoice,
     conduct_of,
-    first_lead_draw,
     inputs,
-    needs_first_leader,
-    on_restart,
 )
 from amigos.table.senders import sender_refusal
 from amigos.web.lobby import chat as lobby_chat
@@ -75,12 +69,10 @@ from amigos.web.tables.actor_view import SeatViewMixin
 from amigos.web.tables.actor_votes import VotesMixin
 from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.log_entries import (
-    NOTICE_CODES,
     Disconnected,
     HandEnded,
     LogEntry,
     MatchEnded,
-    Notice,
     Reconnected,
     SeatChanged,
     TurnClockShown,
@@ -233,35 +225,15 @@ class TableActor(
         await self.call(self._resume)
 
     async def _resume(self) -> None:
-        """What a rebuilt table does at once is the pure table's rule (`amigos.table.on_restart`)."""
-        self._feed(inputs.TakeOver())
-        restart = on_restart(
-            self.phase,
-            everyone_accepted=self._everyone_accepted(),
-            awaits_start=self._waits_for_organizer(),
-            invitations_open=any(seat.invitation == "pending" for seat in self.seats),
-            conduct=self.conduct,
-            paused=self.paused,
-        )
-        if restart is Restart.START:
-            await self._commit(self._start_match())
-        elif restart is Restart.CANCEL:
-            # Refused or expired before a version that cancels such tables: it can never start.
-            await self._close_invitations([], "expired")
-        elif restart is Restart.FRESH_TIME:
-            # The table was down (a restart, another process taking it over): the player in turn
-            # gets a full clock again, and everyone is told why the clock started over.
-            seat = self.game.to_move
-            pending = Pending(
-                entries=[Notice(NOTICE_CODES[NoticeKind.FRESH_TIME], seat)],
-                write=store.Write(at=self.clock.now()),
-            )
-            self._set_clock(pending)
-            await self._commit(pending)
-        else:
-            # Nothing to do, or the organizer's button is awaited (it starts the match, or its
-            # deadline cancels the table).
-            self._arm()
+        """What a rebuilt table does at once is the pure table's to decide (`TakeOver`,
+        `amigos.table.on_restart`): start a match every seat accepted, cancel one that can never
+        start (its open invitations closed on their pages), or give the player in turn a full
+        clock again, everyone told why; else nothing (the organizer's button may be awaited)."""
+        invited = self._open_invitees()
+        await self._decided(inputs.TakeOver())
+        if self.phase is Phase.CLOSED and invited:
+            await self._tell_cancelled(invited)
+        self._arm()
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -359,52 +331,20 @@ class TableActor(
 
     # -- the rules of a job ----------------------------------------------------------------------------
 
-    def _start_match(self) -> Pending:
-        now = self.clock.now()
-        self.game.names = self._names()
-        key: str | None = None
-        drawn: LeadDraw | None = None
-        if self.variant.draws_for_first_lead:
-            # Cuban: the first deal is keyed before the match starts, for its set-aside tiles are
-            # what the seats draw for the first lead (`amigos.table.first_lead_draw`).
-            key = new_deal_key()
-            drawn = first_lead_draw(self.variant, deal_from_key(key, self.variant))
-        if drawn is not None:
-            first: int | None = drawn.leader
-        else:
-            first = random_seat(self.variant.players) if needs_first_leader(self.variant) else None
-        entries = self.game.start_match(first, at=iso(now))
-        entries += self._dealt(key, drawn, first)
-        self.status = "playing"
-        self.votes = {}
-        write = store.Write(
-            at=now,
-            status="playing",
-            started_at=now,
-            match_number=self.game.match_number,
-            record_started_at=now,
-        )
-        pending = Pending(entries=entries, write=write)
-        self._continue(pending)
-        return pending
-
-    def _dealt(
-        self, key: str | None = None, lead_draw: LeadDraw | None = None, leader: int | None = None
-    ) -> list[LogEntry]:
-        """The log entries of dealing the next hand with ``key`` (default: a fresh one), and with it the
-        draw for the first lead ``lead_draw`` (`Game.deal`). A computer player offered a new
-        deal (Cuban, 5 or more doubles) answers at once, by the table model's
-        `amigos.table.computer_reshuffle_seat` (`Game.computer_reshuffle`); each deal voided so is
-        dealt again. A seat a computer player only holds for an absent player never asks: an
-        absent player's answer is "no". The pure table's `flow.deal` voids the same deals."""
+    def _dealt(self) -> list[LogEntry]:
+        """The log entries of dealing the next hand with a fresh key (`Game.deal`), after a player
+        came back to a table that waited between hands (the presence part, which the actor still
+        decides). A computer player offered a new deal (Cuban, 5 or more doubles) answers at once,
+        by the table model's `amigos.table.computer_reshuffle_seat` (`Game.computer_reshuffle`);
+        each deal voided so is dealt again. The pure table's `flow.deal` voids the same deals."""
         at = iso(self.clock.now())
-        key = key or new_deal_key()
-        self._feed(inputs.Deal(key, leader))
-        entries = self.game.deal(key, lead_draw, at)
+        key = self._new_key()
+        self._feed(inputs.Deal(key))
+        entries = self.game.deal(key, at=at)
         computers = [seat.number for seat in self.seats if seat.is_computer]
         while (asking := self.game.computer_reshuffle(computers)) is not None:
             entries += self.game.reshuffle(asking)
-            key = new_deal_key()
+            key = self._new_key()
             self._feed(inputs.Deal(key))
             entries += self.game.deal(key, at=at)
         return entries
@@ -416,6 +356,11 @@ class TableActor(
         seat = await self._moving_sender(user_id, version)
         await self._decided(inputs.AskReshuffle(seat))
         return {"version": self.version}
+
+    def _seat_by_lot(self) -> int:
+        """A seat drawn at random (`amigos.engine.deal.random_seat`) to lead a match's first hand
+        where the rules need the server to choose (tests replace it through this module)."""
+        return random_seat(self.variant.players)
 
     def _new_key(self) -> str:
         """A fresh deal key from the CSPRNG (`amigos.engine.new_deal_key`): every deal's key is

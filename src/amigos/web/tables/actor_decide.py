@@ -19,10 +19,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from amigos.engine import deal_from_key
-from amigos.engine.deal import random_seat
 from amigos.table import (
     DealNeeded,
-    HandVoided,
+    HandEnded,
     Moved,
     Phase,
     SystemPlay,
@@ -70,16 +69,19 @@ class DecideMixin:
     if TYPE_CHECKING:
         # Defined by the actor, its model part and its presence part.
         def _feed(self, given: TableInput, *, decided: bool = False) -> TableError | None: ...
-        def entry_context(self, origin: datetime, cards: dict[int, dict[str, int]]) -> EntryContext: ...
+        def entry_context(
+            self, origin: datetime, cards: dict[int, dict[str, int]], match_number: int | None = None
+        ) -> EntryContext: ...
         def _absent_seats(self) -> tuple[int, ...]: ...
         async def _commit(self, pending: Pending) -> None: ...
         def _new_key(self) -> str: ...
+        def _seat_by_lot(self) -> int: ...
 
     async def _decided(self, given: TableInput) -> None:
         """The model takes ``given``; what its step did is stored and told. A deal it calls for
-        (`DealNeeded`) is dealt at once with a fresh key: a deal voided by a reshuffle is dealt
-        again in the same write, as one message (the voided deal and the new one); the next
-        hand's deal is a write of its own, after the step that ended the hand. A refusal is
+        (`DealNeeded`) is dealt at once with a fresh key, in the same write (a voided deal and
+        the new one go out as one message), except after the step that ended a hand: the next
+        hand's deal is then a write of its own, as the pause between hands makes it. A refusal is
         raised as the command's error, after storing what the refused input still did (a
         person's move is a sign of life whatever the rules say of it:
         `amigos.table.TableError.heard`)."""
@@ -93,7 +95,7 @@ class DecideMixin:
             group.add(self._carried_out(before, after, effects), bool(effects))
             needed = next((effect for effect in effects if type(effect) is DealNeeded), None)
             if needed is not None and refusal is None:
-                if not any(type(effect) is HandVoided for effect in effects):
+                if any(type(effect) is HandEnded for effect in effects):
                     await self._store(group)
                     group = _Group()
                 self._feed(self._deal_for(after, needed), decided=True)
@@ -120,23 +122,28 @@ class DecideMixin:
         deal (not one dealt again after a reshuffle) names its leader: drawn from the deal's
         set-aside tiles where the rules draw for it (Cuban), else a seat at random where the
         rules need one (`amigos.table.needs_first_leader`)."""
-        key = self._new_key()
         variant = self.game.variant
         if needed.number != 1 or state.redeal:
-            return inputs.Deal(key)
+            return inputs.Deal(self._new_key())
         if variant.draws_for_first_lead:
+            key = self._new_key()
             drawn = first_lead_draw(variant, deal_from_key(key, variant))
             return inputs.Deal(key, None if drawn is None else drawn.leader)
-        return inputs.Deal(key, random_seat(variant.players) if needs_first_leader(variant) else None)
+        # The seat is drawn before the key, as the server always drew them.
+        leader = self._seat_by_lot() if needs_first_leader(variant) else None
+        return inputs.Deal(self._new_key(), leader)
 
     def _carried_out(self, before: TableState, after: TableState, effects: list[Effect]) -> StepWrite:
         """The rows and the row's changes of the model's step from ``before`` to ``after``, the
         actor's memory brought to ``after`` (the record is built once the job's steps are all
         carried out: `_store`)."""
         now = self.clock.now()
-        entries = entries_of(before, after, effects, self.entry_context(self.model_origin, self.cards))
-        context = WriteContext(self.model_origin, now, self.game.match_number, self.next_table_id)
-        step = write_of(before, after, entries, context)
+        # A step that deals a match's first hand starts it: its rows name the next match.
+        number = self.game.match_number + (before.match is None and after.match is not None)
+        context = self.entry_context(self.model_origin, self.cards, number)
+        entries = entries_of(before, after, effects, context)
+        moment = WriteContext(self.model_origin, now, number, self.next_table_id)
+        step = write_of(before, after, entries, moment)
         for row in step.write.seats:
             seat = self.seats[row["number"]]
             seat.invitation, seat.invited_until = row["invitation"], row["invited_until"]

@@ -12,15 +12,14 @@ actor, like the rest of its jobs.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from amigos.table import cancel_refusal, inputs, start_refusal, start_window
-from amigos.table.gathering import WhenSeated, all_accepted, answer_refusal, when_seated
+from amigos.table import inputs
+from amigos.table.gathering import all_accepted
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
-from amigos.web.tables.actor_types import TIMING, Pending, SeatState
-from amigos.web.tables.log_entries import InvitationRefused, LogEntry, SeatChanged, TableCancelled
+from amigos.web.tables.actor_types import Pending, SeatState
+from amigos.web.tables.log_entries import InvitationRefused, LogEntry, TableCancelled
 
 if TYPE_CHECKING:
     from amigos.table import Conduct, TableError
@@ -67,75 +66,59 @@ class GatheringMixin:
         @property
         def organizer_seat(self) -> int: ...
         def seat_dict(self, seat: SeatState) -> dict[str, Any]: ...
-        def _start_match(self) -> Pending: ...
         async def _commit(self, pending: Pending) -> None: ...
         async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
         def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
+        async def _decided(self, given: inputs.TableInput) -> None: ...
 
     async def accept(self, user_id: int) -> dict[str, Any]:
-        seat = self._invited_seat(user_id)
-        self._feed(inputs.Accept(seat.number))
-        now = self.clock.now()
-        seat.invitation = "accepted"
-        seat.invited_until = None
-        pending = Pending(entries=[SeatChanged(self.seat_dict(seat))])
-        pending.write = store.Write(
-            at=now,
-            seats=[{"number": seat.number, "invitation": "accepted", "invited_until": None}],
-        )
-        seated = self._when_seated() if self._everyone_accepted() else None
-        if seated is WhenSeated.WAIT_FOR_START:
-            # Everyone is seated: the organizer's button starts the match (spec §2), within a
-            # window after which the table is cancelled as an unanswered invitation would be.
-            pending.write.deadline = (now + timedelta(seconds=start_window(TIMING)), START_DEADLINE)
-        elif seated is WhenSeated.START:
-            started = self._start_match()
-            pending.entries += started.entries
-            assert started.write is not None
-            started.write.seats = pending.write.seats
-            pending.write = started.write
-        await self._commit(pending)
+        """The invited player accepts (the pure table decides: `actor_decide`); the last
+        acceptance starts the match, or waits for the organizer's button."""
+        seat = self._answering_seat(user_id)
+        await self._decided(inputs.Accept(seat))
         await self._tell_invitee(user_id, "accepted")
-        return {"seat": seat.number}
+        return {"seat": seat}
 
     async def start_by_organizer(self, user_id: int) -> dict[str, Any]:
         """The organizer presses the start button once every seat has accepted (docs/protocol.md,
-        `table.start`): the match starts as the last acceptance started it before."""
-        refusal = start_refusal(
-            by_organizer=user_id == self.organizer_id,
-            inviting=self.status == "inviting",
-            everyone_accepted=self._everyone_accepted(),
-        )
-        if refusal is not None:
-            raise CommandError(refusal, START_REFUSALS[refusal])
-        self._feed(inputs.Start(self.organizer_seat))
-        pending = self._start_match()
-        assert pending.write is not None
-        if pending.write.deadline is None:
-            pending.write.deadline = (None, "")  # the start window's deadline is spent
-        await self._commit(pending)
+        `table.start`): the pure table judges it (`start_refusal`) and starts the match."""
+        await self._decided(inputs.Start(self._organizing_seat(user_id)))
         return {"version": self.version}
 
     async def refuse(self, user_id: int) -> dict[str, Any]:
-        seat = self._invited_seat(user_id)
-        self._feed(inputs.Refuse(seat.number))
-        await self._close_invitations([seat], "refused")
+        """The invited player refuses: the table is cancelled (the pure table decides); the player
+        is told their answer, and every other open invitation closes on its page."""
+        seat = self._answering_seat(user_id)
+        others = [invitee for invitee in self._open_invitees() if invitee != user_id]
+        await self._decided(inputs.Refuse(seat))
+        await self._tell_invitee(user_id, "refused")
+        await self._tell_cancelled(others)
         return {}
 
     async def cancel(self, user_id: int) -> dict[str, Any]:
         """The organizer calls the table off before its match starts (spec §1.2.3): every open
         invitation is closed, the table is `cancelled` (reason ``organizer``) and every page goes
         back to the meeting room, as when an invitation is refused."""
-        refusal = cancel_refusal(
-            by_organizer=user_id == self.organizer_id, inviting=self.status == "inviting"
-        )
-        if refusal is not None:
-            raise CommandError(refusal, CANCEL_REFUSALS[refusal])
-        self._feed(inputs.Cancel(self.organizer_seat))
         invited = self._open_invitees()
-        await self._commit(self._cancel([], "expired", TableCancelled("organizer")))
+        await self._decided(inputs.Cancel(self._organizing_seat(user_id, CANCEL_REFUSALS)))
         await self._tell_cancelled(invited)
         return {}
+
+    def _answering_seat(self, user_id: int) -> int:
+        """The seat the account answers an invitation for; ``not_invited`` when it holds none here
+        (whether its invitation is open is the pure table's to judge)."""
+        seat = next((seat.number for seat in self.seats if seat.user_id == user_id), None)
+        if seat is None:
+            raise CommandError("not_invited", ANSWER_REFUSALS["not_invited"])
+        return seat
+
+    def _organizing_seat(self, user_id: int, messages: dict[str, str] = START_REFUSALS) -> int:
+        """The seat of the account pressing the organizer's button; ``not_organizer`` when it holds
+        none here (whether it is the organizer's is the pure table's to judge)."""
+        seat = next((seat.number for seat in self.seats if seat.user_id == user_id), None)
+        if seat is None:
+            raise CommandError("not_organizer", messages["not_organizer"])
+        return seat
 
     def _open_invitees(self) -> list[int]:
         """The accounts whose invitation to this table is still open: the pages to tell when the
@@ -150,26 +133,6 @@ class GatheringMixin:
         for invitee in invitees:
             await self._tell_invitee(invitee, "cancelled")
 
-    def _invited_seat(self, user_id: int) -> SeatState:
-        """The seat whose invitation the player answers, refused as the pure table's rule
-        (`amigos.table.gathering.answer_refusal`) says: ``not_invited`` without an open invitation,
-        ``invitation_expired`` once its moment came (even before the deadline's timer fired: the
-        table is then cancelled as expired)."""
-        found = next(
-            (
-                seat
-                for seat in self.seats
-                if seat.user_id == user_id and seat.invitation == "pending" and self.status == "inviting"
-            ),
-            None,
-        )
-        until = found.invited_until if found is not None else None
-        refusal = answer_refusal(invited=found is not None, until=until, now=self.clock.now())
-        if refusal is not None:
-            raise CommandError(refusal, ANSWER_REFUSALS[refusal])
-        assert found is not None
-        return found
-
     def _everyone_accepted(self) -> bool:
         """Whether every seat has accepted (`amigos.table.gathering.all_accepted`)."""
         return all_accepted(
@@ -180,10 +143,6 @@ class GatheringMixin:
     def _people(self) -> list[int]:
         """The seats held by people (an account), in order."""
         return [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
-
-    def _when_seated(self) -> WhenSeated:
-        """What the last acceptance does here (`amigos.table.gathering.when_seated`)."""
-        return when_seated(self._people(), self.organizer_seat, self.conduct)
 
     def _waits_for_organizer(self) -> bool:
         """Every seat accepted and the organizer has not started yet: the table waits for the

@@ -175,13 +175,16 @@ class ModelMixin:
         self.model_state = after
         return None
 
-    def entry_context(self, origin: datetime, cards: dict[int, dict[str, int]]) -> EntryContext:
+    def entry_context(
+        self, origin: datetime, cards: dict[int, dict[str, int]], match_number: int | None = None
+    ) -> EntryContext:
         """What `entries_of` needs to know of this table that only the server knows, the model's
-        second 0 being ``origin`` and the ladder's counts before the step ``cards``."""
+        second 0 being ``origin``, the ladder's counts before the step ``cards`` and the match's
+        number ``match_number`` (by default the game's)."""
         return EntryContext(
             origin=origin,
             table_id=self.id,
-            match_number=self.game.match_number,
+            match_number=self.game.match_number if match_number is None else match_number,
             names=tuple(self.game.names),
             user_ids=tuple(seat.user_id for seat in self.seats),
             cards=cards,
