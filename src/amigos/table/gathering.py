@@ -206,8 +206,8 @@ def _settle(state: TableState, decided: VoteChoice, effects: list[Effect]) -> Ta
 def vote_refusal(*, voting: bool) -> str | None:
     """Why a seated player's choice is refused by where the table stands (a protocol code), or
     None: only while the vote is open (``not_voting``, also once it closed). The server's actor
-    asks this after its own checks of who sent it and which version they saw (`sender_refusal`);
-    then the choice's word is checked (``bad_choice``)."""
+    first checks who sent it and which version they saw (`sender_refusal`) and the choice's
+    word (``bad_choice``), then hands the choice to the pure table, which asks this."""
     return None if voting else "not_voting"
 
 

@@ -15,6 +15,8 @@ the actor's own parts and fed to the model beside them (`actor_model`); the test
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,8 @@ from amigos.table import (
     Moved,
     Phase,
     SystemPlay,
+    VoteChoice,
+    VoteResult,
     first_lead_draw,
     inputs,
     needs_first_leader,
@@ -38,18 +42,22 @@ from amigos.web.tables.effect_writes import StepWrite, WriteContext, merged, sta
 from amigos.web.tables.log_entries import CardGiven, MatchEnded, TurnClockShown
 
 if TYPE_CHECKING:
-    from amigos.table import Effect, TableError, TableState, VoteChoice
+    from amigos.table import Effect, TableError, TableState
     from amigos.table.inputs import TableInput
     from amigos.web.tables.actor_model import ModelJob
-    from amigos.web.tables.actor_types import Clock, SeatState
+    from amigos.web.tables.actor_types import Clock, NextTables, SeatState
     from amigos.web.tables.effect_entries import EntryContext
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import LogEntry
 
 
+log = logging.getLogger("amigos.tables")
+
+
 class DecideMixin:
     """Inputs the model decides, for `TableActor` (which sets the attributes below)."""
 
+    id: int
     clock: Clock
     game: Game
     seats: list[SeatState]
@@ -64,6 +72,7 @@ class DecideMixin:
     deadline_at: datetime | None
     deadline_kind: str
     model_origin: datetime
+    links: NextTables
     _model_job: ModelJob
 
     if TYPE_CHECKING:
@@ -76,6 +85,7 @@ class DecideMixin:
         async def _commit(self, pending: Pending) -> None: ...
         def _new_key(self) -> str: ...
         def _seat_by_lot(self) -> int: ...
+        async def _wake_next_table(self) -> None: ...
 
     async def _decided(self, given: TableInput) -> None:
         """The model takes ``given``; what its step did is stored and told. A deal it calls for
@@ -89,9 +99,13 @@ class DecideMixin:
         index = len(job.steps)
         refusal = self._feed(given, decided=True)
         group = _Group()
+        voted = False
         while index < len(job.steps):
             before, after, effects = job.steps[index]
             index += 1
+            if any(type(effect) is VoteResult for effect in effects):
+                voted = True
+                effects = await self._next_table(effects)
             group.add(self._carried_out(before, after, effects), bool(effects))
             needed = next((effect for effect in effects if type(effect) is DealNeeded), None)
             if needed is not None and refusal is None:
@@ -100,8 +114,28 @@ class DecideMixin:
                     group = _Group()
                 self._feed(self._deal_for(after, needed), decided=True)
         await self._store(group)
+        if voted:
+            await self._wake_next_table()
         if refusal is not None:
             raise CommandError(refusal.code, refusal.detail or refusal.code)
+
+    async def _next_table(self, effects: list[Effect]) -> list[Effect]:
+        """The vote decided a rematch or a rotation (`VoteResult`): the next table is created
+        before the vote's close is stored, so its rows name it. Should that fail, everyone goes
+        back to the meeting room instead, as a vote for it would send them."""
+        result = next(effect for effect in effects if type(effect) is VoteResult)
+        if result.choice is VoteChoice.LOBBY:
+            return effects
+        try:
+            self.next_table_id = await self.links.make_next_table(
+                self.id, result.choice.value, self.clock.now()
+            )
+        except Exception:
+            log.exception("table %s: could not create the next table; back to the lobby", self.id)
+            self.next_table_id = None
+            lobby = replace(result, choice=VoteChoice.LOBBY)
+            return [lobby if effect is result else effect for effect in effects]
+        return effects
 
     async def _store(self, group: _Group) -> None:
         """Store and tell the steps gathered in ``group``, the record written again once, from

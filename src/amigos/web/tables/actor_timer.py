@@ -24,7 +24,7 @@ from django.conf import settings
 from amigos.engine import seat_view
 from amigos.table import DeadlineKind, Due, inputs, presence_first, table_due
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import store, thinking
+from amigos.web.tables import thinking
 from amigos.web.tables.actor_clock import STORED
 from amigos.web.tables.actor_gathering import START_DEADLINE
 from amigos.web.tables.actor_types import HOLDING_LEVEL, Pending
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from amigos.web.tables.actor_model import ModelJob
     from amigos.web.tables.actor_types import Clock, SeatState
     from amigos.web.tables.game import Game
-    from amigos.web.tables.log_entries import LogEntry
 
 log = logging.getLogger("amigos.tables")
 
@@ -84,8 +83,6 @@ class TimerMixin:
         def _cancel(
             self, answered: list[SeatState], reason: str, ending: TableCancelled = ...
         ) -> Pending: ...
-        async def _close_votes(self) -> list[LogEntry]: ...
-        async def _wake_next_table(self) -> None: ...
         def _end_unfinished(
             self, termination: str, seat: int | None, pending: Pending | None = None
         ) -> Pending: ...
@@ -205,7 +202,8 @@ class TimerMixin:
 
     async def _model_decides_deadline(self) -> bool:
         """Whether what fell due first is the pure table's to carry out (`actor_decide`): the
-        turn's clock (a card, the system's move, a correspondence day run out) or the next deal,
+        turn's clock (a card, the system's move, a correspondence day run out), the next deal or
+        the vote's time,
         due no later than any seat's presence (ties go to the table's deadline:
         `amigos.table.presence_first`). The model then carries out a presence due with it too,
         unless that seat's account was suspended, which only the actor can look up: then the
@@ -242,15 +240,9 @@ class TimerMixin:
         elif what is Due.NOT_STARTED:
             # The organizer never pressed the button: everyone goes back to the meeting room.
             await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
-        elif what is Due.CLOSE_VOTE:
-            entries = await self._close_votes()
-            write = store.Write(at=now, status=self.status, ended_at=now, deadline=(None, ""))
-            write.next_table_id = self.next_table_id
-            await self._commit(Pending(entries=entries, write=write))
-            await self._wake_next_table()
         else:
-            # Nothing to do for it any more (`Due.FORGET`); the turn's clock and the deal are
-            # the pure table's (`MODEL_DEADLINES`), never asked here.
+            # Nothing to do for it any more (`Due.FORGET`); the turn's clock, the deal and the
+            # vote's time are the pure table's (`MODEL_DEADLINES`), never asked here.
             return False
         return True
 
@@ -288,7 +280,7 @@ class TimerMixin:
 
 #: The deadlines the pure table carries out itself when they fall due (`_model_decides_deadline`).
 MODEL_DEADLINES = frozenset(
-    {DeadlineKind.CARD, DeadlineKind.SYSTEM_PLAY, DeadlineKind.TURN, DeadlineKind.DEAL}
+    {DeadlineKind.CARD, DeadlineKind.SYSTEM_PLAY, DeadlineKind.TURN, DeadlineKind.DEAL, DeadlineKind.VOTE}
 )
 
 #: The pure table's kind of each stored deadline: the turn clock's as `actor_clock.STORED` writes

@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from amigos.table import VoteChoice, inputs
-from amigos.table.gathering import decide, vote_outcome, vote_refusal
+from amigos.table.gathering import decide, vote_outcome
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
 from amigos.web.tables.actor_types import TIMING, Pending, SeatState
@@ -58,20 +58,22 @@ class VotesMixin:
     if TYPE_CHECKING:
         # Defined by `TableActor`.
         def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
+        async def _decided(self, given: inputs.TableInput) -> None: ...
 
         async def _commit(self, pending: Pending) -> None: ...
         def _acting_seat(self, user_id: int, version: int) -> int: ...
         def _absent_seats(self) -> tuple[int, ...]: ...
 
     async def vote(self, user_id: int, version: int, choice: str) -> dict[str, Any]:
+        """A seated player's choice after the match (docs/protocol.md, `table.vote`). Who sent it
+        is checked first, then its word (a malformed payload is refused before the table is
+        asked), then the pure table decides (`actor_decide`: ``not_voting`` once no vote is open;
+        a vote decided creates the next table before it is stored)."""
         seat = self._acting_seat(user_id, version)
-        if vote_refusal(voting=self.status == "voting") is not None:
-            raise CommandError("not_voting", "no vote is open at this table")
         chosen = VOTE_CHOICES.get(choice) if isinstance(choice, str) else None
         if chosen is None:
             raise CommandError("bad_choice", "choose rematch, rotate or communicate")
-        self._feed(inputs.Vote(seat, chosen))
-        await self._cast(seat, chosen)
+        await self._decided(inputs.Vote(seat, chosen))
         return {"version": self.version}
 
     async def _cast(self, seat: int, choice: VoteChoice, *, left: bool = False) -> None:
