@@ -181,7 +181,13 @@ class DecideMixin:
         for row in step.write.seats:
             seat = self.seats[row["number"]]
             seat.invitation, seat.invited_until = row["invitation"], row["invited_until"]
-        self.game.replay(entries)
+        # The step's last move is laid from the model's own hand (`Game.follow`) when the hand
+        # in play after the step is the one it began with.
+        final, was = after.hand, before.hand
+        if final is not None and was is not None and (final.number, final.redeal) == (was.number, was.redeal):
+            self.game.follow(entries, final.state, len(final.moves))
+        else:
+            self.game.replay(entries)
         self._follow(after, entries)
         for effect in effects:
             if type(effect) is Moved:

@@ -44,7 +44,9 @@ from amigos.table import (
     advance,
     next_deadline,
 )
+from amigos.table.evolve import evolve
 from amigos.table.inputs import TableInput
+from amigos.table.model import SeatState as ModelSeat
 from amigos.web.tables import log_codec, restore, store
 from amigos.web.tables.actor_types import Clock, SeatState, phase_of
 from amigos.web.tables.effect_entries import EntryContext, entries_of
@@ -151,14 +153,20 @@ class ModelMixin:
         job.inputs.append(repr(given))
         origin = self.model_origin
         now = (self.clock.now() - origin).total_seconds()
-        # When each seat was last heard from is the actor's (see the module's docstring).
-        seats = tuple(
-            replace(seat, last_seen=(self.last_seen[number] - origin).total_seconds())
-            if number in self.last_seen
-            else seat
-            for number, seat in enumerate(before.seats)
-        )
-        before = replace(before, seats=seats)
+        # When each seat was last heard from is the actor's (see the module's docstring). Only a
+        # seat heard since the model's last step is copied (a heartbeat taken at once): the model
+        # keeps the rest, and a state left as it was keeps its next deadline found.
+        seats: list[ModelSeat] | None = None
+        for number, seat in enumerate(before.seats):
+            heard = self.last_seen.get(number)
+            if heard is None:
+                continue
+            seen = (heard - origin).total_seconds()
+            if abs(seen - seat.last_seen) > SAME_MOMENT:
+                seats = seats or list(before.seats)
+                seats[number] = evolve(seat, last_seen=seen)
+        if seats is not None:
+            before = evolve(before, seats=tuple(seats))
         due = next_deadline(before)
         if not decided and due is not None and due.at is not None and due.at < now - LATE:
             job.late = True
@@ -393,6 +401,10 @@ def _alike(one: object, other: object) -> bool:
         return False
     return one == other
 
+
+#: Two moments of the model this close (seconds) are one: the actor keeps its moments as
+#: datetimes, to the microsecond.
+SAME_MOMENT = 1e-6
 
 #: How many jobs rows of one stream may wait for the other's (`ModelMixin._match`).
 WAITING_JOBS = 6

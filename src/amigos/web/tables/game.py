@@ -397,16 +397,40 @@ class Game:
                 self._void(entry.seat)
             elif isinstance(entry, Played):
                 assert self.hand is not None
-                play = Play(
-                    Tile.parse(entry.tile), None if entry.arm is None else Arm(entry.arm), entry.lead_left
-                )
-                self._replay_action(play, entry.seat, entry.system, entry.reason, entry.at)
+                self._replay_action(_play_of(entry), entry.seat, entry.system, entry.reason, entry.at)
             elif isinstance(entry, Passed):
                 self._replay_action(Pass(), entry.seat, entry.automatic, entry.reason, entry.at)
             elif isinstance(entry, MatchEnded):
                 self._note_end(entry)
             elif isinstance(entry, CardGiven):
                 self._note_card(entry)
+
+    def follow(self, entries: Iterable[LogEntry], final: HandState | None, moves: int) -> None:
+        """`replay` the rows of a step the pure table has just taken, whose hand in play it left as
+        ``final`` after the hand's ``moves``-th move (None: the step ended in another hand, or
+        none). That move is laid from the model's state rather than applied
+        again: it is the step's last, and applying every move twice was a tenth of a play's
+        cost."""
+        for entry in entries:
+            if final is not None and isinstance(entry, Played | Passed) and self._moves() + 1 == moves:
+                if isinstance(entry, Played):
+                    action: Action = _play_of(entry)
+                    mark = system_reason(action, entry.system, entry.reason)
+                else:
+                    action = Pass()
+                    mark = system_reason(action, entry.automatic, entry.reason)
+                assert self.hand is not None
+                self._record(action, self.hand.move_notation(action), entry.at, mark)
+                self.hand = final
+                if final.outcome is not None:  # the hand is over: the match's own sheet counts it
+                    assert self.match is not None
+                    self.match = self.match.finish_hand(final)
+            else:
+                self.replay((entry,))
+
+    def _moves(self) -> int:
+        """How many moves the hand in play has had (0 before its deal)."""
+        return len(self.hands[-1].actions) if self.hands else 0
 
     def _replay_action(self, action: Action, seat: int, system: bool, reason: str | None, at: str) -> None:
         """A logged move laid again, checked and ended as it was when made (`apply_move`)."""
@@ -484,3 +508,8 @@ class Game:
         ).to_obj()
         self._recorded[log.id] = (len(log.actions), built)
         return built
+
+
+def _play_of(entry: Played) -> Play:
+    """The play a ``played`` row tells."""
+    return Play(Tile.parse(entry.tile), None if entry.arm is None else Arm(entry.arm), entry.lead_left)
