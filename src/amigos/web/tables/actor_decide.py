@@ -36,6 +36,7 @@ from amigos.table import (
 from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
+from amigos.web.tables.actor_model import SAME_MOMENT
 from amigos.web.tables.actor_types import Pending
 from amigos.web.tables.effect_entries import entries_of
 from amigos.web.tables.effect_writes import StepWrite, WriteContext, merged, status_of, write_of
@@ -205,10 +206,17 @@ class DecideMixin:
         self.status = status_of(state)
         for number, seat in enumerate(state.seats):
             self.seats[number].held_by_computer = seat.held_by_computer
-            self.last_seen[number] = _at(origin, seat.last_seen)
-            _keep(self.away_since, number, None if seat.away_since is None else _at(origin, seat.away_since))
+            heard = self.last_seen.get(number)
+            # Kept when the model's moment is the actor's (a datetime each time cost every play).
+            if heard is None or abs((heard - origin).total_seconds() - seat.last_seen) > SAME_MOMENT:
+                self.last_seen[number] = _at(origin, seat.last_seen)
+            if seat.away_since is not None or number in self.away_since:
+                _keep(
+                    self.away_since, number, None if seat.away_since is None else _at(origin, seat.away_since)
+                )
             absent = seat.vote_absent_since
-            _keep(self.vote_left, number, None if absent is None else _at(origin, absent))
+            if absent is not None or number in self.vote_left:
+                _keep(self.vote_left, number, None if absent is None else _at(origin, absent))
             _keep(self.votes, number, seat.vote)
         for entry in entries:
             if type(entry) is CardGiven:

@@ -91,7 +91,8 @@ class ModelJob:
     """What one job fed the model and what the actor stored meanwhile."""
 
     steps: list[tuple[TableState, TableState, list[Effect]]] = field(default_factory=list)
-    inputs: list[str] = field(default_factory=list)
+    # The inputs fed, as they are (written out only in a disagreement: `repr` cost every play).
+    inputs: list[TableInput] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     stored: list[LogEntry] = field(default_factory=list)
     writes: list[store.Write] = field(default_factory=list)
@@ -135,7 +136,7 @@ class ModelMixin:
         # and the last inputs fed (`_match`).
         self._model_waiting: tuple[list[Row], list[Row]] = ([], [])
         self._model_waited = 0
-        self._model_inputs: list[str] = []
+        self._model_inputs: list[TableInput] = []
         self.model_state = restore.table_state(loaded, self.timing, now, now)
 
     def _feed(self, given: TableInput, *, decided: bool = False) -> TableError | None:
@@ -148,9 +149,10 @@ class ModelMixin:
         if before is None:
             return None
         job = self._model_job
-        if job.cards is None:
+        if job.cards is None and settings.AMIGOS_TABLE_MODEL_CHECK:
+            # The ladder's counts before the job, for the check's rows (`_model_job_ended`).
             job.cards = {seat: dict(counts) for seat, counts in self.cards.items()}
-        job.inputs.append(repr(given))
+        job.inputs.append(given)
         origin = self.model_origin
         now = (self.clock.now() - origin).total_seconds()
         # When each seat was last heard from is the actor's (see the module's docstring). Only a
@@ -167,9 +169,10 @@ class ModelMixin:
                 seats[number] = evolve(seat, last_seen=seen)
         if seats is not None:
             before = evolve(before, seats=tuple(seats))
-        due = next_deadline(before)
-        if not decided and due is not None and due.at is not None and due.at < now - LATE:
-            job.late = True
+        if not decided:
+            due = next_deadline(before)
+            if due is not None and due.at is not None and due.at < now - LATE:
+                job.late = True
         try:
             after, effects = advance(before, given, now)
         except TableError as refusal:
@@ -244,7 +247,7 @@ class ModelMixin:
             if not _alike(mine, theirs):
                 found = Disagreement(
                     self.id,
-                    tuple(self._model_inputs),
+                    tuple(map(repr, self._model_inputs)),
                     (),
                     (),
                     tuple(job.refusals),
@@ -283,7 +286,7 @@ class ModelMixin:
         self._model_inputs = [*self._model_inputs[-8:], *job.inputs]
         if (actor and model) or ((actor or model) and self._model_waited >= WAITING_JOBS):
             found = Disagreement(
-                self.id, tuple(self._model_inputs), tuple(actor), tuple(model), tuple(job.refusals)
+                self.id, tuple(map(repr, self._model_inputs)), tuple(actor), tuple(model), tuple(job.refusals)
             )
             DISAGREEMENTS.append(found)
             log.error("the pure table disagrees with the actor: %s", found)
@@ -295,7 +298,7 @@ class ModelMixin:
         differences = self._state_differences()
         if differences:
             found = Disagreement(
-                self.id, tuple(self._model_inputs), (), (), tuple(job.refusals), tuple(differences)
+                self.id, tuple(map(repr, self._model_inputs)), (), (), tuple(job.refusals), tuple(differences)
             )
             DISAGREEMENTS.append(found)
             log.error("the pure table's state differs from the actor's: %s", found)
