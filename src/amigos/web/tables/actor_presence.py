@@ -88,6 +88,7 @@ class PresenceMixin:
         def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
 
         async def _commit(self, pending: Pending) -> None: ...
+        async def _model_due_first(self) -> None: ...
         @property
         def phase(self) -> Phase: ...
         def _arm(self) -> None: ...
@@ -355,6 +356,7 @@ class PresenceMixin:
         """A socket of the seat's player joined the table (inside the actor): it ends an absence
         from the vote, and the seat is heard from."""
         self.sockets.setdefault(seat, set()).add(key)
+        await self._model_due_first()
         self._feed(inputs.Reconnected(seat))
         self.vote_left.pop(seat, None)
         await self.heard(seat, Sign.JOINED)
@@ -385,6 +387,7 @@ class PresenceMixin:
         """A heartbeat (or a join) from the seat's player (inside the actor)."""
         if self.seats[seat].is_computer:
             return
+        await self._model_due_first()
         if sign is Sign.HEARTBEAT and self._heard(seat, sign) is Heard.BACK:
             self._feed(inputs.Heartbeat(seat))
         pending = self._present(seat, sign)
@@ -402,6 +405,7 @@ class PresenceMixin:
         keys.discard(key)
         if keys:
             return
+        await self._model_due_first()
         computer = self.seats[seat].is_computer
         voting = leaves_vote(self.status == "voting", computer, pages_left=False)
         if not voting and self.tracking and seat not in self.away_since and not computer:

@@ -200,6 +200,14 @@ class TimerMixin:
         if not self.broken:
             self._arm()
 
+    async def _model_due_first(self) -> None:
+        """Before an input the actor still decides (a page joining or closing, a player back):
+        a deadline of the pure table's own that fell due and whose timer has not fired yet is
+        carried out first, as a punctual timer would have. Else the model, fed the input, would
+        carry it out where the actor stores nothing, and have to read the table back."""
+        if await self._model_decides_deadline():
+            await self._decided(inputs.Tick())
+
     async def _model_decides_deadline(self) -> bool:
         """Whether what fell due first is the pure table's to carry out (`actor_decide`): the
         turn's clock (a card, the system's move, a correspondence day run out), the next deal or
