@@ -2,15 +2,21 @@
 and carries out what it answers (issue 37, "one live table").
 
 Why: a table's rules are to live in one place, the pure model, as lila's round actor runs
-scalachess. An input this part takes (today: every move, a person's or a computer player's) is
-judged only by the model. Its step becomes the stored rows (`effect_entries.entries_of`) and the
-table row's changes (`effect_writes.write_of`), stored before anyone is told (`_commit`); the
-record is built by the actor's `Game`, which follows the same rows (`Game.replay`); and what the
-actor's other parts still read (the status, each seat's presence, computer holding and vote, the
-cards, the turn's clock) is set from the model's new state (`_follow`). Nothing here decides.
+scalachess. The inputs this part takes are judged only by the model: a move (a person's or a
+computer player's), a person's request for a new deal, the answers to the invitations and the
+organizer's start and call-off, a choice after the match, a rebuilt table's restart, and the timer
+when what fell due first is the turn's clock, the next deal or the vote's time. A step becomes the
+stored rows (`effect_entries.entries_of`) and the table row's changes (`effect_writes.write_of`),
+stored before anyone is told (`_commit`); the record is built by the actor's `Game`, which
+follows the same rows (`Game.follow`); and what the actor's other parts still read (the status,
+each seat's presence, computer holding and vote, the cards, the clock last shown) is set from the
+model's new state (`_follow`). What the model asks of the server is done here too: a fresh key
+for each deal it needs, and the next table a vote decided. Nothing here decides a rule.
 
-The inputs not yet taken here (invitations, presence, votes, the timer...) are still decided by
-the actor's own parts and fed to the model beside them (`actor_model`); the tests compare both.
+The inputs not taken here yet (a page joining or closing, heartbeats and a seat's silence or
+window, an invitation or the start button's window running out, a suspension found) are still
+decided by the actor's own parts and fed to the model beside it (`actor_model`); the tests
+compare both.
 """
 
 from __future__ import annotations
