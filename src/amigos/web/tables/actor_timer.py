@@ -163,9 +163,9 @@ class TimerMixin:
 
     async def _on_deadline(self) -> None:
         """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
-        then the table's own deadline (invitation, deal, vote, turn clock). The turn's clock and
-        the deal are the pure table's to carry out (`_model_decides_deadline`); the rest is still
-        the actor's, the model fed the same `Tick` beside it."""
+        then the table's own deadline (invitation, deal, vote, turn clock). The turn's clock, the
+        deal and the vote's time are the pure table's to carry out (`_model_decides_deadline`);
+        the rest is still the actor's, the model fed the same `Tick` beside it."""
         if await self._model_decides_deadline():
             await self._decided(inputs.Tick())
         else:
@@ -211,8 +211,7 @@ class TimerMixin:
     async def _model_decides_deadline(self) -> bool:
         """Whether what fell due first is the pure table's to carry out (`actor_decide`): the
         turn's clock (a card, the system's move, a correspondence day run out), the next deal or
-        the vote's time,
-        due no later than any seat's presence (ties go to the table's deadline:
+        the vote's time, due no later than any seat's presence (ties go to the table's deadline:
         `amigos.table.presence_first`). The model then carries out a presence due with it too,
         unless that seat's account was suspended, which only the actor can look up: then the
         actor carries out the lapse (`_presence_lapsed`, which ends what the suspension ends)."""
