@@ -388,56 +388,64 @@ class Game:
     def replay(self, entries: Iterable[LogEntry]) -> None:
         """Bring the game to the state the log describes (actions are re-checked by the engine)."""
         for entry in entries:
-            if isinstance(entry, MatchStarted):
-                self._begin(entry)
-            elif isinstance(entry, HandStarted):
-                self._apply_hand_started(entry)
-            elif isinstance(entry, HandVoided):
-                # Judged and described again by the rule that voided it (as a logged move is).
-                self._void(entry.seat)
-            elif isinstance(entry, Played):
-                assert self.hand is not None
-                self._replay_action(_play_of(entry), entry.seat, entry.system, entry.reason, entry.at)
-            elif isinstance(entry, Passed):
-                self._replay_action(Pass(), entry.seat, entry.automatic, entry.reason, entry.at)
-            elif isinstance(entry, MatchEnded):
-                self._note_end(entry)
-            elif isinstance(entry, CardGiven):
-                self._note_card(entry)
+            self._replay_entry(entry)
 
     def follow(self, entries: Iterable[LogEntry], final: HandState | None, moves: int) -> None:
         """`replay` the rows of a step the pure table has just taken, whose hand in play it left as
         ``final`` after the hand's ``moves``-th move (None: the step ended in another hand, or
-        none). That move is laid from the model's state rather than applied
-        again: it is the step's last, and applying every move twice was a tenth of a play's
-        cost."""
+        none). That move is laid from the model's state rather than applied again: it is the
+        step's last, and applying every move twice was a tenth of a play's cost."""
         for entry in entries:
-            if final is not None and isinstance(entry, Played | Passed) and self._moves() + 1 == moves:
-                if isinstance(entry, Played):
-                    action: Action = _play_of(entry)
-                    mark = system_reason(action, entry.system, entry.reason)
-                else:
-                    action = Pass()
-                    mark = system_reason(action, entry.automatic, entry.reason)
-                assert self.hand is not None
-                self._record(action, self.hand.move_notation(action), entry.at, mark)
-                self.hand = final
-                if final.outcome is not None:  # the hand is over: the match's own sheet counts it
-                    assert self.match is not None
-                    self.match = self.match.finish_hand(final)
-            else:
-                self.replay((entry,))
+            self._replay_entry(entry, final if final is not None and self._moves() + 1 == moves else None)
+
+    def _replay_entry(self, entry: LogEntry, laid: HandState | None = None) -> None:
+        """One row of the log; a move's, when ``laid`` is given, ends in that hand (`follow`)."""
+        if isinstance(entry, MatchStarted):
+            self._begin(entry)
+        elif isinstance(entry, HandStarted):
+            self._apply_hand_started(entry)
+        elif isinstance(entry, HandVoided):
+            # Judged and described again by the rule that voided it (as a logged move is).
+            self._void(entry.seat)
+        elif isinstance(entry, Played):
+            assert self.hand is not None
+            play = Play(
+                Tile.parse(entry.tile), None if entry.arm is None else Arm(entry.arm), entry.lead_left
+            )
+            self._replay_action(play, entry.seat, entry.system, entry.reason, entry.at, laid)
+        elif isinstance(entry, Passed):
+            self._replay_action(Pass(), entry.seat, entry.automatic, entry.reason, entry.at, laid)
+        elif isinstance(entry, MatchEnded):
+            self._note_end(entry)
+        elif isinstance(entry, CardGiven):
+            self._note_card(entry)
 
     def _moves(self) -> int:
         """How many moves the hand in play has had (0 before its deal)."""
         return len(self.hands[-1].actions) if self.hands else 0
 
-    def _replay_action(self, action: Action, seat: int, system: bool, reason: str | None, at: str) -> None:
-        """A logged move laid again, checked and ended as it was when made (`apply_move`)."""
-        moved = apply_move(self.hand, self.match, seat, action)
-        self._record(action, moved.notation, at, system_reason(action, system, reason))
-        self.hand = moved.after
-        self.match = moved.match
+    def _replay_action(
+        self,
+        action: Action,
+        seat: int,
+        system: bool,
+        reason: str | None,
+        at: str,
+        laid: HandState | None = None,
+    ) -> None:
+        """A logged move laid again, checked and ended as it was when made (`apply_move`); or,
+        with ``laid`` (the hand after it, as the pure table made it), only noted and ended."""
+        mark = system_reason(action, system, reason)
+        if laid is None:
+            moved = apply_move(self.hand, self.match, seat, action)
+            self._record(action, moved.notation, at, mark)
+            self.hand, self.match = moved.after, moved.match
+            return
+        assert self.hand is not None and self.match is not None
+        self._record(action, self.hand.move_notation(action), at, mark)
+        self.hand = laid
+        if laid.outcome is not None:  # the hand is over: the match's own sheet counts it
+            self.match = self.match.finish_hand(laid)
 
     def _apply_hand_started(self, entry: HandStarted, state: HandState | None = None) -> None:
         """``state``: the hand before the lead, when the caller has it already (a live table
@@ -508,8 +516,3 @@ class Game:
         ).to_obj()
         self._recorded[log.id] = (len(log.actions), built)
         return built
-
-
-def _play_of(entry: Played) -> Play:
-    """The play a ``played`` row tells."""
-    return Play(Tile.parse(entry.tile), None if entry.arm is None else Arm(entry.arm), entry.lead_left)
