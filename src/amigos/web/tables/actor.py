@@ -261,8 +261,15 @@ class TableActor(
                 return seat.number
         return None
 
+    def seat_held_by(self, user_id: int) -> int | None:
+        """The seat the account holds here, whatever its invitation (None: none)."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.number
+        return None
+
     def is_member(self, user_id: int) -> bool:
-        return any(seat.user_id == user_id for seat in self.seats)
+        return self.seat_held_by(user_id) is not None
 
     # -- commands (each runs inside the actor through `call`) ----------------------------------------
 

@@ -66,6 +66,7 @@ class GatheringMixin:
         @property
         def organizer_seat(self) -> int: ...
         def seat_dict(self, seat: SeatState) -> dict[str, Any]: ...
+        def seat_held_by(self, user_id: int) -> int | None: ...
         async def _commit(self, pending: Pending) -> None: ...
         async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
         def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
@@ -74,7 +75,7 @@ class GatheringMixin:
     async def accept(self, user_id: int) -> dict[str, Any]:
         """The invited player accepts (the pure table decides: `actor_decide`); the last
         acceptance starts the match, or waits for the organizer's button."""
-        seat = self._answering_seat(user_id)
+        seat = self._held_seat(user_id, "not_invited", ANSWER_REFUSALS["not_invited"])
         await self._decided(inputs.Accept(seat))
         await self._tell_invitee(user_id, "accepted")
         return {"seat": seat}
@@ -82,13 +83,15 @@ class GatheringMixin:
     async def start_by_organizer(self, user_id: int) -> dict[str, Any]:
         """The organizer presses the start button once every seat has accepted (docs/protocol.md,
         `table.start`): the pure table judges it (`start_refusal`) and starts the match."""
-        await self._decided(inputs.Start(self._organizing_seat(user_id)))
+        await self._decided(
+            inputs.Start(self._held_seat(user_id, "not_organizer", START_REFUSALS["not_organizer"]))
+        )
         return {"version": self.version}
 
     async def refuse(self, user_id: int) -> dict[str, Any]:
         """The invited player refuses: the table is cancelled (the pure table decides); the player
         is told their answer, and every other open invitation closes on its page."""
-        seat = self._answering_seat(user_id)
+        seat = self._held_seat(user_id, "not_invited", ANSWER_REFUSALS["not_invited"])
         others = [invitee for invitee in self._open_invitees() if invitee != user_id]
         await self._decided(inputs.Refuse(seat))
         await self._tell_invitee(user_id, "refused")
@@ -100,24 +103,18 @@ class GatheringMixin:
         invitation is closed, the table is `cancelled` (reason ``organizer``) and every page goes
         back to the meeting room, as when an invitation is refused."""
         invited = self._open_invitees()
-        await self._decided(inputs.Cancel(self._organizing_seat(user_id, CANCEL_REFUSALS)))
+        await self._decided(
+            inputs.Cancel(self._held_seat(user_id, "not_organizer", CANCEL_REFUSALS["not_organizer"]))
+        )
         await self._tell_cancelled(invited)
         return {}
 
-    def _answering_seat(self, user_id: int) -> int:
-        """The seat the account answers an invitation for; ``not_invited`` when it holds none here
-        (whether its invitation is open is the pure table's to judge)."""
-        seat = next((seat.number for seat in self.seats if seat.user_id == user_id), None)
+    def _held_seat(self, user_id: int, code: str, message: str) -> int:
+        """The seat the account holds here, whatever its invitation; refused with ``code`` when it
+        holds none (whether it may answer, start or call off is the pure table's to judge)."""
+        seat = self.seat_held_by(user_id)
         if seat is None:
-            raise CommandError("not_invited", ANSWER_REFUSALS["not_invited"])
-        return seat
-
-    def _organizing_seat(self, user_id: int, messages: dict[str, str] = START_REFUSALS) -> int:
-        """The seat of the account pressing the organizer's button; ``not_organizer`` when it holds
-        none here (whether it is the organizer's is the pure table's to judge)."""
-        seat = next((seat.number for seat in self.seats if seat.user_id == user_id), None)
-        if seat is None:
-            raise CommandError("not_organizer", messages["not_organizer"])
+            raise CommandError(code, message)
         return seat
 
     def _open_invitees(self) -> list[int]:

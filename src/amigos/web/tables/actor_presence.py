@@ -89,6 +89,7 @@ class PresenceMixin:
 
         async def _commit(self, pending: Pending) -> None: ...
         async def _model_due_first(self) -> None: ...
+        def seat_held_by(self, user_id: int) -> int | None: ...
         @property
         def phase(self) -> Phase: ...
         def _arm(self) -> None: ...
@@ -194,7 +195,7 @@ class PresenceMixin:
         table still inviting, cancelled, its other invitees told as when the organizer cancels it;
         or the vote, closed for the meeting room. A seat held or only invited to counts (an
         invitation not yet answered too: the pure table's seats are its accounts)."""
-        seat = next((index for index, held in enumerate(self.seats) if held.user_id == user_id), None)
+        seat = self.seat_held_by(user_id)
         if seat is None:
             return
         # Only a table still inviting has open invitations, and a suspension cancels it.
