@@ -128,16 +128,15 @@ class ModelMixin:
 
     def _model_open(self, loaded: store.Loaded, now: datetime) -> None:
         """Read the model's state back from what the actor was built from, its second 0 being
-        ``now`` (nothing when the check is off)."""
+        ``now``."""
         self.model_origin = now
-        self.model_state: TableState | None = None
+        self.model_state: TableState = restore.table_state(loaded, self.timing, now, now)
         self._model_job = ModelJob()
         # The rows of each stream (the actor's, the model's) not matched yet, for how many jobs,
         # and the last inputs fed (`_match`).
         self._model_waiting: tuple[list[Row], list[Row]] = ([], [])
         self._model_waited = 0
         self._model_inputs: list[TableInput] = []
-        self.model_state = restore.table_state(loaded, self.timing, now, now)
 
     def _feed(self, given: TableInput, *, decided: bool = False) -> TableError | None:
         """The model takes ``given`` at the actor's now; its refusal is returned (and a refused
@@ -146,8 +145,6 @@ class ModelMixin:
         ``decided``: the model's step is what the actor stores (`actor_decide`), so a deadline
         it carries out first is not late: it is stored with the input."""
         before = self.model_state
-        if before is None:
-            return None
         job = self._model_job
         if job.cards is None and settings.AMIGOS_TABLE_MODEL_CHECK:
             # The ladder's counts before the job, for the check's rows (`_model_job_ended`).
@@ -204,8 +201,8 @@ class ModelMixin:
         )
 
     def _model_stored(self, entries: list[LogEntry], write: store.Write) -> None:
-        """The actor stored ``entries`` and ``write`` in the job under way."""
-        if self.model_state is not None:
+        """The actor stored ``entries`` and ``write`` in the job under way (kept for the check)."""
+        if settings.AMIGOS_TABLE_MODEL_CHECK:
             self._model_job.stored.extend(entries)
             self._model_job.writes.append(write)
 
@@ -215,7 +212,7 @@ class ModelMixin:
         A job that fed the model an input late (`LATE`) is not compared: the model read the table
         again from the database instead, as a restarted actor would."""
         job, self._model_job = self._model_job, ModelJob()
-        if self.model_state is None or not (job.steps or job.stored):
+        if not (job.steps or job.stored):
             return
         check = settings.AMIGOS_TABLE_MODEL_CHECK
         if job.late or (job.unsure and check):
@@ -258,7 +255,9 @@ class ModelMixin:
 
     async def _model_reread(self) -> None:
         """The model reads the table back from the database, as a restarted actor would: after an
-        input it took late, its state may be ahead of what the actor stored."""
+        input it took late, its state may be ahead of what the actor stored. What it was fed
+        before is forgotten with it: the job is compared from here on."""
+        self._model_job = ModelJob()
         loaded = await database_sync_to_async(store.load)(self.id)
         if loaded is not None:
             now = self.clock.now()
@@ -311,7 +310,6 @@ class ModelMixin:
         applies until its timer finds nothing to do (`Due.FORGET`), the model only the next that
         does."""
         state = self.model_state
-        assert state is not None
         found: list[str] = []
 
         def differ(what: str, mine: object, theirs: object) -> None:

@@ -32,7 +32,6 @@ from amigos.web.tables.log_entries import TableCancelled
 
 if TYPE_CHECKING:
     from amigos.table import Phase, TableError
-    from amigos.web.tables.actor_model import ModelJob
     from amigos.web.tables.actor_types import Clock, SeatState
     from amigos.web.tables.game import Game
 
@@ -61,7 +60,6 @@ class TimerMixin:
     _timer: asyncio.TimerHandle | None
     _firing: set[asyncio.Task[None]]
     _thinking: asyncio.Task[None] | None
-    _model_job: ModelJob
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
@@ -185,9 +183,8 @@ class TimerMixin:
             if DUE_KINDS.get(self.deadline_kind) in MODEL_DEADLINES:
                 # The pure table's own deadline, due behind a presence the actor carried out: the
                 # model, fed this job's Tick beside the actor, first reads back what was stored
-                # (the job is then not compared), then carries the deadline out at the moment it
-                # fell due.
-                self._model_job.late = True
+                # (what it was fed before is not compared), then carries the deadline out at the
+                # moment it fell due.
                 await self._model_reread()
                 await self._decided(inputs.Tick())
                 if self.deadline_at is not None and self.deadline_at <= now:
