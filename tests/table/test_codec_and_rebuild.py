@@ -13,6 +13,7 @@ from amigos.table import (
     Accept,
     AskReshuffle,
     Cancel,
+    CommandHeard,
     Deal,
     Disconnected,
     Heartbeat,
@@ -51,7 +52,7 @@ actions = st.one_of(
 table_inputs = st.one_of(
     *(
         st.builds(cls, seats)
-        for cls in (Accept, Refuse, Start, Cancel, Heartbeat, Disconnected, Reconnected, Leave)
+        for cls in (Accept, Refuse, Start, Cancel, Heartbeat, CommandHeard, Disconnected, Reconnected, Leave)
     ),
     st.builds(Suspend, seats),
     st.builds(RedCard, seats),

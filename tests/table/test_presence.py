@@ -14,6 +14,7 @@ from amigos.table import (
     CardGiven,
     CardReason,
     Colour,
+    CommandHeard,
     ComputerTurn,
     Conduct,
     Disconnected,
@@ -514,6 +515,24 @@ def test_a_refused_play_brings_back_a_seat_judged_away_whose_page_is_joined() ->
     assert any(isinstance(effect, TurnStarted) and effect.seat == 1 for effect in effects)
     hand = table.state.hand
     assert hand is not None and hand.moves == ()  # the refused play itself did nothing
+
+
+def test_a_command_refused_before_the_table_judged_it_is_heard_as_a_play() -> None:
+    """`CommandHeard` (a move the server refused for the version its page had seen): a seat
+    judged away for a silence whose page is joined is back, the table no longer waiting; a seat
+    whose pages all closed stays away; nothing is played either way."""
+    table = live()
+    beat(table, 10.0, (0, 1, 3))
+    assert Notice(NoticeKind.PLAYER_AWAY, 2) in table.at(30.0, Tick())
+    effects = table.at(31.0, CommandHeard(2))
+    assert Notice(NoticeKind.PLAYER_BACK, 2) in effects and not table.state.paused
+    assert table.state.seats[2].last_seen == 31.0
+    hand = table.state.hand
+    assert hand is not None and hand.moves == ()
+    table.at(32.0, Disconnected(2))
+    assert table.state.seats[2].is_away
+    assert not any(isinstance(effect, Notice) for effect in table.at(33.0, CommandHeard(2)))
+    assert table.state.seats[2].is_away and table.state.seats[2].last_seen == 33.0
 
 
 def test_a_command_from_no_seat_or_a_malformed_one_is_heard_from_by_nobody() -> None:

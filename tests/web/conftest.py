@@ -20,7 +20,6 @@ from django.test import Client
 from django.utils import timezone
 
 from amigos.web.accounts.models import User
-from amigos.web.tables import actor_model
 
 PASSWORD = "dominó-seguro-2024"
 
@@ -104,17 +103,6 @@ def store_threads_end_first(django_db_setup: None) -> Iterator[None]:
     handover.close()
     # The thread that async tests' database calls run on keeps its connection too.
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-
-
-@pytest.fixture(autouse=True)
-def model_agrees() -> Iterator[None]:
-    """Every table actor a test runs has the pure table beside it (`AMIGOS_TABLE_MODEL_CHECK`):
-    the test fails where the two decided differently (`actor_model.DISAGREEMENTS`)."""
-    actor_model.DISAGREEMENTS.clear()
-    yield
-    found = list(actor_model.DISAGREEMENTS)
-    actor_model.DISAGREEMENTS.clear()
-    assert not found, "the pure table disagrees with the actor:\n" + "\n".join(map(str, found))
 
 
 @pytest.fixture(autouse=True)

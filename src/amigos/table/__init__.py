@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from amigos.engine import Termination
 
-from .advance import advance, next_deadline, open_table, rebuild, table_deadline
+from .advance import advance, next_deadline, open_table, presence_deadline, rebuild, table_deadline
 from .deadlines import Due, DueNow, presence_first, table_due
 from .effects import (
     BackToLobby,
@@ -74,6 +74,7 @@ from .inputs import (
     Accept,
     AskReshuffle,
     Cancel,
+    CommandHeard,
     Deal,
     Disconnected,
     Heartbeat,
@@ -121,6 +122,7 @@ __all__ = [
     "CardGiven",
     "CardReason",
     "Colour",
+    "CommandHeard",
     "ComputerTurn",
     "Conduct",
     "Deadline",
@@ -200,6 +202,7 @@ __all__ = [
     "open_table",
     "organizer_starts",
     "play_refusal",
+    "presence_deadline",
     "presence_first",
     "rebuild",
     "reseat",

@@ -152,7 +152,7 @@ def next_deadline(state: TableState) -> Deadline | None:
 
 def _next_deadline(state: TableState) -> Deadline | None:
     table = table_deadline(state)
-    presence = _presence(state)
+    presence = presence_deadline(state)
     # Which goes first when both are due is `presence_first`'s rule, which the actor asks too.
     return presence if presence_first(_at(presence), _at(table)) else table
 
@@ -179,9 +179,10 @@ def table_deadline(state: TableState) -> Deadline | None:
     return _earliest(candidates)
 
 
-def _presence(state: TableState) -> Deadline | None:
+def presence_deadline(state: TableState) -> Deadline | None:
     """The seats' earliest presence deadline (a silence, an absent player's window, a page closed
-    during the vote): `presence.next_presence`'s, whose tie rule the actor keeps too."""
+    during the vote): `presence.next_presence`'s. A server asks it apart from the table's own
+    deadline to look up, before a seat is judged away, whether its player was suspended."""
     seats = state.seats
     found = next_presence(
         state.phase,
@@ -335,6 +336,8 @@ def _apply(state: TableState, given: inputs.TableInput, now: float, effects: lis
         return _heard_then_judged(state, seat, now, effects, lambda heard: move(heard, given, now, effects))
     if isinstance(given, inputs.Heartbeat):
         return seen(state, seat, now, effects)
+    if isinstance(given, inputs.CommandHeard):
+        return seen(state, seat, now, effects, Sign.PLAY)
     if isinstance(given, inputs.Reconnected):
         # A page joined: it ends an absence from the vote, and the seat is heard from.
         state = set_seat(state, seat, page_open=True, vote_absent_since=None)

@@ -22,6 +22,7 @@ _SEATED: dict[str, type] = {
     "cancel": inputs.Cancel,
     "refuse": inputs.Refuse,
     "heartbeat": inputs.Heartbeat,
+    "command_heard": inputs.CommandHeard,
     "disconnected": inputs.Disconnected,
     "reconnected": inputs.Reconnected,
     "leave": inputs.Leave,

@@ -77,6 +77,16 @@ class Heartbeat:
 
 
 @dataclass(frozen=True, slots=True)
+class CommandHeard:
+    """A person's move or request for a new deal from ``seat``'s page that the table never judged
+    (the server refused it first, for the version its page had seen). It came from a page that is
+    there, so it counts as a play does for presence (`presence.heard_from`, `Sign.PLAY`), and
+    nothing else happens."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnected:
     """The server lost every socket of ``seat``."""
 
@@ -144,6 +154,7 @@ TableInput = (
     | Deal
     | Move
     | Heartbeat
+    | CommandHeard
     | Disconnected
     | Reconnected
     | Leave

@@ -1,21 +1,22 @@
-"""The pure table run beside every actor in the tests (`actor_model`, `AMIGOS_TABLE_MODEL_CHECK`):
-it follows the actor's table, it catches a rule that drifted, and it forgives only what it says.
+"""The actor runs the pure table (`actor_model`, `actor_decide`): its hand and score are the model's
+move by move, a table rebuilt from what was stored is the table that ran, a deadline the timer
+reaches late is carried out at the moment it fell due, and a heartbeat taken outside any job
+reaches the model at its next step.
 
-Every other test of the site runs with the check on and fails on a disagreement (the fixture
-`model_agrees` in tests/web/conftest.py); these tests show that the check can fail, and how.
+These check the actor's I/O around the model; the rules themselves are tested on the pure table
+(tests/table).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 
-from amigos.table import Invitation, Notice, Phase
+from amigos.table import Phase, TableState, Tick, presence_deadline
 from amigos.web.accounts.models import User
-from amigos.web.tables import actor_model, socket_keys
+from amigos.web.tables import restore, socket_keys, store
 from amigos.web.tables.actor import TableActor
 from tests.web.tables.support import FakeClock, Recorder
 from tests.web.tables.test_actor import against_computers, play_of, turn_in
@@ -23,21 +24,52 @@ from tests.web.tables.test_actor import against_computers, play_of, turn_in
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
 
-def held(actor: TableActor) -> Any:
-    return actor.model_state
-
-
 async def same_hand(actor: TableActor) -> None:
-    """Inside the actor (a job: the computer players' moves are jobs too), its hand in play is
-    the one the model beside it holds."""
-    state = held(actor)
+    """Inside the actor (a job: the computer players' moves are jobs too), the record's game holds
+    the hand and the score the model holds."""
+    state = actor.model_state
     assert state.phase is Phase.PLAYING
     assert actor.game.hand is not None and state.hand is not None
     assert state.hand.state == actor.game.hand
+    assert actor.game.match is not None and state.match is not None
+    assert actor.game.match.score == state.match.score
 
 
-async def test_the_model_follows_the_table_through_plays(make_player: Callable[..., User]) -> None:
-    """Each play reaches the pure table beside the actor: its hand is the actor's, move by move."""
+def the_same_table(running: TableState, rebuilt: TableState) -> None:
+    """What a table rebuilt from the database must hold of the running one: its phase and
+    whether it waits, the hand in play and its moves, the score, the turn's clock (by whom and on
+    which situation), and each seat's invitation, absence, computer holding, vote and cards."""
+    assert rebuilt.phase is running.phase and rebuilt.paused == running.paused
+    assert (rebuilt.hand is None) == (running.hand is None)
+    if running.hand is not None and rebuilt.hand is not None:
+        assert rebuilt.hand.state == running.hand.state
+        assert [(m.seat, m.action) for m in rebuilt.hand.moves] == [
+            (m.seat, m.action) for m in running.hand.moves
+        ]
+    if running.match is not None and rebuilt.match is not None:
+        assert rebuilt.match.score == running.match.score
+    assert (rebuilt.clock is None) == (running.clock is None)
+    if running.clock is not None and rebuilt.clock is not None:
+        assert (rebuilt.clock.seat, rebuilt.clock.situation) == (running.clock.seat, running.clock.situation)
+    for mine, theirs in zip(running.seats, rebuilt.seats, strict=True):
+        assert theirs.invitation is mine.invitation
+        assert (theirs.away_since is None) == (mine.away_since is None)
+        assert theirs.held_by_computer == mine.held_by_computer
+        assert theirs.vote == mine.vote
+        assert (theirs.yellow, theirs.blue, theirs.red) == (mine.yellow, mine.blue, mine.red)
+
+
+async def rebuilt(actor: TableActor) -> TableState:
+    """The table read back from the database, as a process taking it over would."""
+    loaded = await database_sync_to_async(store.load)(actor.id)
+    assert loaded is not None
+    now = actor.clock.now()
+    return restore.table_state(loaded, actor.timing, now, actor.model_origin)
+
+
+async def test_the_model_is_the_table_through_plays(make_player: Callable[..., User]) -> None:
+    """Each play is the pure table's step: the record's game follows it, move by move, and what
+    was stored rebuilds the same table."""
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
@@ -45,114 +77,63 @@ async def test_the_model_follows_the_table_through_plays(make_player: Callable[.
         version, legal = await turn_in(me, actor, "any")
         await actor.call(lambda v=version, e=legal[0]: actor.play(user.pk, v, play_of(e)))
         await actor.call(lambda: same_hand(actor))
-    assert actor_model.DISAGREEMENTS == []
+    the_same_table(actor.model_state, await rebuilt(actor))
 
 
-async def test_a_rule_that_drifts_is_caught(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A model that forgets to tell that a seat went away (its `Notice` effects dropped) writes
-    no ``disconnected`` row where the actor stored one when the player's page closed: the check
-    reports it, with both lists of rows, at the next job both store (the page back). (Moves and
-    the turn's clock are the model's own to decide, `actor_decide`: a page closing is an input
-    the actor still decides beside it.)"""
-    user, actor = await against_computers(make_player, "amigos-100")
-    me = Recorder(user.pk)
-    await actor.call(lambda: actor.join(me, True, None))
-    await turn_in(me, actor, "any")
-    assert actor_model.DISAGREEMENTS == []  # none before the drift
-    real = actor_model.advance
-
-    def forgetful(state: Any, given: Any, now: float) -> Any:
-        after, effects = real(state, given, now)
-        return after, [effect for effect in effects if not isinstance(effect, Notice)]
-
-    monkeypatch.setattr(actor_model, "advance", forgetful)
-    key = socket_keys.key_of(me)
-    await actor.call(lambda: actor.detach(key, 0))
-    monkeypatch.undo()
-    await actor.call(lambda: actor.attach(key, 0))
-    found = list(actor_model.DISAGREEMENTS)
-    actor_model.DISAGREEMENTS.clear()  # caught on purpose: the fixture must not fail this test
-    assert found and found[0].table_id == actor.id
-    assert "disconnected" in [kind for kind, _ in found[0].actor]
-    assert "disconnected" not in [kind for kind, _ in found[0].model]
-
-
-async def test_a_state_that_drifts_is_caught(make_player: Callable[..., User]) -> None:
-    """Rows that agree are not enough: once they do, what each table holds is compared too. A
-    model that thinks a seated player's invitation is still open is reported at the next job."""
-    user, actor = await against_computers(make_player, "amigos-100")
-    me = Recorder(user.pk)
-    await actor.call(lambda: actor.join(me, True, None))
-    version, legal = await turn_in(me, actor, "any")
-    assert actor_model.DISAGREEMENTS == []
-    seats = held(actor).seats
-
-    async def set_invitation(invitation: Invitation) -> None:
-        state = held(actor)
-        actor.model_state = replace(state, seats=(replace(seats[0], invitation=invitation), *state.seats[1:]))
-
-    await actor.call(lambda: set_invitation(Invitation.PENDING))
-    await actor.call(lambda: actor.play(user.pk, version, play_of(legal[0])))
-    await actor.call(lambda: set_invitation(Invitation.ACCEPTED))
-    found = list(actor_model.DISAGREEMENTS)
-    actor_model.DISAGREEMENTS.clear()  # caught on purpose
-    assert found and found[0].actor == found[0].model == ()
-    assert "seat 0 invitation: actor Invitation.ACCEPTED, model Invitation.PENDING" in found[0].state
-
-
-async def test_a_write_that_drifts_is_caught(
-    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """What a job changes in the table row is compared too: a model whose step would not write
-    the turn's deadline the actor wrote is reported."""
-    user, actor = await against_computers(make_player, "amigos-100")
-    me = Recorder(user.pk)
-    await actor.call(lambda: actor.join(me, True, None))
-    version, legal = await turn_in(me, actor, "any")
-    assert actor_model.DISAGREEMENTS == []
-    real = actor_model.write_of
-
-    def no_deadline(*args: Any) -> Any:
-        step = real(*args)
-        step.write.deadline = (None, "")
-        return step
-
-    monkeypatch.setattr(actor_model, "write_of", no_deadline)
-    await actor.call(lambda: actor.play(user.pk, version, play_of(legal[0])))
-    monkeypatch.undo()
-    found = list(actor_model.DISAGREEMENTS)
-    actor_model.DISAGREEMENTS.clear()  # caught on purpose
-    assert found and found[0].state and found[0].state[0].startswith("writes: actor")
-
-
-async def test_a_late_deadline_is_read_again_not_compared(
+async def test_a_seat_away_is_stored_as_the_model_holds_it(
     make_player: Callable[..., User], fake_clock: FakeClock
 ) -> None:
-    """The clock jumps past the turn's deadline and its cards without the timer firing: the
-    actor carries them out when it fires, at that moment, the model at the moments they fell
-    due. The job is not compared; the model reads the table back from the database instead, and
-    follows it again from there."""
+    """A page closing is the pure table's to judge (`Disconnected`): the seat is away, the table
+    waits, and a table rebuilt from the database says so too; the page back, both agree again."""
     user, actor = await against_computers(make_player, "amigos-100")
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     await turn_in(me, actor, "any")
+    key = socket_keys.key_of(me)
+    await actor.call(lambda: actor.detach(key, 0))
+    assert 0 in actor.away_since and actor.paused and me.events("disconnected")
+    the_same_table(actor.model_state, await rebuilt(actor))
+    fake_clock.advance(5)
+    await actor.call(lambda: actor.attach(key, 0))
+    assert 0 not in actor.away_since and not actor.paused and me.events("reconnected")
+    the_same_table(actor.model_state, await rebuilt(actor))
+
+
+async def test_a_deadline_reached_late_is_carried_out_when_it_fell_due(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    """The clock jumps past the turn's deadline and its cards without the timer firing: when it
+    fires, the pure table carries out each deadline at the moment it fell due, one write each,
+    and the table stored is the one that ran."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, _ = await turn_in(me, actor, "any")
     fake_clock.advance(90)
     assert actor.heard_at_once(0)
     await actor.fire_deadline()
+    assert actor.version > version
     await actor.call(lambda: same_hand(actor))
-    assert actor_model.DISAGREEMENTS == []
+    the_same_table(actor.model_state, await rebuilt(actor))
 
 
-def test_moments_a_few_milliseconds_apart_are_alike_and_others_are_not() -> None:
-    """The actor reads its clock several times in a job, the model once per input."""
-    row = {"seat": 1, "at": "2026-11-22T20:00:00.000Z", "legal": [{"tile": "6-6"}]}
-    close = {"seat": 1, "at": "2026-11-22T20:00:00.015Z", "legal": [{"tile": "6-6"}]}
-    far = {"seat": 1, "at": "2026-11-22T20:00:02.000Z", "legal": [{"tile": "6-6"}]}
-    other = {"seat": 1, "at": "2026-11-22T20:00:00.000Z", "legal": [{"tile": "6-5"}]}
-    assert actor_model._alike(row, close)
-    assert not actor_model._alike(row, far)
-    assert not actor_model._alike(row, other)
-    assert not actor_model._alike(row, {"seat": 1, "at": row["at"]})
-    assert not actor_model._alike("6-6", "6-5")
+async def test_a_heartbeat_taken_at_once_reaches_the_model_at_its_next_step(
+    make_player: Callable[..., User], fake_clock: FakeClock
+) -> None:
+    """A present player's heartbeat is taken outside any job (`heard_at_once`): kept aside, the
+    timer already counting it, and handed to the model with its next input."""
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    heard = actor.model_state.seats[0].last_seen
+    before = presence_deadline(actor.model_state)
+    fake_clock.advance(10)
+    assert actor.heard_at_once(0)
+    assert actor.heard_at == {0: pytest.approx(heard + 10)}
+    assert actor.model_state.seats[0].last_seen == heard  # not a step: the model is as it was
+    after = presence_deadline(actor._with_heartbeats())  # what the timer reads
+    assert before is not None and after is not None and before.at is not None and after.at is not None
+    assert after.at == pytest.approx(before.at + 10)
+    await actor.call(lambda: actor._decided(Tick(), quiet=True))  # the next step: nothing due
+    assert actor.heard_at == {}
+    assert actor.model_state.seats[0].last_seen == pytest.approx(heard + 10)

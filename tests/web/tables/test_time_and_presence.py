@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from amigos.table import Deadline, DeadlineKind
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import handover, registry, services, socket_keys
@@ -113,18 +115,23 @@ async def test_a_timer_due_first_is_kept_and_an_earlier_deadline_sets_a_new_one(
     await actor.call(lambda: actor.join(me, True, None))
     version, _ = await turn_in(me, actor, "normal")
     first = actor._timer
-    assert first is not None and actor.deadline_at is not None
+    due = actor._model_due()
+    assert first is not None and due is not None and due.at is not None
+
+    def due_in(seconds: float) -> None:
+        """The pure table's next deadline, as the timer reads it, ``seconds`` from now."""
+        at = (fake_clock.now() - actor.model_origin).total_seconds() + seconds
+        actor._model_due = lambda: Deadline(at, DeadlineKind.CARD, 0)  # type: ignore[method-assign]
 
     async def later() -> None:
-        assert actor.deadline_at is not None
-        actor.deadline_at += timedelta(seconds=10)
+        due_in(due.at - (fake_clock.now() - actor.model_origin).total_seconds() + 10)
         actor._arm()
 
     await actor.call(later)
     assert actor._timer is first and not first.cancelled()
 
     async def earlier() -> None:
-        actor.deadline_at = fake_clock.now() + timedelta(seconds=1)
+        due_in(1)
         actor._arm()
 
     await actor.call(earlier)
@@ -132,7 +139,7 @@ async def test_a_timer_due_first_is_kept_and_an_earlier_deadline_sets_a_new_one(
     second = actor._timer
     assert second is not None and second.when() <= asyncio.get_running_loop().time() + 1
 
-    actor.deadline_at = fake_clock.now() + timedelta(seconds=20)
+    due_in(20)
     await actor.fire_deadline()  # early: nothing is due yet
     assert kinds(me, version) == []
     assert actor._timer is not None and not actor._timer.cancelled()
@@ -215,7 +222,6 @@ async def test_an_absent_amigos_player_stops_the_clock_and_gets_a_fresh_one_on_r
 
 
 def timing_delta(seconds: int) -> Any:
-    from datetime import timedelta
 
     return timedelta(seconds=seconds)
 
@@ -446,6 +452,22 @@ async def test_presence_survives_a_rebuild_from_the_log(
     assert rebuilt.snapshot(None)["seats"][0]["reconnect_deadline"] == "2026-11-22T20:05:00.000Z"
 
 
+async def judged_silent(actor: TableActor, seat: int) -> None:
+    """The seat's page went quiet (its heartbeats late on a slow network, the page still joined):
+    the pure table last heard it 31 s ago, and the timer finds it away."""
+
+    async def quiet() -> None:
+        state = actor.model_state
+        seats = list(state.seats)
+        heard = (actor.clock.now() - actor.model_origin).total_seconds() - 31
+        seats[seat] = replace(seats[seat], last_seen=heard)
+        actor.model_state = replace(state, seats=tuple(seats))
+
+    await actor.call(quiet)
+    await actor.fire_deadline()
+    assert seat in actor.away_since and actor.model_state.seats[seat].page_open
+
+
 async def test_a_player_counted_away_who_plays_is_back_and_the_play_stands(
     make_player: Callable[..., User],
 ) -> None:
@@ -455,9 +477,7 @@ async def test_a_player_counted_away_who_plays_is_back_and_the_play_stands(
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     _, legal = await turn_in(me, actor, "any")
-    # The seat is judged away by hand: the pure table reads what was stored, as after a restart.
-    await actor.call(lambda: actor._commit(actor._away(0, actor.clock.now())))
-    await actor.call(actor._model_reread)
+    await judged_silent(actor, 0)
     assert actor.paused and me.events("disconnected")
     before = actor.version
     await actor.call(lambda: actor.play(user.pk, before, play_of(legal[0])))
@@ -477,9 +497,7 @@ async def test_a_stale_play_from_a_player_counted_away_brings_them_back_though_r
     me = Recorder(user.pk)
     await actor.call(lambda: actor.join(me, True, None))
     _, legal = await turn_in(me, actor, "any")
-    # The seat is judged away by hand: the pure table reads what was stored, as after a restart.
-    await actor.call(lambda: actor._commit(actor._away(0, actor.clock.now())))
-    await actor.call(actor._model_reread)
+    await judged_silent(actor, 0)
     stranger = await sync_to_async(make_player)("Nadie")
     before = actor.version
     for sender, code in ((stranger.pk, "not_seated"), (user.pk, "stale_version")):

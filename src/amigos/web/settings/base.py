@@ -264,9 +264,6 @@ LOGGING: dict[str, Any] = logging_config(AMIGOS_LOG_FORMAT, os.environ.get("AMIG
 # Live tables (docs/protocol.md, "Tables"). Pauses are for people to see what happened; tests set 0.
 AMIGOS_TABLE_HAND_PAUSE_SECONDS = env_int("AMIGOS_TABLE_HAND_PAUSE_SECONDS", 5)
 AMIGOS_TABLE_BOT_DELAY_MS = env_int("AMIGOS_TABLE_BOT_DELAY_MS", 800)
-# Run the pure table model beside every table actor and compare what it decides with what the
-# actor stored (`amigos.web.tables.actor_model`): on in the tests, off in production (1 turns it on).
-AMIGOS_TABLE_MODEL_CHECK = bool(env_int("AMIGOS_TABLE_MODEL_CHECK", 0))
 # Computer players think in this many worker processes (0: in a thread of the server, for tests).
 AMIGOS_BOT_PROCESSES = env_int("AMIGOS_BOT_PROCESSES", 2)
 # ...at this much lower a scheduling priority than the server (nice, 0 to 19): a computer player may

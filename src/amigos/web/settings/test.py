@@ -30,9 +30,6 @@ WHITENOISE_AUTOREFRESH = True
 # (tests/web/tables/test_thinking.py exercises the process pool itself).
 AMIGOS_TABLE_HAND_PAUSE_SECONDS = 0
 AMIGOS_TABLE_BOT_DELAY_MS = 0
-# Every table actor runs the pure table beside it, and a test fails where the two disagree
-# (AMIGOS_TABLE_MODEL_CHECK=0 turns it off, to measure what it costs).
-AMIGOS_TABLE_MODEL_CHECK = bool(env_int("AMIGOS_TABLE_MODEL_CHECK", 1))
 AMIGOS_BOT_PROCESSES = 0
 AMIGOS_ACADEMY_PROCESSES = 0
 # The archive's hand-overs on a thread: a worker process would not see a test's open transaction

@@ -27,13 +27,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from amigos.engine import Action, Pass, Play, find_variant, new_deal_key
+from amigos.engine import Action, Play, find_variant, new_deal_key
 from amigos.engine.deal import random_seat
 from amigos.table import (
     Mode,
@@ -48,7 +48,6 @@ from amigos.web.realtime.commands import CommandError, Connection
 from amigos.web.realtime.hub import Hub
 from amigos.web.realtime.queues import OneReaderQueue
 from amigos.web.tables import chat_lines, log_codec, log_facts, rendering, socket_keys, store, storing
-from amigos.web.tables.actor_clock import TurnClockMixin
 from amigos.web.tables.actor_decide import DecideMixin
 from amigos.web.tables.actor_gathering import GatheringMixin
 from amigos.web.tables.actor_model import ModelMixin
@@ -71,8 +70,6 @@ from amigos.web.tables.game import Game, Refused, parse_play
 from amigos.web.tables.log_entries import (
     Disconnected,
     HandEnded,
-    LogEntry,
-    MatchEnded,
     Reconnected,
     SeatChanged,
     TurnClockShown,
@@ -114,7 +111,6 @@ class TableActor(
     SendersMixin,
     GatheringMixin,
     PresenceMixin,
-    TurnClockMixin,
     VotesMixin,
     SeatViewMixin,
     TimerMixin,
@@ -169,20 +165,15 @@ class TableActor(
         # Every duration, the pause between hands from the site's setting (so the pure table fed
         # the same `Timing` waits as long).
         self.timing = replace(TIMING, hand_pause=float(settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS))
-        # Who is at the table: the sockets seated at each seat (this process), when each seat was
-        # last heard from, and since when an absent seat is away (docs/rules.md, "Connection and
-        # absence"). Every seat counts as present from the moment the actor is built.
-        now = self.clock.now()
-        self._model_open(loaded, now)
+        # Who is at the table is the pure table's state (docs/rules.md, "Connection and
+        # absence"), read back from the log with every seat heard from now; the actor keeps the
+        # sockets seated at each seat (this process) and the heartbeats taken at once since the
+        # model's last step (`PresenceMixin.heard_at_once`).
+        self._model_open(loaded, self.clock.now())
         self.sockets: dict[int, set[object]] = {}
-        self.last_seen: dict[int, datetime] = {seat.number: now for seat in self.seats}
-        self.away_since: dict[int, datetime] = {}
-        # During the vote: since when each human seat has had no page open (it left the table).
-        self.vote_left: dict[int, datetime] = {}
+        self.heard_at: dict[int, float] = {}
         for number, seat_facts in enumerate(facts.seats):
             self.seats[number].held_by_computer = seat_facts.held
-            if seat_facts.away_since is not None:
-                self.away_since[number] = _moment(seat_facts.away_since) or now
         self.broken = False
         # The loop the actor lives in, kept: Python 3.11's `asyncio.get_running_loop()` makes a
         # system call (getpid) on every call, and every play would make several.
@@ -338,24 +329,6 @@ class TableActor(
 
     # -- the rules of a job ----------------------------------------------------------------------------
 
-    def _dealt(self) -> list[LogEntry]:
-        """The log entries of dealing the next hand with a fresh key (`Game.deal`), after a player
-        came back to a table that waited between hands (the presence part, which the actor still
-        decides). A computer player offered a new deal (Cuban, 5 or more doubles) answers at once,
-        by the table model's `amigos.table.computer_reshuffle_seat` (`Game.computer_reshuffle`);
-        each deal voided so is dealt again. The pure table's `flow.deal` voids the same deals."""
-        at = iso(self.clock.now())
-        key = self._new_key()
-        self._feed(inputs.Deal(key))
-        entries = self.game.deal(key, at=at)
-        computers = [seat.number for seat in self.seats if seat.is_computer]
-        while (asking := self.game.computer_reshuffle(computers)) is not None:
-            entries += self.game.reshuffle(asking)
-            key = self._new_key()
-            self._feed(inputs.Deal(key))
-            entries += self.game.deal(key, at=at)
-        return entries
-
     async def reshuffle(self, user_id: int, version: int) -> dict[str, Any]:
         """Cuban: the player's seat, offered a new deal, asks for it (docs/protocol.md,
         `table.reshuffle`). The pure table judges it, voids the deal (its key revealed) and asks
@@ -374,37 +347,6 @@ class TableActor(
         drawn here (tests replace it through this module to deal known hands)."""
         return new_deal_key()
 
-    def _continue(self, pending: Pending) -> None:
-        """After an action: automatic passes, the end of a hand or match, and the next clock."""
-        assert pending.write is not None
-        write = pending.write
-        now = self.clock.now()
-        while self.game.forced_pass():
-            seat = self.game.to_move
-            assert seat is not None
-            pending.entries += self.game.act(seat, Pass(), at=iso(now) or "", system=True)
-        if any(type(entry) is MatchEnded for entry in pending.entries):
-            self._after_match(pending)
-            return
-        if write.record_started_at is not None or any(type(entry) is HandEnded for entry in pending.entries):
-            # The record is rewritten whole, so only when the match starts and when a hand ends
-            # (building it on every play cost a fifth of a play's time; at every deal too, a
-            # fiftieth): what it gains between two (a deal, the moves) is durable in the log,
-            # which is what rebuilds the table, and an unfinished match's end writes it too.
-            write.record = self.game.record()
-        if self.game.in_hand:
-            self._set_clock(pending)
-        else:
-            self.clock_info = None
-            # The pause between hands is the pure table's too (`Timing.hand_pause`, its DEAL deadline).
-            write.deadline = (now + timedelta(seconds=self.timing.hand_pause), "deal")
-
-    def _deal_next(self) -> Pending:
-        now = self.clock.now()
-        pending = Pending(entries=self._dealt(), write=store.Write(at=now))
-        self._continue(pending)
-        return pending
-
     # -- storing, then telling ----------------------------------------------------------------------
 
     async def _commit(self, pending: Pending) -> None:
@@ -413,7 +355,6 @@ class TableActor(
         entries = pending.entries
         # Each entry becomes its stored row once: the same row is stored and published.
         rows = write.rows = [log_codec.encode(entry) for entry in entries]
-        self._model_stored(entries, write)
         try:
             version = await storing.append(self.id, self.version, write, self.loop)
         except Exception:
@@ -439,37 +380,7 @@ class TableActor(
             await self.links.seat_presence(self, presence)
         if write.record_ended:
             await self._archive()
-        if write.suspended:
-            # What a suspension ends is the pure table's rule (`suspension_ending`).
-            ended = self._ended_by_suspension(write.suspended)
-            if ended is not None:
-                await self._commit(ended)
-                return
         self._arm()
-
-    def _end_for_suspension(self, offender: int) -> Pending:
-        """A seated player's account was just suspended: the match ends unfinished, the table closes
-        (everyone goes back to the lobby; the offender's sockets are signed out by the session check)."""
-        return self._end_unfinished("suspension", offender)
-
-    def _end_unfinished(self, termination: str, seat: int | None, pending: Pending | None = None) -> Pending:
-        """End the match before its target (abandonment, suspension): the record is kept as it
-        stands and everyone goes back to the meeting room; there is no vote."""
-        now = self.clock.now()
-        if pending is None:
-            pending = Pending(write=store.Write(at=now))
-        pending.entries += self.game.end_match(termination, seat, at=iso(now))
-        self.status = "finished"
-        self.clock_info = None
-        write = pending.write
-        assert write is not None
-        write.status = "finished"
-        write.ended_at = now
-        write.deadline = (None, "")
-        write.record = self.game.record(absent=self._absent_seats())
-        write.record_ended = True
-        write.termination = termination
-        return pending
 
     async def _status_changed(self, *, statuses: bool = True) -> None:
         await self.links.table_changed(self, statuses=statuses)

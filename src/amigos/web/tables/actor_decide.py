@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from amigos.engine import deal_from_key
@@ -42,7 +42,6 @@ from amigos.table import (
 from amigos.web.operations import metrics
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import store
-from amigos.web.tables.actor_model import SAME_MOMENT
 from amigos.web.tables.actor_types import Pending
 from amigos.web.tables.effect_entries import entries_of
 from amigos.web.tables.effect_writes import StepWrite, WriteContext, merged, status_of, write_of
@@ -51,7 +50,7 @@ from amigos.web.tables.log_entries import CardGiven, MatchEnded, TurnClockShown
 if TYPE_CHECKING:
     from amigos.table import Effect, TableError, TableState
     from amigos.table.inputs import TableInput
-    from amigos.web.tables.actor_model import ModelJob
+    from amigos.web.tables.actor_model import Step
     from amigos.web.tables.actor_types import Clock, NextTables, SeatState
     from amigos.web.tables.effect_entries import EntryContext
     from amigos.web.tables.game import Game
@@ -71,20 +70,18 @@ class DecideMixin:
     status: str
     cards: dict[int, dict[str, int]]
     next_table_id: int | None
-    last_seen: dict[int, datetime]
-    away_since: dict[int, datetime]
-    vote_left: dict[int, datetime]
     votes: dict[int, VoteChoice]
     clock_info: TurnClockShown | None
     deadline_at: datetime | None
     deadline_kind: str
     model_origin: datetime
     links: NextTables
-    _model_job: ModelJob
 
     if TYPE_CHECKING:
         # Defined by the actor, its model part and its presence part.
-        def _feed(self, given: TableInput, *, decided: bool = False) -> TableError | None: ...
+        def _feed(
+            self, given: TableInput, steps: list[Step], at: datetime | None = None
+        ) -> TableError | None: ...
         def entry_context(
             self, origin: datetime, cards: dict[int, dict[str, int]], match_number: int | None = None
         ) -> EntryContext: ...
@@ -94,37 +91,57 @@ class DecideMixin:
         def _seat_by_lot(self) -> int: ...
         async def _wake_next_table(self) -> None: ...
 
-    async def _decided(self, given: TableInput) -> None:
-        """The model takes ``given``; what its step did is stored and told. A deal it calls for
-        (`DealNeeded`) is dealt at once with a fresh key, in the same write (a voided deal and
-        the new one go out as one message), except after the step that ended a hand: the next
-        hand's deal is then a write of its own, as the pause between hands makes it. A refusal is
-        raised as the command's error, after storing what the refused input still did (a
-        person's move is a sign of life whatever the rules say of it:
+    async def _decided(
+        self, given: TableInput, *, at: datetime | None = None, quiet: bool = False
+    ) -> list[LogEntry]:
+        """The model takes ``given`` (at ``at``, by default now); what its step did is stored and
+        told, and returned. A deal it calls for (`DealNeeded`) is dealt at once with a fresh key,
+        in the same write (a voided deal and the new one go out as one message), except after the
+        step that ended a hand: the next hand's deal is then a write of its own, as the pause
+        between hands makes it. An account the step's cards suspended (the card ladder, found as
+        they are stored) is then given to the model (`Suspend`), which ends what that ends. A
+        refusal is raised as the command's error (returned quietly with ``quiet``: an input
+        from the server itself, a page joining, say), after storing what the refused input still
+        did (a person's move is a sign of life whatever the rules say of it:
         `amigos.table.TableError.heard`)."""
-        job = self._model_job
-        index = len(job.steps)
-        refusal = self._feed(given, decided=True)
-        group = _Group()
+        steps: list[Step] = []
+        index = 0
+        refusal = self._feed(given, steps, at)
+        stored: list[LogEntry] = []
         voted = False
-        while index < len(job.steps):
-            before, after, effects = job.steps[index]
-            index += 1
-            if any(type(effect) is VoteResult for effect in effects):
-                voted = True
-                effects = await self._next_table(effects)
-            group.add(self._carried_out(before, after, effects), bool(effects))
-            needed = next((effect for effect in effects if type(effect) is DealNeeded), None)
-            if needed is not None and refusal is None:
-                if any(type(effect) is HandEnded for effect in effects):
-                    await self._store(group)
-                    group = _Group()
-                self._feed(self._deal_for(after, needed), decided=True)
-        await self._store(group)
+        while True:
+            group = _Group()
+            # The accounts the cards stored by this round's writes suspended.
+            accounts: list[int] = []
+            while index < len(steps):
+                before, after, effects = steps[index]
+                index += 1
+                if any(type(effect) is VoteResult for effect in effects):
+                    voted = True
+                    effects = await self._next_table(effects)
+                group.add(self._carried_out(before, after, effects), bool(effects))
+                needed = next((effect for effect in effects if type(effect) is DealNeeded), None)
+                if needed is not None:
+                    if any(type(effect) is HandEnded for effect in effects):
+                        stored += await self._store(group)
+                        accounts += group.suspended
+                        group = _Group()
+                    self._feed(self._deal_for(after, needed), steps)
+            stored += await self._store(group)
+            seat = self._suspended_seat([*accounts, *group.suspended])
+            if seat is None:
+                break
+            self._feed(inputs.Suspend(seat), steps)
         if voted:
             await self._wake_next_table()
-        if refusal is not None:
+        if refusal is not None and not quiet:
             raise CommandError(refusal.code, refusal.detail or refusal.code)
+        return stored
+
+    def _suspended_seat(self, accounts: list[int]) -> int | None:
+        """The seat of the first of ``accounts`` (suspended by cards just stored) seated here
+        (None: none)."""
+        return next((seat.number for seat in self.seats if seat.user_id in accounts), None)
 
     async def _next_table(self, effects: list[Effect]) -> list[Effect]:
         """The vote decided a rematch or a rotation (`VoteResult`): the next table is created
@@ -144,15 +161,17 @@ class DecideMixin:
             return [lobby if effect is result else effect for effect in effects]
         return effects
 
-    async def _store(self, group: _Group) -> None:
+    async def _store(self, group: _Group) -> list[LogEntry]:
         """Store and tell the steps gathered in ``group``, the record written again once, from
-        the game after all of them, when one of them asked for it (`write_of`'s ``record``)."""
+        the game after all of them, when one of them asked for it (`write_of`'s ``record``); the
+        entries stored are returned (none when the steps changed nothing)."""
         write = group.write
         if write is None or not (group.effects or self._changes(write)):
-            return
+            return []
         if group.record:
             write.record = self.game.record(absent=self._absent_seats() if group.ended else ())
         await self._commit(Pending(entries=group.entries, write=write))
+        return group.entries
 
     def _changes(self, write: store.Write) -> bool:
         """Whether a step with no effects still changes the table's row (its deadline)."""
@@ -206,24 +225,15 @@ class DecideMixin:
 
     def _follow(self, state: TableState, entries: list[LogEntry]) -> None:
         """What the actor's other parts read, set from the model's ``state`` after a step whose
-        rows are ``entries``: the status, each seat's presence, holding and vote, the cards, and
-        the turn's clock as last shown."""
-        origin = self.model_origin
+        rows are ``entries``: the status, each seat's computer holding and vote, the cards, and
+        the turn's clock as last shown. (Presence is read from the model's state itself:
+        `PresenceMixin`.)"""
         self.status = status_of(state)
+        votes = self.votes
         for number, seat in enumerate(state.seats):
             self.seats[number].held_by_computer = seat.held_by_computer
-            heard = self.last_seen.get(number)
-            # Kept when the model's moment is the actor's (a datetime each time cost every play).
-            if heard is None or abs((heard - origin).total_seconds() - seat.last_seen) > SAME_MOMENT:
-                self.last_seen[number] = _at(origin, seat.last_seen)
-            if seat.away_since is not None or number in self.away_since:
-                _keep(
-                    self.away_since, number, None if seat.away_since is None else _at(origin, seat.away_since)
-                )
-            absent = seat.vote_absent_since
-            if absent is not None or number in self.vote_left:
-                _keep(self.vote_left, number, None if absent is None else _at(origin, absent))
-            _keep(self.votes, number, seat.vote)
+            if seat.vote is not None or number in votes:
+                _keep(votes, number, seat.vote)
         for entry in entries:
             if type(entry) is CardGiven:
                 self.cards[entry.seat] = dict(entry.cards)
@@ -231,11 +241,6 @@ class DecideMixin:
                 self.clock_info = entry
         if state.clock is None or state.phase is not Phase.PLAYING or state.paused:
             self.clock_info = None
-
-
-def _at(origin: datetime, seconds: float) -> datetime:
-    """The model's moment ``seconds`` as the actor's clock reads it."""
-    return origin + timedelta(seconds=seconds)
 
 
 def _keep(memory: dict[int, Any], key: int, value: object) -> None:
@@ -256,6 +261,11 @@ class _Group:
         self.effects = False
         self.record = False
         self.ended = False
+
+    @property
+    def suspended(self) -> list[int]:
+        """The accounts the cards of the write, once stored, suspended (`store.Write.suspended`)."""
+        return [] if self.write is None else self.write.suspended
 
     def add(self, step: StepWrite, effects: bool) -> None:
         self.entries += step.entries

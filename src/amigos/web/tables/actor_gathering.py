@@ -15,15 +15,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from amigos.table import inputs
-from amigos.table.gathering import all_accepted
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import store
 from amigos.web.tables.actor_types import Pending, SeatState
-from amigos.web.tables.log_entries import InvitationRefused, LogEntry, TableCancelled
 
 if TYPE_CHECKING:
-    from amigos.table import Conduct, TableError
+    from datetime import datetime
+
+    from amigos.table import Conduct
     from amigos.web.tables.actor_types import Clock
+    from amigos.web.tables.log_entries import LogEntry
 
 #: The stored deadline of a table whose seats have all accepted and which waits for its organizer.
 START_DEADLINE = "start"
@@ -69,8 +69,9 @@ class GatheringMixin:
         def seat_held_by(self, user_id: int) -> int | None: ...
         async def _commit(self, pending: Pending) -> None: ...
         async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
-        def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
-        async def _decided(self, given: inputs.TableInput) -> None: ...
+        async def _decided(
+            self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
+        ) -> list[LogEntry]: ...
 
     async def accept(self, user_id: int) -> dict[str, Any]:
         """The invited player accepts (the pure table decides: `actor_decide`); the last
@@ -130,59 +131,6 @@ class GatheringMixin:
         for invitee in invitees:
             await self._tell_invitee(invitee, "cancelled")
 
-    def _everyone_accepted(self) -> bool:
-        """Whether every seat has accepted (`amigos.table.gathering.all_accepted`)."""
-        return all_accepted(
-            (seat.is_computer, seat.user_id is not None and seat.invitation == "accepted")
-            for seat in self.seats
-        )
-
     def _people(self) -> list[int]:
         """The seats held by people (an account), in order."""
         return [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
-
-    def _waits_for_organizer(self) -> bool:
-        """Every seat accepted and the organizer has not started yet: the table waits for the
-        button (its stored deadline says so, which a table seated whole by a rematch never has)."""
-        waiting = self.status == "inviting" and self.deadline_kind == START_DEADLINE
-        return waiting and self._everyone_accepted()
-
-    async def _close_invitations(self, answered: list[SeatState], reason: str) -> None:
-        """Invitations were refused or ran out (``reason``): the table never starts (docs/rules.md,
-        "Creating a table and starting"). One job stores who did not come (`invitation_refused`)
-        and the table's end (`cancelled`); then every invited player's page is told, and the
-        lobby frees every seat's status and drops the table from its list (`_commit`)."""
-        numbers = {seat.number for seat in answered}
-        others = [
-            seat.user_id for seat in self.seats if seat.invitation == "pending" and seat.number not in numbers
-        ]
-        await self._commit(self._cancel(answered, reason))
-        for seat in answered:
-            if seat.user_id is not None:
-                await self._tell_invitee(seat.user_id, reason)
-        await self._tell_cancelled([user_id for user_id in others if user_id is not None])
-
-    def _cancel(
-        self, answered: list[SeatState], reason: str, ending: TableCancelled = store.CANCELLED
-    ) -> Pending:
-        """The log entries and the write of a table cancelled because of ``answered``'s
-        invitations: theirs marked ``reason``, every other open invitation closed ("expired"), and
-        the table's ``ending`` entry (why it is cancelled), with no deadline left: nothing
-        rebuilds or wakes it again."""
-        now = self.clock.now()
-        numbers = {seat.number for seat in answered}
-        entries: list[LogEntry] = []
-        changed: list[dict[str, Any]] = []
-        for seat in self.seats:
-            if seat.invitation != "pending":
-                continue
-            mark = reason if seat.number in numbers else "expired"
-            if seat.number in numbers:
-                entries.append(InvitationRefused(seat.number, seat.user_id, seat.name, reason))
-            seat.invitation = mark
-            seat.invited_until = None
-            changed.append({"number": seat.number, "invitation": mark, "invited_until": None})
-        entries.append(ending)
-        self.status = "cancelled"
-        write = store.Write(at=now, seats=changed, status="cancelled", ended_at=now, deadline=(None, ""))
-        return Pending(entries=entries, write=write)

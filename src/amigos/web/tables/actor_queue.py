@@ -53,10 +53,6 @@ class QueueMixin:
     _firing: set[asyncio.Task[None]]
     _thinking: asyncio.Task[None] | None
 
-    if TYPE_CHECKING:
-        # Defined by the model's part (`actor_model.ModelMixin`).
-        async def _model_job_ended(self) -> None: ...
-
     def start(self) -> None:
         self._task = self.loop.create_task(self._run(), name=f"amigos-table-{self.id}")
 
@@ -112,8 +108,6 @@ class QueueMixin:
                 if not future.done():
                     future.set_result(result)
             finally:
-                # What the job stored, checked against the pure table beside it (`actor_model`).
-                await self._model_job_ended()
                 # Nothing of this job waits here for the next one (a refusal in its future, say).
                 self._origin = None
                 del job, future

@@ -1,11 +1,11 @@
 """Timers and computer players: the part of the table actor that wakes it when a deadline falls
 due and lets a computer player think when its turn comes.
 
-A deadline (a seat's presence, or the stored one: a turn's clock, an invitation, the deal, the
-vote) is fired by the loop's own timer, which puts the deadline's job in the actor's queue like any
-command (`fire_deadline`). The job (`_on_deadline`) takes whatever fell due in time order, and
-what the table's own deadline does is the pure table's rule (`amigos.table.table_due`); the
-actor's other parts store and tell it. A computer player thinks outside the event loop
+The pure table says when something next falls due (`amigos.table.next_deadline`: a seat's
+presence, a turn's clock, an invitation, the deal, the vote); the loop's own timer puts the
+deadline's job in the actor's queue like any command when it comes (`fire_deadline`), and the job
+(`_on_deadline`) hands the pure table a `Tick` for each deadline due, in time order, whose steps
+the actor stores and tells (`actor_decide`). A computer player thinks outside the event loop
 (`thinking`, a process pool) and plays through the queue too.
 `TableActor` inherits this part, and every method here runs inside the actor.
 """
@@ -16,24 +16,23 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 
 from amigos.engine import seat_view
-from amigos.table import DeadlineKind, Due, inputs, presence_first, table_due
+from amigos.table import DeadlineKind, Phase, inputs, presence_deadline
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import thinking
-from amigos.web.tables.actor_clock import STORED
-from amigos.web.tables.actor_gathering import START_DEADLINE
-from amigos.web.tables.actor_types import HOLDING_LEVEL, Pending
-from amigos.web.tables.log_entries import TableCancelled
+from amigos.web.tables.actor_types import HOLDING_LEVEL
+from amigos.web.tables.log_entries import InvitationRefused
 
 if TYPE_CHECKING:
-    from amigos.table import Phase, TableError
+    from amigos.table import Deadline, TableState
     from amigos.web.tables.actor_types import Clock, SeatState
     from amigos.web.tables.game import Game
+    from amigos.web.tables.log_entries import LogEntry
 
 log = logging.getLogger("amigos.tables")
 
@@ -52,9 +51,8 @@ class TimerMixin:
     status: str
     version: int
     broken: bool
-    deadline_at: datetime | None
-    deadline_kind: str
-    next_table_id: int | None
+    model_origin: datetime
+    model_state: TableState
     # The next deadline's timer, the jobs it started that have not ended, and the computer
     # player's thinking under way.
     _timer: asyncio.TimerHandle | None
@@ -62,31 +60,24 @@ class TimerMixin:
     _thinking: asyncio.Task[None] | None
 
     if TYPE_CHECKING:
-        # Defined by `TableActor` and its presence part.
-        def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
-        async def _decided(self, given: inputs.TableInput) -> None: ...
+        # Defined by `TableActor` and its other parts.
+        async def _decided(
+            self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
+        ) -> list[LogEntry]: ...
+        def _model_due(self) -> Deadline | None: ...
+        def _with_heartbeats(self) -> TableState: ...
 
         @property
         def paused(self) -> bool: ...
-        def _next_presence(self) -> tuple[datetime, DeadlineKind, int] | None: ...
         async def call(self, job: Callable[[], Awaitable[T]], origin: Any = None) -> T: ...
-        async def _commit(self, pending: Pending) -> None: ...
-        @property
-        def phase(self) -> Phase: ...
-        def _waits_for_organizer(self) -> bool: ...
-        async def _presence_lapsed(self, kind: DeadlineKind, seat: int, at: datetime) -> None: ...
         async def _suspended(self, seat: int) -> bool: ...
-        async def _model_reread(self) -> None: ...
-        async def _close_invitations(self, answered: list[SeatState], reason: str) -> None: ...
-        def _cancel(
-            self, answered: list[SeatState], reason: str, ending: TableCancelled = ...
-        ) -> Pending: ...
-        def _end_unfinished(
-            self, termination: str, seat: int | None, pending: Pending | None = None
-        ) -> Pending: ...
+        def _open_invitees(self) -> list[int]: ...
+        async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
+        async def _tell_cancelled(self, invitees: list[int]) -> None: ...
 
     def _arm(self) -> None:
-        """Set the timer for the stored deadline and let a computer player think if it is its turn.
+        """Set the timer for the pure table's next deadline and let a computer player think if it
+        is its turn.
 
         The timer is the loop's own (`call_later`), not a task asleep until the deadline: every play
         sets a new deadline, and cancelling a sleeping task runs it once more to unwind it, while a
@@ -109,13 +100,14 @@ class TimerMixin:
             self._thinking = loop.create_task(self._think(seat, self.version))
 
     def _next_deadline(self) -> datetime | None:
-        """The earliest moment something may fall due: a seat's presence or the stored deadline."""
-        presence = self._next_presence()
-        due = None if presence is None else presence[0]
-        stored = self.deadline_at if self.status in ("inviting", "playing", "voting") else None
-        if stored is not None and (due is None or stored < due):
-            due = stored
-        return due
+        """The earliest moment something may fall due at the table, as the pure table finds it
+        (`amigos.table.next_deadline`: a seat's presence, or the table's own deadline)."""
+        due = self._model_due()
+        return None if due is None or due.at is None else self._moment(due.at)
+
+    def _moment(self, seconds: float) -> datetime:
+        """The pure table's moment ``seconds`` on the actor's clock."""
+        return self.model_origin + timedelta(seconds=seconds)
 
     def _set_timer(self, due: datetime | None, *, keep_earlier: bool) -> None:
         """The timer for ``due`` (none for None); with ``keep_earlier``, a timer already set that
@@ -160,95 +152,46 @@ class TimerMixin:
         await self.call(self._on_deadline)
 
     async def _on_deadline(self) -> None:
-        """Whatever fell due by now happens, in time order: a seat's heartbeat or absence window,
-        then the table's own deadline (invitation, deal, vote, turn clock). The turn's clock, the
-        deal and the vote's time are the pure table's to carry out (`_model_decides_deadline`);
-        the rest is still the actor's, the model fed the same `Tick` beside it."""
-        if await self._model_decides_deadline():
-            await self._decided(inputs.Tick())
-        else:
-            self._feed(inputs.Tick())
+        """Whatever fell due by now happens, one deadline at a time in time order, each carried
+        out by the pure table at the moment it fell due (`Tick`): a seat's silence or window, a
+        page closed during the vote, the turn's clock, an invitation's or the start button's
+        window, the deal, the vote's time. One thing only the server can know comes first: before
+        a seat's silence or window lapses, whether its player's account was suspended from
+        outside the table (whose session watchdog closes the sockets): then the pure table is
+        told that instead (`Suspend`), and ends what a suspension ends. Invitations a lapse
+        closed are then told on their pages."""
+        invited = self._open_invitees()
+        looked_up: set[int] = set()
         while not self.broken:
+            due = self._model_due()
             now = self.clock.now()
-            presence = self._next_presence()
-            table_due = self.deadline_at is not None and now >= self.deadline_at
-            # Which goes first is the pure table's rule (`amigos.table.presence_first`): ties go to
-            # the table's deadline.
-            if presence is not None and presence[0] <= now and presence_first(presence[0], self.deadline_at):
-                at, kind, seat = presence
-                await self._presence_lapsed(kind, seat, at)
-                continue
-            if not table_due:
+            if due is None or due.at is None or self._moment(due.at) > now:
                 break
-            if DUE_KINDS.get(self.deadline_kind) in MODEL_DEADLINES:
-                # The pure table's own deadline, due behind a presence the actor carried out: the
-                # model, fed this job's Tick beside the actor, first reads back what was stored
-                # (what it was fed before is not compared), then carries the deadline out at the
-                # moment it fell due.
-                await self._model_reread()
-                await self._decided(inputs.Tick())
-                if self.deadline_at is not None and self.deadline_at <= now:
-                    self.deadline_at = None  # nothing the model still has due: never spin on it
-                continue
-            if not await self._table_deadline(now):
-                # Nothing to do for it any more (the turn it timed moved on): forget it, so the
-                # timer does not spin on a moment already past.
-                self.deadline_at = None
+            lapse = presence_deadline(self._with_heartbeats())
+            seat = None if lapse is None else lapse.seat
+            if (
+                lapse is not None
+                and lapse.kind in PRESENCE_LAPSES
+                and lapse.at is not None
+                and self._moment(lapse.at) <= now
+                and seat is not None
+                and seat not in looked_up
+            ):
+                looked_up.add(seat)
+                if await self._suspended(seat):
+                    await self._decided(inputs.Suspend(seat), quiet=True)
+                    continue
+                continue  # a heartbeat may have come during the look-up: ask again
+            for entry in await self._decided(inputs.Tick(), at=self._moment(due.at), quiet=True):
+                if type(entry) is InvitationRefused and entry.user_id in invited:
+                    await self._tell_invitee(entry.user_id, entry.reason)
+                    invited.remove(entry.user_id)
+        if invited and self.model_state.phase is Phase.CLOSED:
+            # The table closed with invitations still open (the start button's window): closed
+            # on their pages as a cancellation.
+            await self._tell_cancelled(invited)
         if not self.broken:
             self._arm()
-
-    async def _model_due_first(self) -> None:
-        """Before an input the actor still decides (a page joining or closing, a player back):
-        a deadline of the pure table's own that fell due and whose timer has not fired yet is
-        carried out first, as a punctual timer would have. Else the model, fed the input, would
-        carry it out where the actor stores nothing, and have to read the table back."""
-        if await self._model_decides_deadline():
-            await self._decided(inputs.Tick())
-
-    async def _model_decides_deadline(self) -> bool:
-        """Whether what fell due first is the pure table's to carry out (`actor_decide`): the
-        turn's clock (a card, the system's move, a correspondence day run out), the next deal or
-        the vote's time, due no later than any seat's presence (ties go to the table's deadline:
-        `amigos.table.presence_first`). The model then carries out a presence due with it too,
-        unless that seat's account was suspended, which only the actor can look up: then the
-        actor carries out the lapse (`_presence_lapsed`, which ends what the suspension ends)."""
-        now = self.clock.now()
-        at = self.deadline_at
-        if at is None or now < at or DUE_KINDS.get(self.deadline_kind) not in MODEL_DEADLINES:
-            return False
-        presence = self._next_presence()
-        if presence is None or presence[0] > now:
-            return True
-        if not presence_first(presence[0], at):
-            return presence[1] is DeadlineKind.VOTE_ABSENCE or not await self._suspended(presence[2])
-        return False
-
-    async def _table_deadline(self, now: datetime) -> bool:
-        """Act on the table's stored deadline, as the pure table's rule (`amigos.table.table_due`)
-        decides from its kind and the table's facts; False when it no longer applies."""
-        invited = {seat.number: seat.invited_until for seat in self.seats if seat.invitation == "pending"}
-        due = table_due(
-            DUE_KINDS.get(self.deadline_kind),
-            self.phase,
-            paused=self.paused,
-            awaits_start=self._waits_for_organizer(),
-            invitations=invited,
-            now=now,
-        )
-        what = due.what
-        if what is Due.EXPIRE_INVITATIONS:
-            await self._close_invitations([self.seats[number] for number in due.lapsed], "expired")
-        elif what is Due.LATER:
-            # Due for a seat that has answered since: the others' time runs on.
-            self.deadline_at = due.later
-        elif what is Due.NOT_STARTED:
-            # The organizer never pressed the button: everyone goes back to the meeting room.
-            await self._commit(self._cancel([], "expired", TableCancelled("not_started")))
-        else:
-            # Nothing to do for it any more (`Due.FORGET`); the turn's clock, the deal and the
-            # vote's time are the pure table's (`MODEL_DEADLINES`), never asked here.
-            return False
-        return True
 
     async def _think(self, seat: int, version: int) -> None:
         hand = self.game.hand
@@ -282,20 +225,6 @@ class TimerMixin:
         self._arm()
 
 
-#: The deadlines the pure table carries out itself when they fall due (`_model_decides_deadline`).
-MODEL_DEADLINES = frozenset(
-    {DeadlineKind.CARD, DeadlineKind.SYSTEM_PLAY, DeadlineKind.TURN, DeadlineKind.DEAL, DeadlineKind.VOTE}
-)
-
-#: The pure table's kind of each stored deadline: the turn clock's as `actor_clock.STORED` writes
-#: them, read back through the same map, and the words logs of older versions may also hold
-#: ("overdue", "default_move").
-DUE_KINDS: dict[str, DeadlineKind] = {
-    "invitation": DeadlineKind.INVITATION,
-    START_DEADLINE: DeadlineKind.START,
-    "deal": DeadlineKind.DEAL,
-    "votes": DeadlineKind.VOTE,
-    **{word: kind for kind, word in STORED.items()},
-    "overdue": DeadlineKind.CARD,
-    "default_move": DeadlineKind.TURN,
-}
+#: The deadlines at which a seat is judged away or its window lapses: its player's suspension is
+#: looked up first (`_on_deadline`).
+PRESENCE_LAPSES = frozenset({DeadlineKind.HEARTBEAT, DeadlineKind.RECONNECT, DeadlineKind.GRACE})

@@ -43,7 +43,6 @@ class SeatViewMixin:
     cards: dict[int, dict[str, int]]
     chat: list[dict[str, Any]]
     votes: dict[int, VoteChoice]
-    away_since: dict[int, datetime]
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
@@ -51,6 +50,8 @@ class SeatViewMixin:
         @property
         def organizer_seat(self) -> int: ...
         def _window_end(self, seat: int) -> datetime | None: ...
+        @property
+        def away_since(self) -> dict[int, datetime]: ...
 
     def seat_dict(self, seat: SeatState) -> dict[str, Any]:
         return seat_json(

@@ -10,23 +10,18 @@ runs inside the actor, like the rest of its jobs.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from amigos.table import VoteChoice, inputs
-from amigos.table.gathering import decide, vote_outcome
 from amigos.web.realtime.commands import CommandError
-from amigos.web.tables import store
-from amigos.web.tables.actor_types import TIMING, Pending, SeatState
-from amigos.web.tables.log_entries import LogEntry, MatchEnded, VoteCast, VotesClosed
-from amigos.web.tables.rendering import iso
+from amigos.web.tables.actor_types import Pending, SeatState
 
 if TYPE_CHECKING:
-    from amigos.table import TableError
+    from datetime import datetime
+
     from amigos.web.tables.actor_types import Clock, NextTables
     from amigos.web.tables.game import Game
-    from amigos.web.tables.log_entries import TurnClockShown
+    from amigos.web.tables.log_entries import LogEntry, TurnClockShown
 
 log = logging.getLogger("amigos.tables")
 
@@ -57,8 +52,9 @@ class VotesMixin:
 
     if TYPE_CHECKING:
         # Defined by `TableActor`.
-        def _feed(self, given: inputs.TableInput, *, decided: bool = False) -> TableError | None: ...
-        async def _decided(self, given: inputs.TableInput) -> None: ...
+        async def _decided(
+            self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
+        ) -> list[LogEntry]: ...
 
         async def _commit(self, pending: Pending) -> None: ...
         def _acting_seat(self, user_id: int, version: int) -> int: ...
@@ -75,70 +71,6 @@ class VotesMixin:
             raise CommandError("bad_choice", "choose rematch, rotate or communicate")
         await self._decided(inputs.Vote(seat, chosen))
         return {"version": self.version}
-
-    async def _cast(self, seat: int, choice: VoteChoice, *, left: bool = False) -> None:
-        """Store a seat's choice, and close the vote when the pure table's rule
-        (`amigos.table.gathering.decide`) says it is decided."""
-        self.votes[seat] = choice
-        pending = Pending(entries=[VoteCast(seat, VOTE_WORDS[choice], left)])
-        if decide(self.votes, self._voters()) is not None:
-            pending.entries += await self._close_votes()
-        now = self.clock.now()
-        pending.write = store.Write(at=now)
-        if self.status != "voting":
-            pending.write.status = self.status
-            pending.write.ended_at = now
-            pending.write.deadline = (None, "")
-            pending.write.next_table_id = self.next_table_id
-        await self._commit(pending)
-        await self._wake_next_table()
-
-    def _voters(self) -> list[int]:
-        """The seats that vote after a match: the people's (computer players do not vote)."""
-        return [s.number for s in self.seats if not s.is_computer]
-
-    def _after_match(self, pending: Pending) -> None:
-        assert pending.write is not None
-        now = self.clock.now()
-        self.status = "voting"
-        self.votes = {}
-        self.clock_info = None
-        write = pending.write
-        write.status = "voting"
-        write.record = self.game.record(absent=self._absent_seats())
-        write.record_ended = True
-        write.termination = self.game.termination
-        deadline = now + timedelta(seconds=TIMING.vote)
-        write.deadline = (deadline, "votes")
-        # The match's end tells when the vote closes.
-        pending.entries = [
-            replace(entry, votes_deadline=iso(deadline)) if isinstance(entry, MatchEnded) else entry
-            for entry in pending.entries
-        ]
-
-    async def _close_votes(self) -> list[LogEntry]:
-        """Close the vote: the same rematch or rotate from every human seat creates the next table
-        (stored before anyone is told, so `votes_closed` names it); anything else is the meeting
-        room ("communicate"). Also when the vote's time ran out (`vote_outcome`)."""
-        result = vote_outcome(self.votes, self._voters())
-        if result is not VoteChoice.LOBBY:
-            try:
-                self.next_table_id = await self.links.make_next_table(self.id, result.value, self.clock.now())
-            except Exception:
-                log.exception("table %s: could not create the next table; back to the lobby", self.id)
-                result, self.next_table_id = VoteChoice.LOBBY, None
-        self.status = "finished"
-        return [VotesClosed(VOTE_WORDS[result], self.next_table_id)]
-
-    def _vote_closed_by_suspension(self) -> Pending:
-        """A seated player was suspended during the vote (the pure rule `suspension_ending`): the
-        vote closes for the meeting room with no next table, stored as a vote that is not
-        unanimous closes (`votes_closed`, ``communicate``), and everyone goes back to the meeting
-        room."""
-        now = self.clock.now()
-        self.status, self.next_table_id = "finished", None
-        write = store.Write(at=now, status="finished", ended_at=now, deadline=(None, ""))
-        return Pending(entries=[VotesClosed(VOTE_WORDS[VoteChoice.LOBBY], None)], write=write)
 
     async def _wake_next_table(self) -> None:
         """Start the table the vote created (its seats all accepted: the match starts at once)."""
