@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amigos.engine import HandState, Pass, PassEvent, Play, PlayEvent, Tile
+from amigos.engine.evolve import evolve
 from amigos.table import (
     Accept,
     AskReshuffle,
@@ -49,7 +50,6 @@ from amigos.table import (
     open_table,
     table_deadline,
 )
-from amigos.table.evolve import evolve
 
 from .helpers import config
 

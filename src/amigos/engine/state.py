@@ -9,9 +9,10 @@ tile and nothing is left to draw, so no pointless passes are ever asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .actions import Action, IllegalAction, Pass, Play
+from .evolve import evolve
 from .line import Line
 from .notation import move_notation, parse_move
 from .outcome import HandEnd, HandOutcome
@@ -322,7 +323,7 @@ def _replace(
 
 
 def _evolve(state: HandState, **changes: object) -> HandState:
-    return replace(state, **changes)  # type: ignore[arg-type]
+    return evolve(state, **changes)
 
 
 def _next_turn(

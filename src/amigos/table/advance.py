@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from amigos.engine import Termination
+from amigos.engine.evolve import evolve
 
 from . import inputs
 from .clock import clock_due
@@ -31,7 +32,6 @@ from .effects import (
     TableCancelled,
 )
 from .errors import TableError
-from .evolve import evolve
 from .flow import (
     Restart,
     clock_card,
@@ -160,7 +160,15 @@ def _next_deadline(state: TableState) -> Deadline | None:
 def table_deadline(state: TableState) -> Deadline | None:
     """The table's own next deadline, leaving out the seats' presence (a silence, an absent
     player's window, a page closed during the vote): the one a server stores with the table,
-    while presence lives with the sockets."""
+    while presence lives with the sockets. Kept on the state once found (`TableState.own_due`)."""
+    known = state.own_due
+    if known is UNKNOWN:
+        known = _table_deadline(state)
+        object.__setattr__(state, "own_due", known)
+    return cast("Deadline | None", known)
+
+
+def _table_deadline(state: TableState) -> Deadline | None:
     candidates: list[Deadline] = []
     phase = state.phase
     if phase is Phase.INVITING and (until := next_lapse(_open_invitations(state))) is not None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from amigos.engine import Termination
+from amigos.engine.evolve import evolve
 
 from .effects import BackToLobby, CardGiven, CardReason, Effect, MatchEnded
-from .evolve import evolve
 from .model import Colour, Phase, TableState
 from .sanctions import CardFate, card_fate
 

@@ -19,6 +19,7 @@ from amigos.engine import (
     Variant,
 )
 from amigos.engine.deal import Deal, normalise_key
+from amigos.engine.evolve import evolve
 from amigos.engine.variants.base import LeadDraw
 from amigos.engine.variants.cuban import RESHUFFLE_DOUBLES
 
@@ -42,7 +43,6 @@ from .effects import (
     TurnStarted,
 )
 from .errors import TableError
-from .evolve import evolve
 from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, may_reshuffle, void_deal
 from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableState
 

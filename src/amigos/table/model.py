@@ -268,6 +268,10 @@ class TableState:
     # every input asks for the deadline before and after it (the next input's "before" is this
     # one's "after"), so keeping it halves the work of a play. Not part of the state's value.
     due: object = field(default=UNKNOWN, init=False, repr=False, compare=False)
+    # Likewise `advance.table_deadline`'s answer (the deadline a server stores with the table) and
+    # `paused` (asked several times by every move), once asked.
+    own_due: object = field(default=UNKNOWN, init=False, repr=False, compare=False)
+    waits: object = field(default=UNKNOWN, init=False, repr=False, compare=False)
 
     @property
     def variant(self) -> Variant:
@@ -285,11 +289,15 @@ class TableState:
     @property
     def paused(self) -> bool:
         """Whether the match waits for an absent player (the clocks stand still meanwhile)."""
-        return waits_for_absent(
-            self.phase in (Phase.DEALING, Phase.PLAYING),
-            self.config.conduct,
-            (not seat.held_by_computer for seat in self.seats if seat.is_away),
-        )
+        known = self.waits
+        if known is UNKNOWN:
+            known = waits_for_absent(
+                self.phase in (Phase.DEALING, Phase.PLAYING),
+                self.config.conduct,
+                (not seat.held_by_computer for seat in self.seats if seat.is_away),
+            )
+            object.__setattr__(self, "waits", known)
+        return known is True
 
 
 def waits_for_absent(in_match: bool, conduct: Conduct, away_unheld: Iterable[bool]) -> bool:

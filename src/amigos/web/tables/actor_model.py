@@ -17,8 +17,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from amigos.engine.evolve import evolve
 from amigos.table import Deadline, Effect, TableError, TableState, Timing, advance, next_deadline
-from amigos.table.evolve import evolve
 from amigos.table.inputs import TableInput
 from amigos.web.tables import restore, store
 from amigos.web.tables.actor_types import Clock, SeatState

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from amigos.engine.evolve import evolve
 from amigos.table import Conduct, Invitation, Mode, SeatState, TableState, VoteChoice, next_deadline
-from amigos.table.evolve import evolve
 from amigos.table.model import UNKNOWN
 from tests.table.helpers import config
 from tests.table.test_lifecycle import ready

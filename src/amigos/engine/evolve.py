@@ -1,9 +1,10 @@
 """A frozen dataclass copied with some fields changed, at a quarter of `dataclasses.replace`'s cost.
 
-Why: every input to a live table makes new immutable values (the table, a seat, the hand in play),
-several times per move, and the server runs one input per play. `dataclasses.replace` looks the
-class's fields up again on each call and goes through ``__init__`` (4 µs for a `TableState`); the
-copier built here once per class reads and writes the slots directly (1.5 µs). It does what
+Why: every move makes new immutable values (the hand's state in the engine; the table, a seat, the
+hand in play in the pure table), several times per move, and the server runs one input per play.
+`dataclasses.replace` looks the class's fields up again on each call and goes through ``__init__``
+(4 µs for a `TableState`); the copier built here once per class reads and writes the slots directly
+(1.5 µs). It does what
 `replace` does: fields not named keep their value, and a field that ``__init__`` does not take
 (`TableState.due`, a cache of the state's next deadline) starts again from its default, so a copy
 never inherits a cache of the state it came from. The classes it serves have no
