@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -117,7 +118,10 @@ class Checker:
         served = read
         written: list[Row] = []
         for before, after, effects in mirror.steps[self.step :]:
-            entries = entries_of(before, after, effects, actor.entry_context(mirror.start, self.cards))
+            context = replace(
+                actor.entry_context(actor.game.match_number), origin=mirror.start, cards=self.cards
+            )
+            entries = entries_of(before, after, effects, context)
             for entry in entries:
                 if isinstance(entry, CardGiven):
                     self.cards[entry.seat] = dict(entry.cards)

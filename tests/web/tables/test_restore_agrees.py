@@ -120,7 +120,7 @@ def differences(read: TableState, model: TableState) -> list[str]:
     fields left out, and checked against the restart's assumptions)."""
     found = []
     for f in fields(TableState):
-        if f.name in ("due", "seats"):
+        if not f.compare or f.name == "seats":  # the caches (`due`, ...) are not the state
             continue
         found += _diff(f.name, getattr(read, f.name), getattr(model, f.name))
     for number, (mine, theirs) in enumerate(zip(read.seats, model.seats, strict=True)):

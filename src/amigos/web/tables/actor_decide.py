@@ -82,9 +82,7 @@ class DecideMixin:
         def _feed(
             self, given: TableInput, steps: list[Step], at: datetime | None = None
         ) -> TableError | None: ...
-        def entry_context(
-            self, origin: datetime, cards: dict[int, dict[str, int]], match_number: int | None = None
-        ) -> EntryContext: ...
+        def entry_context(self, match_number: int) -> EntryContext: ...
         def _absent_seats(self) -> tuple[int, ...]: ...
         async def _commit(self, pending: Pending) -> None: ...
         def _new_key(self) -> str: ...
@@ -141,6 +139,8 @@ class DecideMixin:
     def _suspended_seat(self, accounts: list[int]) -> int | None:
         """The seat of the first of ``accounts`` (suspended by cards just stored) seated here
         (None: none)."""
+        if not accounts:
+            return None
         return next((seat.number for seat in self.seats if seat.user_id in accounts), None)
 
     async def _next_table(self, effects: list[Effect]) -> list[Effect]:
@@ -200,7 +200,7 @@ class DecideMixin:
         now = self.clock.now()
         # A step that deals a match's first hand starts it: its rows name the next match.
         number = self.game.match_number + (before.match is None and after.match is not None)
-        context = self.entry_context(self.model_origin, self.cards, number)
+        context = self.entry_context(number)
         entries = entries_of(before, after, effects, context)
         moment = WriteContext(self.model_origin, now, number, self.next_table_id)
         step = write_of(before, after, entries, moment)
@@ -211,7 +211,8 @@ class DecideMixin:
         # in play after the step is the one it began with.
         final, was = after.hand, before.hand
         if final is not None and was is not None and (final.number, final.redeal) == (was.number, was.redeal):
-            self.game.follow(entries, final.state, len(final.moves))
+            made = [stamp.action for stamp in final.moves[len(was.moves) :]]
+            self.game.follow(entries, final.state, len(final.moves), made)
         else:
             self.game.replay(entries)
         self._follow(after, entries)

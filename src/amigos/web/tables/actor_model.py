@@ -40,6 +40,7 @@ class ModelMixin:
     game: Game
     seats: list[SeatState]
     next_table_id: int | None
+    cards: dict[int, dict[str, int]]
     heard_at: dict[int, float]
 
     def _model_open(self, loaded: store.Loaded, now: datetime) -> None:
@@ -47,6 +48,7 @@ class ModelMixin:
         ``now``."""
         self.model_origin = now
         self.model_state: TableState = restore.table_state(loaded, self.timing, now, now)
+        self._entry_context: EntryContext | None = None
 
     def _feed(self, given: TableInput, steps: list[Step], at: datetime | None = None) -> TableError | None:
         """The model takes ``given`` at ``at`` (by default the actor's now); its step (the state
@@ -88,22 +90,29 @@ class ModelMixin:
         """The pure table's next deadline, the heartbeats taken at once counted (the timer's)."""
         return next_deadline(self._with_heartbeats())
 
-    def entry_context(
-        self, origin: datetime, cards: dict[int, dict[str, int]], match_number: int | None = None
-    ) -> EntryContext:
-        """What `entries_of` needs to know of this table that only the server knows, the model's
-        second 0 being ``origin``, the ladder's counts before the step ``cards`` and the match's
-        number ``match_number`` (by default the game's)."""
-        return EntryContext(
-            origin=origin,
+    def entry_context(self, match_number: int) -> EntryContext:
+        """What `entries_of` needs to know of this table that only the server knows: the model's
+        origin, the table, the match's number ``match_number``, its seats' names, accounts and
+        computer levels, the ladder's counts before the step (the actor's own ``cards``, which it
+        updates after each step) and the table a vote created. Kept while the match's number and
+        the next table stay the same: a seat's name, account and level do not change at a table."""
+        known = self._entry_context
+        if known is not None and (known.match_number, known.next_table_id) == (
+            match_number,
+            self.next_table_id,
+        ):
+            return known
+        self._entry_context = EntryContext(
+            origin=self.model_origin,
             table_id=self.id,
-            match_number=self.game.match_number if match_number is None else match_number,
+            match_number=match_number,
             names=tuple(self.game.names),
             user_ids=tuple(seat.user_id for seat in self.seats),
-            cards=cards,
+            cards=self.cards,
             next_table_id=self.next_table_id,
             levels=tuple(seat.level for seat in self.seats),
         )
+        return self._entry_context
 
 
 #: Two moments of the model this close (seconds) are one: the actor's clock is read to the

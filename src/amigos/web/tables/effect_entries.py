@@ -136,7 +136,6 @@ def entries_of(
     The effects are read in order, with the hand as the step has left it so far (``state``: its
     moves laid, `_moved`), and which hand it is (``named``: its number, identity, key and
     commitment under the server's table identity, found when its end is written)."""
-    table = context.record_table
     hand = before.hand
     state = None if hand is None else hand.state
     # How many moves the hand in play holds so far, and the hand after the step when it is that
@@ -150,7 +149,8 @@ def entries_of(
     redeal = before.redeal
     opening = before.match is None
     keys: list[str] | None = None
-    cards = {seat: dict(counts) for seat, counts in context.cards.items()}
+    # The ladder's counts as the step's cards leave them (copied at the first card: most steps give none).
+    cards: dict[int, dict[str, int]] | None = None
     entries: list[le.LogEntry] = []
     for effect in effects:
         if isinstance(effect, _MOVES):
@@ -168,7 +168,7 @@ def entries_of(
             if after_move.outcome is not None:
                 if named is None:
                     assert hand is not None
-                    named = _named(table, hand.number, hand.redeal, hand.key)
+                    named = _named(context.record_table, hand.number, hand.redeal, hand.key)
                 entries += _hand_ended(named, after_move, after, context, at)
         elif isinstance(effect, fx.TurnStarted):
             assert state is not None
@@ -198,7 +198,7 @@ def entries_of(
             # The match the hand is dealt in (its number, its leader): the model's before the step,
             # or the one it began with this deal.
             match = before.match or Match.new(before.variant, after.match.players, after.match.first_leader)
-            dealt = deal_hand(match, key, _namer(table, redeal))
+            dealt = deal_hand(match, key, _namer(context.record_table, redeal))
             drawn = None
             if dealt.number == 1 and redeal == 0 and before.variant.draws_for_first_lead:
                 drawn = first_lead_draw(before.variant, dealt.deal)
@@ -209,12 +209,14 @@ def entries_of(
             if final is not None and (final.number, final.redeal) != (dealt.number, redeal):
                 final = None
         elif isinstance(effect, fx.HandVoided):
-            identity = hand_id(table, effect.number, redeal)
+            identity = hand_id(context.record_table, effect.number, redeal)
             voided = VoidedDeal(effect.seat, effect.key, identity, commitment(effect.key, identity))
             entries.append(hand_voided_entry(effect.number, voided))
             redeal += 1
             state, named, final = None, None, None
         elif isinstance(effect, fx.CardGiven):
+            if cards is None:
+                cards = {seat: dict(counts) for seat, counts in context.cards.items()}
             counts = cards.setdefault(effect.seat, le.no_cards())
             counts[effect.colour.value] += 1
             entries.append(

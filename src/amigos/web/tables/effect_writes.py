@@ -137,6 +137,8 @@ def _seat_rows(before: TableState, after: TableState, *, cancelled: bool) -> lis
     table is cancelled, every invitation still open closed as "expired" (the model leaves them
     open at a closed table)."""
     rows: list[dict[str, Any]] = []
+    if before.phase is not Phase.INVITING:
+        return rows  # invitations are answered, and close, only while the table invites
     for number, (was, now) in enumerate(zip(before.seats, after.seats, strict=True)):
         if was.invitation is now.invitation and not (cancelled and now.invitation is Invitation.PENDING):
             continue

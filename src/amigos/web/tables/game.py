@@ -13,7 +13,7 @@ and the record's cache.
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -54,6 +54,7 @@ from amigos.web.tables.log_entries import (
     MatchStarted,
     Passed,
     Played,
+    TurnClockShown,
 )
 from amigos.web.tables.rendering import match_name
 
@@ -390,13 +391,26 @@ class Game:
         for entry in entries:
             self._replay_entry(entry)
 
-    def follow(self, entries: Iterable[LogEntry], final: HandState | None, moves: int) -> None:
-        """`replay` the rows of a step the pure table has just taken, whose hand in play it left as
-        ``final`` after the hand's ``moves``-th move (None: the step ended in another hand, or
-        none). That move is laid from the model's state rather than applied again: it is the
-        step's last, and applying every move twice was a tenth of a play's cost."""
+    def follow(
+        self, entries: Iterable[LogEntry], final: HandState, moves: int, actions: Sequence[Action]
+    ) -> None:
+        """`replay` the rows of a step the pure table has just taken in the hand in play, which it
+        left as ``final`` after the hand's ``moves``-th move; ``actions`` are the step's moves, in
+        order, as the model holds them (not read back from their rows). The last move is laid from
+        the model's state rather than applied again: applying every move twice was a tenth of a
+        play's cost."""
+        made = iter(actions)
         for entry in entries:
-            self._replay_entry(entry, final if final is not None and self._moves() + 1 == moves else None)
+            kind = type(entry)
+            if kind is TurnClockShown:
+                continue  # the commonest row, which the record does not keep
+            if kind is Played or kind is Passed:
+                assert isinstance(entry, Played | Passed)
+                system = entry.system if isinstance(entry, Played) else entry.automatic
+                laid = final if self._moves() + 1 == moves else None
+                self._replay_action(next(made), entry.seat, system, entry.reason, entry.at, laid)
+            else:
+                self._replay_entry(entry)
 
     def _replay_entry(self, entry: LogEntry, laid: HandState | None = None) -> None:
         """One row of the log; a move's, when ``laid`` is given, ends in that hand (`follow`)."""
