@@ -4,6 +4,7 @@ audience is shown. No sockets and no clock: the game and the rendering are drive
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,26 +14,34 @@ from hypothesis import strategies as st
 
 from amigos.engine import find_variant, new_deal_key, parse_record, replay_record
 from amigos.engine.record import record_hand
-from amigos.table import needs_first_leader
+from amigos.table import Phase, needs_first_leader
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.tables import handover, log_codec, rendering
+from amigos.web.tables.entry_writing import match_ended_entry
 from amigos.web.tables.game import Game
-from amigos.web.tables.log_entries import LogEntry
+from amigos.web.tables.log_entries import CardGiven, HandStarted, LogEntry, MatchStarted
+from tests.web.tables.written import Written
 
 
 def played_game(variant_name: str, players: int | None, moves: int) -> Game:
-    """A game of ``variant_name`` with ``moves`` moves made: every other one by the system."""
+    """A game of ``variant_name`` with ``moves`` moves made, as the server writes them (`Written`):
+    seat 1 a computer player, whose moves the record marks."""
     variant = find_variant(variant_name, players)
-    game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
-    game.start_match(0 if needs_first_leader(variant) else None)
-    game.deal(new_deal_key())
-    for index in range(moves):
-        if not game.in_hand:
+    people: list[str | None] = [f"p{seat}" for seat in range(variant.players)]
+    people[1] = None
+    table = Written(variant_name, people)
+    table.deal(new_deal_key(), 0 if needs_first_leader(variant) else None)
+    for _ in range(moves):
+        if not table.in_hand:
             break
-        seat = game.to_move
-        assert seat is not None and game.hand is not None
-        action = game.hand.legal_actions()[0]
-        game.act(seat, action, at=f"2026-11-23T00:00:{index:02d}.000Z", system=index % 2 == 1)
+        table.move()
+    return replayed(table)
+
+
+def replayed(table: Written, mode: str | None = None) -> Game:
+    """The record's game rebuilt from ``table``'s log, each entry through its stored row and back."""
+    game = Game(table_id=table.table_id, variant=table.state.variant, names=table.names, mode=mode)
+    game.replay(log_codec.decode(*log_codec.encode(entry)) for entry in table.log)
     return game
 
 
@@ -46,20 +55,18 @@ def test_the_server_writes_a_record_the_engine_accepts(variant: str, players: in
     assert set(hand) >= {"key", "hand_id", "commitment", "times", "system"} and "id" not in hand
     assert len(hand["times"]) == len(hand["system"]) == len(hand["moves"])
     assert all(isinstance(at, float) for at in hand["times"])
-    assert hand["system"][0] is None and hand["system"][1] in ("auto_pass", "single_tile")
+    # A person's moves carry no mark; the computer player's at seat 1, and the passes the
+    # table makes by itself, do.
+    assert set(hand["system"]) <= {None, "computer", "auto_pass"} and "computer" in hand["system"]
 
 
 def test_a_computer_move_is_marked_as_one_in_the_record_even_after_a_restart() -> None:
-    variant = find_variant("amigos-100")
-    game = Game(table_id=7, variant=variant, names=("a", "b", "c", "d"))
-    log = game.start_match(0) + game.deal(new_deal_key())
-    seat = game.to_move
-    assert seat is not None and game.hand is not None
-    log += game.act(seat, game.hand.legal_actions()[0], at="2026-11-23T00:00:01.000Z", reason="computer")
-    assert game.record()["hands"][0]["system"] == ["computer"]
-    rebuilt = Game(table_id=7, variant=variant, names=("a", "b", "c", "d"))
-    rebuilt.replay(log)
-    assert rebuilt.record() == game.record()
+    table = Written("amigos-100", (None, None, None, "d"))
+    table.deal(new_deal_key(), 0)
+    table.move()  # seat 0's computer player
+    game = replayed(table)
+    assert game.record()["hands"][0]["system"][0] == "computer"
+    assert replayed(table).record() == game.record()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -117,19 +124,25 @@ def test_a_record_built_along_the_match_equals_one_built_from_its_log(data: st.D
         st.sampled_from([("amigos-100", None), ("draw-100", 3), ("cuban-1v1", None)]), label="variant"
     )
     variant = find_variant(name, players)
-    game = Game(table_id=7, variant=variant, names=tuple(f"p{seat}" for seat in range(variant.players)))
+    names = tuple(f"p{seat}" for seat in range(variant.players))
+    game = Game(table_id=7, variant=variant, names=names)
     log: list[LogEntry] = []
-    for _match in range(data.draw(st.integers(1, 2), label="matches")):
-        log += game.start_match(0 if needs_first_leader(variant) else None)
+    for number in range(1, data.draw(st.integers(1, 2), label="matches") + 1):
+        table = Written(name, names, match_number=number)
         for _hand in range(data.draw(st.integers(1, 3), label="hands")):
-            if game.match is not None and game.match.is_over:
-                break
-            log += game.deal(str(data.draw(st.uuids(version=4), label="deal key")))
-            while game.in_hand:
-                seat, hand = game.to_move, game.hand
-                assert seat is not None and hand is not None
-                action = data.draw(st.sampled_from(hand.legal_actions()), label="action")
-                log += game.act(seat, action, at="2026-11-25T10:00:00.000Z", system=data.draw(st.booleans()))
+            if table.state.phase is not Phase.DEALING:
+                break  # the match reached its target
+            leader = 0 if needs_first_leader(variant) else None
+            entries = table.deal(str(data.draw(st.uuids(version=4), label="deal key")), leader)
+            while True:
+                game.replay(entries)
+                log += entries
+                if not table.in_hand:
+                    break
+                hand = table.state.hand
+                assert hand is not None
+                action = data.draw(st.sampled_from(hand.state.legal_actions()), label="action")
+                entries = table.move(action)
                 if data.draw(st.integers(0, 9), label="ask") == 0:
                     assert game.record() == _replayed(variant, log).record()
             assert game.record() == _replayed(variant, log).record()
@@ -167,22 +180,25 @@ def test_the_system_clock_tells_the_time_as_django_does() -> None:
 def test_a_card_counts_the_hand_in_play_and_zero_between_hands_even_after_a_restart() -> None:
     """A card's ``hand`` is the number of the hand in play when it was given, 0 before the first
     deal and after a hand's end (docs/record-format.md); the game rebuilt from the log says so too."""
-    variant = find_variant("amigos-100")
-    game = Game(table_id=7, variant=variant, names=("p0", "p1", "p2", "p3"), mode="live")
-    log: list[LogEntry] = [*game.start_match(0, at="2026-11-23T00:00:00.000Z")]
-    log.append(game.give_card(0, 1, "yellow", "timeout", {"yellow": 1}, False, "2026-11-23T00:00:00.500Z"))
-    log += game.deal(new_deal_key())
-    log.append(game.give_card(1, 2, "yellow", "every_5s", {"yellow": 1}, True, "2026-11-23T00:00:01.000Z"))
-    while game.in_hand:
-        seat, hand = game.to_move, game.hand
-        assert seat is not None and hand is not None
-        log += game.act(seat, hand.legal_actions()[0], at="2026-11-23T00:00:02.000Z")
-    log.append(
-        game.give_card(2, 3, "blue", "no_reconnection", {"blue": 1}, False, "2026-11-23T00:00:03.000Z")
-    )
-    log += game.end_match("abandonment", 2, at="2026-11-23T00:00:03.000Z")
+    table = Written("amigos-100", ("p0", "p1", "p2", "p3"))
+    started, dealt = table.deal(new_deal_key(), 0)[:2]
+    assert isinstance(started, MatchStarted) and isinstance(dealt, HandStarted)
+    start = 1_795_392_000.0  # 2026-11-23T00:00:00Z, the writer's second 0
+    log: list[LogEntry] = [
+        replace(started, at="2026-11-23T00:00:00.000Z"),
+        CardGiven(0, 1, "yellow", "timeout", {"yellow": 1}, False, "2026-11-23T00:00:00.500Z"),
+        dealt,
+        CardGiven(1, 2, "yellow", "every_5s", {"yellow": 1}, True, "2026-11-23T00:00:01.000Z"),
+    ]
+    while table.in_hand:
+        log += table.move()
+    log.append(CardGiven(2, 3, "blue", "no_reconnection", {"blue": 1}, False, "2026-11-23T00:00:03.000Z"))
+    game = Game(table_id=7, variant=table.state.variant, names=table.names, mode="live")
+    game.replay(log)
+    assert game.match is not None
+    log.append(match_ended_entry("abandonment", game.match, offender=2, at="2026-11-23T00:00:03.000Z"))
+    game.replay(log[-1:])
     record = game.record()
-    start = 1_795_392_000.0  # 2026-11-23T00:00:00Z
     assert (record["mode"], record["started"], record["ended"]) == ("live", start, start + 3.0)
     assert [(card["seat"], card["hand"], card["at"]) for card in record["cards"]] == [
         (0, 0, start + 0.5),
@@ -190,27 +206,28 @@ def test_a_card_counts_the_hand_in_play_and_zero_between_hands_even_after_a_rest
         (2, 0, start + 3.0),
     ]
     replay_record(parse_record(record))
-    assert _replayed(variant, log, mode="live").record() == record
+    assert _replayed(table.state.variant, log, mode="live").record() == record
 
 
 def test_a_log_stored_before_the_match_times_were_kept_still_rebuilds_its_record() -> None:
     """Rows of a match's start and end and of a card written before they held their ``at`` read
     back with none: the record then leaves the match's times and those cards out, rather than
     failing to rebuild the table."""
-    variant = find_variant("amigos-100")
-    game = Game(table_id=7, variant=variant, names=("p0", "p1", "p2", "p3"), mode="live")
-    log = game.start_match(0, at="2026-11-23T00:00:00.000Z") + game.deal(new_deal_key())
-    log.append(game.give_card(1, 2, "yellow", "timeout", {"yellow": 1}, False, "2026-11-23T00:00:01.000Z"))
-    log += game.end_match("suspension", 1, at="2026-11-23T00:00:02.000Z")
+    table = Written("amigos-100", ("p0", "p1", "p2", "p3"))
+    log = table.deal(new_deal_key(), 0)
+    log.append(CardGiven(1, 2, "yellow", "timeout", {"yellow": 1}, False, "2026-11-23T00:00:01.000Z"))
+    game = Game(table_id=7, variant=table.state.variant, names=table.names, mode="live")
+    game.replay(log)
+    assert game.match is not None
+    log.append(match_ended_entry("suspension", game.match, offender=1, at="2026-11-23T00:00:02.000Z"))
     old: list[LogEntry] = []
     for entry in log:
         kind, data = log_codec.encode(entry)
         if kind in ("started", "match_ended", "card"):
             del data["at"]
         old.append(log_codec.decode(kind, data))
-    fresh = Game(table_id=7, variant=variant, names=("p0", "p1", "p2", "p3"), mode="live")
+    fresh = Game(table_id=7, variant=table.state.variant, names=table.names, mode="live")
     fresh.replay(old)
     record = fresh.record()
     assert "started" not in record and "ended" not in record and "cards" not in record
     assert (record["mode"], record["termination"], record["offender"]) == ("live", "suspension", 1)
-    replay_record(parse_record(record))

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from amigos.engine import find_variant
 from amigos.engine.variants.cuban import reshuffle_seats
 from amigos.table import (
     Accept,
@@ -39,7 +38,6 @@ from amigos.table import (
 from amigos.web.accounts.models import User
 from amigos.web.tables import log_codec, services, store
 from amigos.web.tables.actor import TableActor
-from amigos.web.tables.game import Game
 from amigos.web.tables.log_entries import CardGiven as CardGivenEntry
 from amigos.web.tables.rendering import iso
 from amigos.web.tables.restore import table_state
@@ -53,6 +51,7 @@ from tests.web.tables.test_actor_agrees_with_model import (
     play_to_the_vote,
     seated_table,
 )
+from tests.web.tables.written import Written
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 
@@ -321,11 +320,11 @@ def test_practice_cards_are_counted_from_the_log() -> None:
     """A practice card (a table with a computer player) is logged but never stored as a `Card`
     row: the model counts it on the seat, so the reading counts the log's ``card`` entries, not
     `Loaded.cards`, which lacks it."""
-    variant = find_variant("amigos-100", 4)
-    game = Game(9, variant, ("Ana", "c1", "c2", "c3"), mode="live")
     origin = datetime(2026, 1, 1, tzinfo=UTC)
     at = iso(origin)
-    entries = [*game.start_match(0, at=at), *game.deal(find_key("amigos-100", lambda deal: True))]
+    table = Written("amigos-100", ("Ana", None, None, None), table_id=9)
+    table.deal(find_key("amigos-100", lambda deal: True), 0)
+    entries = list(table.log)
     counts = {"yellow": 1, "blue": 0, "red": 0}
     entries.append(CardGivenEntry(0, 5, "yellow", "timeout", counts, practice=True, at=at))
     seats = [store.SeatRow(0, 5, "Ana", "", "accepted", None)]

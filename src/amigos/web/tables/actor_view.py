@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from amigos.table import Phase, TableState, may_reshuffle
 from amigos.web.tables import rendering
 from amigos.web.tables.actor_types import SeatState
 from amigos.web.tables.actor_votes import VOTE_WORDS
@@ -43,6 +44,7 @@ class SeatViewMixin:
     cards: dict[int, dict[str, int]]
     chat: list[dict[str, Any]]
     votes: dict[int, VoteChoice]
+    model_state: TableState
 
     if TYPE_CHECKING:
         # Defined by `TableActor` and its presence part.
@@ -67,6 +69,15 @@ class SeatViewMixin:
             reconnect_deadline=iso(self._window_end(seat.number)),
             cards=self.cards.get(seat.number),
         )
+
+    def _reshuffle_open(self, seat: int) -> bool:
+        """Whether ``seat`` may still ask for a new deal of the hand in play, as the pure table holds
+        it (`amigos.table.may_reshuffle`: offered, and nobody has moved yet)."""
+        state = self.model_state
+        hand = state.hand
+        if hand is None or state.phase is not Phase.PLAYING:
+            return False
+        return may_reshuffle(hand.reshuffle, seat, len(hand.moves))
 
     def snapshot(self, audience: int | None) -> dict[str, Any]:
         now = self.clock.now()
@@ -112,7 +123,7 @@ class SeatViewMixin:
                 "commitment": hand.commitment,
                 "view": self.game.view_dict(audience),
                 # Cuban: this seat alone learns it may still ask for a new deal (protocol.md).
-                "reshuffle": audience is not None and self.game.reshuffle_open(audience),
+                "reshuffle": audience is not None and self._reshuffle_open(audience),
             },
             "turn": turn,
             "sheet": self.game.sheet(),

@@ -1,19 +1,18 @@
-"""A table's play, as data the actor can store and replay: the engine driven by its log.
+"""A table's match as its log tells it: the record's builder, and the views a page is drawn from.
 
-`Game` knows no database, no clock and no socket. The actor asks it for the log entries an action
-produces (`log_entries`: a tile played, a hand dealt, ...); the same entries, read back from the
-stored log, rebuild the game after a restart (`replay`). Entries are audience-neutral: a seat's
-private part (its dealt tiles, a tile it drew, its legal plays) is kept under that seat's number,
-and the codec (`log_codec.wire`) decides who sees what. Everything a message says about a hand is
-read from the engine's views. Each entry is spelt by its writer in `entry_writing`, shared with
-the pure table's writer (`effect_entries.entries_of`); `Game` keeps the hand and the match in step
-and the record's cache.
+`Game` decides nothing: the pure table (`amigos.table`) decides every move, deal and end, and its
+steps are written as log entries (`effect_entries.entries_of`). `Game` follows those entries as
+the actor stores them (`follow`), or reads them back from the stored log after a restart
+(`replay`, where the engine lays every move again), and keeps what the record needs (each hand's
+moves with their notation, times and system marks, the voided deals, the cards, how the match
+ended) and the hand in play for the snapshot's views. It knows no database, no clock and no
+socket. The record is built from it (`record`), each hand's part kept until the hand gains moves.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,17 +33,8 @@ from amigos.engine.actions import Arm
 from amigos.engine.codec import sheet_json, view_json
 from amigos.engine.outcome import Termination
 from amigos.engine.trail import CardNote, VoidedDeal
-from amigos.engine.variants.base import LeadDraw
-from amigos.table import TableError, computer_reshuffle_seat, hand_id, may_reshuffle, must_pass
-from amigos.table.hand import AppliedMove, DealInPlay, apply_move, deal_hand, void_deal
+from amigos.table.hand import DealInPlay, apply_move, void_deal
 from amigos.table.record import hand_entry, match_record
-from amigos.web.tables.entry_writing import (
-    hand_ended_entry,
-    hand_started_entry,
-    hand_voided_entry,
-    match_ended_entry,
-    move_entries,
-)
 from amigos.web.tables.log_entries import (
     CardGiven,
     HandStarted,
@@ -201,29 +191,7 @@ class Game:
     def current(self) -> HandLog | None:
         return self.hands[-1] if self.hands and self.hand is not None else None
 
-    def reshuffle_open(self, seat: int) -> bool:
-        """Whether ``seat`` may ask for a new deal of the hand in play now (the table model's rule,
-        `amigos.table.may_reshuffle`: offered, and nobody has moved yet)."""
-        log = self.current()
-        return log is not None and self.in_hand and may_reshuffle(log.offered, seat, len(log.actions))
-
-    def computer_reshuffle(self, computers: Collection[int]) -> int | None:
-        """The seat whose computer player asks for a new deal of the hand in play, or None; the
-        table model's rule (`amigos.table.computer_reshuffle_seat`), ``computers`` the seats of
-        real computer players (not one that only holds an absent person's seat)."""
-        log = self.current()
-        if log is None or not self.in_hand or self.hand is None:
-            return None
-        return computer_reshuffle_seat(log.offered, computers, self.hand.hands, len(log.actions))
-
     # -- producing log entries ---------------------------------------------------------------------
-
-    def start_match(self, first_leader: int | None, at: str | None = None) -> list[LogEntry]:
-        """The next match begins, ``at`` (as the protocol writes a moment: the record's
-        ``started``)."""
-        entry = MatchStarted(self.match_number + 1, tuple(self.names), first_leader, at)
-        self._begin(entry)
-        return [entry]
 
     def _begin(self, entry: MatchStarted) -> None:
         """The match ``entry`` starts: nothing of the one before is kept."""
@@ -238,33 +206,6 @@ class Game:
         self.started = epoch(entry.at) if entry.at else None
         self.ended = None
         self.cards = []
-
-    def deal(self, key: str, lead_draw: LeadDraw | None = None, at: str | None = None) -> list[LogEntry]:
-        """Deal the next hand from ``key`` (secret until the hand ends; its commitment is public),
-        ``at`` (as the protocol writes a moment). ``lead_draw``: the draw that chose the match's
-        first leader (Cuban, first deal only), told to everyone with the deal: the tiles drawn are
-        set aside, never played."""
-        assert self.match is not None
-        # A redeal after a reshuffle gets its own identity, so no identity is committed to two keys.
-        dealt = deal_hand(
-            self.match,
-            key,
-            lambda number: hand_id(self.record_table, number, len(self.voided.get(number, ()))),
-        )
-        entry = hand_started_entry(dealt, self.variant.draws, lead_draw, at)
-        self._apply_hand_started(entry, dealt.state)
-        return [entry]
-
-    def reshuffle(self, seat: int) -> list[LogEntry]:
-        """Cuban: ``seat``, dealt 5 or more doubles, asks for a new deal before anyone moved. The
-        deal is voided and its key revealed (`HandVoided`), as `amigos.table.hand.void_deal`
-        decides and describes it (the pure table asks it too); the caller deals the same hand
-        again (`deal`), under the next identity (docs/rules.md)."""
-        try:
-            number, voided = self._void(seat)
-        except TableError as refusal:
-            raise Refused(refusal.code, "you may not ask for a new deal now") from None
-        return [hand_voided_entry(number, voided)]
 
     def _deal_in_play(self) -> DealInPlay | None:
         """The hand in play as `void_deal` reads it (None: no hand is in play)."""
@@ -284,58 +225,6 @@ class Game:
         self.hand = None
         return log.number, voided
 
-    def act(
-        self, seat: int, action: Action, *, at: str, system: bool = False, reason: str | None = None
-    ) -> list[LogEntry]:
-        """The log entries of ``seat`` doing ``action``: the hand decides (`amigos.table.apply_move`:
-        a hand in play, the turn, the rules, in that order; the hand's end and the match's).
-
-        ``reason`` says why the system or a computer player moved (engine/trail.py's
-        SYSTEM_REASONS); it is logged with the move so the record, rebuilt after a restart, says
-        the same."""
-        mark = system_reason(action, system, reason)
-        try:
-            moved = apply_move(self.hand, self.match, seat, action)
-        except TableError as refusal:
-            raise Refused(refusal.code, refusal.detail) from None
-        # The answer's fields read once (a play's path: each property read costs it a little).
-        _, _, state, after, _ = moved
-        entries = move_entries(seat, action, state, after, at, system, mark)
-        self._record(action, state.move_notation(action), at, mark)
-        self.hand = after
-        if after.outcome is not None:  # `moved.hand_over`
-            entries.extend(self._end_hand(moved, at))
-        return entries
-
-    def forced_pass(self) -> bool:
-        """Whether the seat in turn can only pass (`amigos.table.must_pass`: the server then passes
-        for it)."""
-        return self.hand is not None and not self.hand.is_over and must_pass(self.hand)
-
-    def end_match(
-        self, termination: str, offender: int | None = None, at: str | None = None
-    ) -> list[LogEntry]:
-        """End the match early (abandonment, suspension) by ``offender``'s doing, ``at``: no
-        winner by target. The record names the offender (RECORD-FORMAT's live extension requires
-        it)."""
-        return [self._match_ended(termination, offender, at=at)]
-
-    def give_card(
-        self,
-        seat: int,
-        user_id: int | None,
-        colour: str,
-        reason: str,
-        counts: dict[str, int],
-        practice: bool,
-        at: str | None,
-    ) -> CardGiven:
-        """The entry of a card given to ``seat``'s player ``at`` (the rules that give it are the
-        actor's clock and presence parts), noted for the record (`record`'s ``cards``)."""
-        entry = CardGiven(seat, user_id, colour, reason, counts, practice, at)
-        self._note_card(entry)
-        return entry
-
     def _note_card(self, entry: CardGiven) -> None:
         """A card as the record writes it: in the hand in play (0 between hands), as the pure
         table's record numbers it. A card stored before its time was kept is left out: the
@@ -345,29 +234,6 @@ class Game:
         log = self.current()
         hand = log.number if log is not None and self.in_hand else 0
         self.cards.append(CardNote(entry.seat, entry.colour, entry.reason, epoch(entry.at), hand))
-
-    def _end_hand(self, moved: AppliedMove, at: str) -> list[LogEntry]:
-        """The entries of the hand ``moved`` ended (``at``, the move's moment): its result, and the
-        match's end when the hand took it to its target (both decided by
-        `amigos.table.apply_move`)."""
-        log = self.hands[-1]
-        self.match = moved.match
-        entries: list[LogEntry] = [
-            hand_ended_entry(log.number, log.id, log.key, log.commitment, moved.after, moved.match)
-        ]
-        if moved.match_over:
-            entries.append(self._match_ended("target", winner=moved.winner, at=at))
-        return entries
-
-    def _match_ended(
-        self, termination: str, offender: int | None = None, winner: int | None = None, at: str | None = None
-    ) -> MatchEnded:
-        """``winner``: the side that took the match to its target (None when it ended unfinished);
-        ``at``: when (the record's ``ended``)."""
-        assert self.match is not None
-        entry = match_ended_entry(termination, self.match, winner=winner, offender=offender, at=at)
-        self._note_end(entry)
-        return entry
 
     def _note_end(self, entry: MatchEnded) -> None:
         """How and when the match ended, as the record tells it: kept alike whether the entry was
