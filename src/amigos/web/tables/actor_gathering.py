@@ -130,7 +130,3 @@ class GatheringMixin:
         invitation closes on their pages), whoever called it off."""
         for invitee in invitees:
             await self._tell_invitee(invitee, "cancelled")
-
-    def _people(self) -> list[int]:
-        """The seats held by people (an account), in order."""
-        return [seat.number for seat in self.seats if not seat.is_computer and seat.user_id is not None]
