@@ -60,7 +60,7 @@ def hand_id(table: str, number: int, redeal: int = 0) -> str:
     """The identity a hand's commitment binds its key to: the table's identity (the record's
     ``table``) and the hand's number (``<table>:hand:<number>``), and ``:deal:<k>`` for the k-th
     deal after a reshuffle, so no two keys are ever committed under the same identity. One rule
-    for every table: this model's and the live server's (`Game.deal`)."""
+    for every table: this model's and the server's record of it."""
     base = f"{table}:hand:{number}"
     return base if redeal == 0 else f"{base}:deal:{redeal + 1}"
 
@@ -122,7 +122,7 @@ def computer_reshuffle_seat(
 
 
 def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect]) -> TableState:
-    """Deal the hand the server keyed (`hand.deal_hand`, as the server's `Game.deal`; the first
+    """Deal the hand the server keyed (`hand.deal_hand`; the first
     hand's leader checked first): publish its commitment and start the first turn. When a
     computer player asks for a new deal at once (`computer_reshuffle_seat`), the deal is voided
     as its request would void it (`void`: `HandVoided`, then `DealNeeded` for the same hand)."""
@@ -191,7 +191,7 @@ def _refuse_play(state: TableState, seat: int, by_computer: bool = False) -> Non
 
 def reshuffle(state: TableState, seat: int, effects: list[Effect]) -> TableState:
     """Cuban: a seat dealt 5 or more doubles asks for a new deal before anyone moved. The deal is
-    voided (its key revealed: `hand.void_deal`, as the server's `Game.reshuffle`) and the same
+    voided (its key revealed: `hand.void_deal`) and the same
     hand is dealt again, under a new hand identity."""
     _refuse_play(state, seat)
     return void(state, seat, effects)
@@ -217,7 +217,7 @@ def void(state: TableState, seat: int, effects: list[Effect]) -> TableState:
 def move(state: TableState, given: inputs.Move, now: float, effects: list[Effect]) -> TableState:
     """A move from a seat: checked by where the table stands (`play_refusal`), then by who plays the
     seat (``computer_seat``), then by the hand (`hand.apply_move`: a hand in play, the turn, the
-    rules, in that order, as the server's `Game.act` asks it), then laid."""
+    rules, in that order), then laid."""
     seat = given.seat
     _refuse_play(state, seat, given.by_computer)
     if state.seats[seat].plays_itself != given.by_computer:

@@ -3,14 +3,15 @@ it with all that follows (:func:`apply_move`).
 
 A hand is dealt from the key the server drew (`deal_hand`: its number, the deal, the leader by the
 match's rules, its commitment under the table's name for it, the seats offered a new deal); the
-pure table's `flow.deal` and the server's `Game.deal` both ask it. A deal a seat asks to be voided
-(Cuban, 5 or more doubles: `void_deal`) is judged and described here too: the pure table's
-`flow.reshuffle` and the server's `Game.reshuffle` (and its replay of a stored log) both ask it, so
-the voided deal a record keeps (seat, key, hand id, commitment) is built in one place.
+pure table's `flow.deal` asks it, and the server's writer and record read a deal back through it.
+A deal a seat asks to be voided (Cuban, 5 or more doubles: `void_deal`) is judged and described
+here too: the pure table's `flow.reshuffle` asks it, and the server's record (`Game`) when it
+replays a stored log, so the voided deal a record keeps (seat, key, hand id, commitment) is built
+in one place.
 
-Both tables ask :func:`apply_move`: the pure table (`flow.move`, and the system's own moves:
-an automatic pass, a timed-out turn's default move) and the server's (`web/tables/game.py`,
-`Game.act`, which also replays a stored log through it). Whatever the table decides before it
+:func:`apply_move` is asked by the pure table (`flow.move`, and the system's own moves: an
+automatic pass, a timed-out turn's default move) and by the server's record when it replays a
+stored log (`web/tables/game.py`). Whatever the table decides before it
 (who sent the move, whether the table waits for someone: `flow.play_refusal`) is the caller's;
 from the hand on, the order of the refusals and the outcome are decided here and nowhere else:
 
@@ -129,8 +130,8 @@ def deal_hand(match: Match, key: str, identity: Callable[[int], str]) -> DealtHa
     """The next hand of ``match`` dealt from ``key``; ``identity`` names a hand by its number (each
     table has its own names, a redeal after a reshuffle another: `flow.hand_id`).
 
-    Raises :class:`TableError` ``bad_key`` for a key that is not a UUID. Both tables deal here: the
-    pure table's `flow.deal` and the server's `Game.deal`."""
+    Raises :class:`TableError` ``bad_key`` for a key that is not a UUID. The pure table deals here
+    (`flow.deal`), and the server's writer (`entries_of`) reads a deal back here."""
     try:
         key = normalise_key(key)
     except ValueError as error:
@@ -177,7 +178,7 @@ def void_deal(deal: DealInPlay | None, seat: int) -> VoidedDeal:
     Raises :class:`TableError` ``no_reshuffle`` when no hand is in play, or the seat may not ask
     (`may_reshuffle`: not offered, or a move was made). Who may send the request at all and
     whether the table stands still for someone (`flow.play_refusal`) are the caller's, asked
-    before. The pure table's `flow.reshuffle` and the server's `Game.reshuffle` both ask this."""
+    before. The pure table's `flow.reshuffle` asks this, and the server's record replaying a log."""
     if deal is None:
         raise TableError("no_reshuffle", "no hand is being played")
     if not may_reshuffle(deal.offered, seat, deal.moves):

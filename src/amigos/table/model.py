@@ -306,7 +306,7 @@ def waits_for_absent(in_match: bool, conduct: Conduct, away_unheld: Iterable[boo
     ``away_unheld``: for every absent seat, whether no computer player holds it (a held seat is
     played, so the table goes on). Only a live match waits: before and after one nobody's clock
     runs, and a correspondence table has no presence to wait for. The server's actor asks this
-    too (`PresenceMixin.paused`); it is asked on every play, so ``away_unheld`` is read lazily."""
+    too; it is asked on every play, so ``away_unheld`` is read lazily."""
     return tracks_absence(in_match, conduct) and any(away_unheld)
 
 
@@ -315,5 +315,5 @@ def tracks_absence(in_match: bool, conduct: Conduct) -> bool:
     during a match under way (``in_match``: a hand, or between two) at a live table; a
     correspondence table has no heartbeat, and before and after a match nobody is waited for.
     Asked by `waits_for_absent`, `presence.next_presence`, the pure table when a seat's pages all
-    close, and the server's actor (`PresenceMixin.tracking`)."""
+    close, and the server's actor before it looks a suspension up."""
     return in_match and conduct is not Conduct.CORRESPONDENCE

@@ -146,7 +146,7 @@ def others_held(held: Sequence[bool], computer: Sequence[bool], seat: int) -> li
     """For every person's seat but ``seat``, in order: whether a computer player holds it (what
     `window_lapse` reads). ``held`` and ``computer``: per seat, whether a computer player holds it
     for an absent person, and whether a computer player sits there (nobody to hold it for). The
-    pure table (`advance`) and the server's actor (`PresenceMixin._window_lapsed`) both ask this."""
+    pure table asks this when a window lapses (`advance`)."""
     return [
         is_held
         for index, (is_held, is_computer) in enumerate(zip(held, computer, strict=True))
@@ -268,8 +268,8 @@ def next_presence(
     present seat has a silence, an away one a window, and only during the vote, when neither
     counts, an absence from the vote), so no kind needs to go before another.
 
-    The pure table (`advance.next_deadline`) asks this for every input, the server's actor
-    (`PresenceMixin._next_presence`) after every play: so it walks the seats once, keeping the
+    The pure table (`advance.next_deadline`, which the server's timer reads) asks this for every
+    input: so it walks the seats once, keeping the
     earliest moment of each kind (a seat ties only with a later seat, which then loses), and adds
     each kind's allowance once, to that earliest: no list, no sorting, no object per seat. The
     allowance is the same for every seat of a kind, so adding it keeps the order (exactly, for

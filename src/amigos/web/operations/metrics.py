@@ -69,7 +69,7 @@ DRAINING = Gauge("amigos_draining", "1 once the process was asked to stop and is
 
 
 def count_play(system: bool, reason: str | None) -> None:
-    """One action accepted at a table (`TableActor._act`)."""
+    """One action accepted at a table (`DecideMixin._carried_out`)."""
     if reason == "computer":
         PLAYS_BY_COMPUTER.inc()
     elif system:

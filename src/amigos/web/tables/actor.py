@@ -1,12 +1,12 @@
 """The table actor: the one writer of a table, one message at a time.
 
 Every change of a table (a play, an invitation answered, a vote, a deadline reached, a computer
-player's move) is a job in the actor's queue, run alone. A job checks the command against the
-engine and the seat of the player who sent it, computes the log entries it appends
-(`log_entries`), stores them (with the new version, deadline, cards and record) in one
-transaction, and only then publishes each, once per audience, as `log_codec.wire` shows it. If
-storing fails the actor stops: its memory may be ahead of the database, so the registry drops it
-and the next command rebuilds it from the log.
+player's move) is a job in the actor's queue, run alone. A job checks who sent the command (their
+seat, the version they saw), hands it to the pure table (`amigos.table.advance`, `actor_decide`),
+writes the log entries of its step (`log_entries`), stores them (with the new version, deadline,
+cards and record) in one transaction, and only then publishes each, once per audience, as
+`log_codec.wire` shows it. If storing fails the actor stops: its memory may be ahead of the
+database, so the registry drops it and the next command rebuilds it from the log.
 
 Time comes from an injected clock, and deadlines are fired by `fire_deadline`, which the actor's
 own timer calls when the time comes (tests call it directly with a fake clock).
@@ -14,12 +14,11 @@ own timer calls when the time comes (tests call it directly with a fake clock).
 The actor is one class, but its jobs are kept in small modules by what they are about, each a part
 `TableActor` inherits: the queue and publishing (`actor_queue`), who may send a command
 (`actor_senders`), the invitations and the organizer's start and cancellation
-(`actor_gathering`), who is at the table (`actor_presence`), the turn clock and its cards
-(`actor_clock`), the vote after a match (`actor_votes`), what a seat or a spectator sees
-(`actor_view`), the timers, the deadlines' job and computer players (`actor_timer`), and, in the
-tests, the pure table run beside it and checked against it (`actor_model`). This
-module keeps the restart, the plays, the hand's flow, and storing; the types all of them share
-are in `actor_types`.
+(`actor_gathering`), who is at the table (`actor_presence`), the vote after a match
+(`actor_votes`), what a seat or a spectator sees (`actor_view`), the timers, the deadlines' job
+and computer players (`actor_timer`), every input handed to the pure table and its step stored
+(`actor_decide`), and the pure table's state (`actor_model`). This module keeps the restart, the
+plays and storing; the types all of them share are in `actor_types`.
 """
 
 from __future__ import annotations

@@ -1,22 +1,19 @@
 """The pure table decides: the part of the table actor that hands an input to `amigos.table.advance`
 and carries out what it answers (issue 37, "one live table").
 
-Why: a table's rules are to live in one place, the pure model, as lila's round actor runs
-scalachess. The inputs this part takes are judged only by the model: a move (a person's or a
-computer player's), a person's request for a new deal, the answers to the invitations and the
-organizer's start and call-off, a choice after the match, a rebuilt table's restart, and the timer
-when what fell due first is the turn's clock, the next deal or the vote's time. A step becomes the
+Why: a table's rules live in one place, the pure model, as lila's round actor runs scalachess.
+Every input of a live table is judged only by the model: a move (a person's or a computer
+player's), a request for a new deal, the answers to the invitations and the organizer's start and
+call-off, a choice after the match, a page joining or closing, a heartbeat that brings a player
+back, a command refused for its version (`CommandHeard`), a suspension, a rebuilt table's restart,
+and the timer (one `Tick` per deadline due, at the moment it fell due). A step becomes the
 stored rows (`effect_entries.entries_of`) and the table row's changes (`effect_writes.write_of`),
 stored before anyone is told (`_commit`); the record is built by the actor's `Game`, which
-follows the same rows (`Game.follow`); and what the actor's other parts still read (the status,
-each seat's presence, computer holding and vote, the cards, the clock last shown) is set from the
-model's new state (`_follow`). What the model asks of the server is done here too: a fresh key
-for each deal it needs, and the next table a vote decided. Nothing here decides a rule.
-
-The inputs not taken here yet (a page joining or closing, heartbeats and a seat's silence or
-window, an invitation or the start button's window running out, a suspension found) are still
-decided by the actor's own parts and fed to the model beside it (`actor_model`); the tests
-compare both.
+follows the same rows (`Game.follow`); and what the actor's other parts read (the status, each
+seat's computer holding and vote, the cards, the clock last shown) is set from the model's new
+state (`_follow`). What the model asks of the server is done here too: a fresh key for each deal
+it needs, the next table a vote decided, and the seat of an account the step's cards suspended.
+Nothing here decides a rule.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
 """The log entries a live table stores, written from the pure table's effects (issue 37).
 
-Why this exists: the table actor still decides a table's rules by itself and writes its typed log
-entries (`log_entries`) as it goes. The pure model (`amigos.table.advance`) is meant to be the
-one place with those rules; for the actor to run `advance` and keep only I/O, the entries it
-stores must come from what the model decided. `entries_of` is that brick: from one step of the
-pure table (the state before, the state after, the effects it gave) and what only the server knows
-(`EntryContext`: accounts, names, the card ladder's counts, the wall clock's origin, the table's
-identity), it writes the entries the actor writes today for the same step, in the same order.
-Nothing in production calls it yet: tests/web/tables/test_effect_entries_agree.py keeps it equal
-to the actor's rows step by step, and the pure table run beside every actor in the tests
-(`actor_model`) compares the rows it writes with the actor's at the end of every job.
+Why this exists: the pure model (`amigos.table.advance`) is the one place with a table's rules,
+and the actor runs it and keeps only I/O (`actor_decide`), so the entries it stores come from what
+the model decided. `entries_of` writes them: from one step of the pure table (the state before,
+the state after, the effects it gave) and what only the server knows (`EntryContext`: accounts,
+names, the card ladder's counts, the wall clock's origin, the table's identity), the entries the
+table stores for that step, in order. tests/web/tables/test_effect_entries_agree.py plays the same
+inputs at a live actor and at a pure table of its own and requires the same rows.
 
-Rule decisions stay out: each entry is spelt by the writer the actor's `Game` uses
+Rule decisions stay out: each entry is spelt by its writer
 (`entry_writing`: `move_entries`, `hand_started_entry`, `hand_ended_entry`, `match_ended_entry`,
 `hand_voided_entry`, `legal_plays`), from what the model decided; moments by `rendering.iso`.
 
@@ -257,7 +254,7 @@ def entries_of(
         elif isinstance(effect, fx.TableCancelled):
             entries.append(le.TableCancelled(effect.reason.value))
     if after.vote_until is not None and before.vote_until is None:
-        # The match's end tells when the vote closes (`VotesMixin._after_match`).
+        # The match's end tells when the vote closes.
         deadline = context.at(after.vote_until)
         entries = [
             replace(entry, votes_deadline=deadline) if isinstance(entry, le.MatchEnded) else entry

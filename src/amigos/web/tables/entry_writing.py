@@ -1,10 +1,9 @@
 """The writers of a live table's log entries about its play: one function per kind of entry.
 
-Why these are apart from `Game`: two callers write the same entries from the same decisions. The
-server's `Game` writes them as its actor plays (`Game.deal`, `Game.act`, ...), and
-`effect_entries.entries_of` writes them from one step of the pure table (`amigos.table.advance`),
-the states before and after it. Written here once, the two cannot drift apart, and the pure
-table's writer needs no `Game` to stand in for the actor.
+Why these are apart from `effect_entries.entries_of`, which writes a step of the pure table
+(`amigos.table.advance`) with them: each kind of entry is spelt once, where the codec's tests and
+the record's game (`Game`, which reads them back) find it, and a log written before a field was
+added still reads the same.
 
 Each writer takes what the rules already decided (`amigos.table.hand`: the states before and after
 a move, the dealt hand, the voided deal; the engine's match for the score sheet) and only spells

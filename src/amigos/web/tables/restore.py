@@ -7,8 +7,8 @@ module is that reading and nothing else: every rule stays in `amigos.table` (a h
 `hand.deal_hand`, its moves laid with `hand.apply_move`, the turn clock made by `clock.turn_clock`
 and its cards by `clock.after_card`, as `game.Game.replay` does), and where a stored fact does not
 say something the model keeps, the value the actor's own restart assumes is used and named below.
-Nothing in production calls it yet: the pure table run beside every actor in the tests
-(`actor_model`) starts from it, and reads a table back with it after a late deadline.
+The actor starts its pure table from it (`actor_model`) whenever it is built: at a process's
+start, when it takes a table over, and after a failed write.
 
 Times. The model counts float seconds; here they are seconds since ``origin``, a moment the
 caller chooses and keeps for the table's life (the actor will choose it; the table's creation is
