@@ -1,4 +1,4 @@
-"""`evolve` copies a table's values as `dataclasses.replace` does, only faster."""
+"""`amigos.engine.evolve` copies the pure table's values as `dataclasses.replace` does, only faster."""
 
 from __future__ import annotations
 
