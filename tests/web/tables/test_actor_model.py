@@ -59,12 +59,18 @@ def the_same_table(running: TableState, rebuilt: TableState) -> None:
         assert (theirs.yellow, theirs.blue, theirs.red) == (mine.yellow, mine.blue, mine.red)
 
 
-async def rebuilt(actor: TableActor) -> TableState:
-    """The table read back from the database, as a process taking it over would."""
-    loaded = await database_sync_to_async(store.load)(actor.id)
-    assert loaded is not None
-    now = actor.clock.now()
-    return restore.table_state(loaded, actor.timing, now, actor.model_origin)
+async def read_back_is_the_same(actor: TableActor) -> None:
+    """The table read back from the database, as a process taking it over would, is the table
+    running. Compared inside the actor (a job), so that no other job (a computer player's move)
+    comes between the reading and the comparison."""
+
+    async def compare() -> None:
+        loaded = await database_sync_to_async(store.load)(actor.id)
+        assert loaded is not None
+        now = actor.clock.now()
+        the_same_table(actor.model_state, restore.table_state(loaded, actor.timing, now, actor.model_origin))
+
+    await actor.call(compare)
 
 
 async def test_the_model_is_the_table_through_plays(make_player: Callable[..., User]) -> None:
@@ -77,7 +83,7 @@ async def test_the_model_is_the_table_through_plays(make_player: Callable[..., U
         version, legal = await turn_in(me, actor, "any")
         await actor.call(lambda v=version, e=legal[0]: actor.play(user.pk, v, play_of(e)))
         await actor.call(lambda: same_hand(actor))
-    the_same_table(actor.model_state, await rebuilt(actor))
+    await read_back_is_the_same(actor)
 
 
 async def test_a_seat_away_is_stored_as_the_model_holds_it(
@@ -92,11 +98,11 @@ async def test_a_seat_away_is_stored_as_the_model_holds_it(
     key = socket_keys.key_of(me)
     await actor.call(lambda: actor.detach(key, 0))
     assert 0 in actor.away_since and actor.paused and me.events("disconnected")
-    the_same_table(actor.model_state, await rebuilt(actor))
+    await read_back_is_the_same(actor)
     fake_clock.advance(5)
     await actor.call(lambda: actor.attach(key, 0))
     assert 0 not in actor.away_since and not actor.paused and me.events("reconnected")
-    the_same_table(actor.model_state, await rebuilt(actor))
+    await read_back_is_the_same(actor)
 
 
 async def test_a_deadline_reached_late_is_carried_out_when_it_fell_due(
@@ -114,7 +120,7 @@ async def test_a_deadline_reached_late_is_carried_out_when_it_fell_due(
     await actor.fire_deadline()
     assert actor.version > version
     await actor.call(lambda: same_hand(actor))
-    the_same_table(actor.model_state, await rebuilt(actor))
+    await read_back_is_the_same(actor)
 
 
 async def test_a_heartbeat_taken_at_once_reaches_the_model_at_its_next_step(
