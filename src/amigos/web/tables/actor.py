@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from datetime import datetime
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
@@ -397,16 +396,6 @@ class TableActor(
 #: A table whose log entries could not be stored is rebuilt after this pause (doubling, up to 30 s).
 REBUILD_SECONDS = 1.0
 REBUILD_ATTEMPTS = 12
-
-
-def _moment(text: object) -> datetime | None:
-    """A protocol time (ISO 8601 with a Z) read back from the log."""
-    if not isinstance(text, str):
-        return None
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 def parse_action(tile: object, arm: object, lead_left: object) -> Play:

@@ -14,7 +14,7 @@ those heartbeats counted, so a silence is never judged on a moment already super
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from amigos.engine.evolve import evolve
@@ -70,6 +70,10 @@ class ModelMixin:
         steps.append((before, after, effects))
         self.model_state = after
         return None
+
+    def _moment(self, seconds: float) -> datetime:
+        """The pure table's moment ``seconds`` on the actor's clock."""
+        return self.model_origin + timedelta(seconds=seconds)
 
     def _with_heartbeats(self) -> TableState:
         """The model's state with the heartbeats taken at once since its last step (`heard_at`,

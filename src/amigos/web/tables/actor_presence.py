@@ -12,7 +12,7 @@ the model cannot do. `TableActor` inherits this part, and every method here runs
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
@@ -47,6 +47,7 @@ class PresenceMixin:
             self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
         ) -> list[LogEntry]: ...
         def seat_held_by(self, user_id: int) -> int | None: ...
+        def _moment(self, seconds: float) -> datetime: ...
         def _arm(self) -> None: ...
         def _open_invitees(self) -> list[int]: ...
         async def _tell_cancelled(self, invitees: list[int]) -> None: ...
@@ -60,9 +61,8 @@ class PresenceMixin:
     @property
     def away_since(self) -> dict[int, datetime]:
         """Each seat found absent, with since when (the pure table's seats, as moments)."""
-        origin = self.model_origin
         return {
-            number: origin + timedelta(seconds=seat.away_since)
+            number: self._moment(seat.away_since)
             for number, seat in enumerate(self.model_state.seats)
             if seat.away_since is not None
         }
@@ -79,7 +79,7 @@ class PresenceMixin:
             or not tracks_absence(state.phase in MATCH_PHASES, self.conduct)
         ):
             return None
-        return self.model_origin + timedelta(seconds=since + window(self.conduct, state.config.timing))
+        return self._moment(since + window(self.conduct, state.config.timing))
 
     def _absent_seats(self) -> tuple[int, ...]:
         """The people's seats away now, as the pure rule `absent_seats` says: written in the record

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
@@ -66,6 +66,7 @@ class TimerMixin:
         ) -> list[LogEntry]: ...
         def _model_due(self) -> Deadline | None: ...
         def _with_heartbeats(self) -> TableState: ...
+        def _moment(self, seconds: float) -> datetime: ...
 
         @property
         def paused(self) -> bool: ...
@@ -104,10 +105,6 @@ class TimerMixin:
         (`amigos.table.next_deadline`: a seat's presence, or the table's own deadline)."""
         due = self._model_due()
         return None if due is None or due.at is None else self._moment(due.at)
-
-    def _moment(self, seconds: float) -> datetime:
-        """The pure table's moment ``seconds`` on the actor's clock."""
-        return self.model_origin + timedelta(seconds=seconds)
 
     def _set_timer(self, due: datetime | None, *, keep_earlier: bool) -> None:
         """The timer for ``due`` (none for None); with ``keep_earlier``, a timer already set that
@@ -168,20 +165,18 @@ class TimerMixin:
             if due is None or due.at is None or self._moment(due.at) > now:
                 break
             lapse = presence_deadline(self._with_heartbeats())
-            seat = None if lapse is None else lapse.seat
+            seat = None if lapse is None or lapse.kind not in PRESENCE_LAPSES else lapse.seat
             if (
                 lapse is not None
-                and lapse.kind in PRESENCE_LAPSES
-                and lapse.at is not None
-                and self._moment(lapse.at) <= now
                 and seat is not None
                 and seat not in looked_up
+                and lapse.at is not None
+                and self._moment(lapse.at) <= now
             ):
                 looked_up.add(seat)
                 if await self._suspended(seat):
                     await self._decided(inputs.Suspend(seat), quiet=True)
-                    continue
-                continue  # a heartbeat may have come during the look-up: ask again
+                continue  # either way, ask again: a heartbeat may have come during the look-up
             for entry in await self._decided(inputs.Tick(), at=self._moment(due.at), quiet=True):
                 if type(entry) is InvitationRefused and entry.user_id in invited:
                     await self._tell_invitee(entry.user_id, entry.reason)
