@@ -165,6 +165,9 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
     if after.phase in (Phase.INVITING, Phase.DEALING, Phase.PLAYING):
         assert all(info.vote is None for info in after.seats)
     assert (after.vote_until is not None) == (after.phase is Phase.VOTING)
+    # A deal is held only between hands: a match that ended holds none (a table read back from
+    # a server's log holds none either, `restore`).
+    assert after.deal_at is None or after.phase is Phase.DEALING
     # Computer players never play a match on for nobody: some person still holds their own seat.
     if after.phase in (Phase.DEALING, Phase.PLAYING):
         assert not all(info.held_by_computer for info in after.seats if not info.is_computer)

@@ -58,11 +58,14 @@ def end_unfinished(
     state: TableState, termination: Termination, offender: int, effects: list[Effect]
 ) -> TableState:
     """The match stops unfinished (abandonment or suspension) by ``offender``'s doing; the
-    others go back to the meeting room."""
+    others go back to the meeting room. A deal held between hands is never made (the table
+    read back from the server's log holds none either)."""
     match = state.match
     score = match.score if match is not None else (0,) * state.variant.sides
     if match is not None and not match.is_over:
         match = match.stop(termination, offender)
     effects.append(MatchEnded(termination, None, offender, score))
-    state = replace(state, match=match, termination=termination, offender=offender, ended=state.now)
+    state = replace(
+        state, match=match, termination=termination, offender=offender, ended=state.now, deal_at=None
+    )
     return close(state, humans(state, except_seat=offender), effects)

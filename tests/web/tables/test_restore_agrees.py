@@ -155,6 +155,8 @@ def shown(state: TableState) -> set[str]:
         seen.add("pause between hands")
     if state.paused:
         seen.add("paused")
+        if state.phase is Phase.DEALING:
+            seen.add("paused between hands")
     if any(seat.abandon for seat in state.seats):
         seen.add("abandon")
     if state.termination is not None:
@@ -197,6 +199,22 @@ async def test_a_match_read_back_is_the_pure_tables(
     _, seen = await play_and_restore(make_player, monkeypatch, fake_clock, seed, absences=False)
     wanted = {"clock:single", "clock:open", "clock:blocking", "clock with cards", "system moves"}
     assert seen >= wanted | ({"dealing", "pause between hands"} if pause else set())
+
+
+@pytest.mark.parametrize("seed", [10])  # a page closes in the pause, then the match is abandoned
+async def test_a_table_waiting_between_hands_reads_back_its_deal(
+    make_player: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_clock: FakeClock,
+    settings: Any,
+    seed: int,
+) -> None:
+    """A page closing in the pause between hands: the table waits, and the held deal is in no
+    deadline the row keeps; read back, it is still due when the pause ends (`restore`'s
+    ``deal_at``). Regression: a table taken over in that wait stayed between hands for good."""
+    settings.AMIGOS_TABLE_HAND_PAUSE_SECONDS = 60  # long, so that pages close in it
+    _, seen = await play_and_restore(make_player, monkeypatch, fake_clock, seed, absences=True)
+    assert "paused between hands" in seen
 
 
 @pytest.mark.parametrize("seed", [3, 4])

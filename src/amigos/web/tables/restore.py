@@ -35,6 +35,12 @@ And facts read indirectly, for the log has no entry of their own:
 * ``TableState.clock``: made again (`clock.turn_clock`, its situation judged again from the hand)
   from the last ``turn_clock`` entry's start, its deadline less its seconds. The entry keeps whole
   seconds and milliseconds: exact for the specs' durations, not for a fractional `Timing`.
+* ``TableState.deal_at``: the table row's deadline when it is the deal's. While the table waits
+  for an absent player between hands the model leaves the held deal out of the table's deadline
+  (`advance.table_deadline`), so the row has none: the deal is then due the pause between hands
+  after the hand's last move (`flow.end_hand`), read from the log. A table rebuilt in that wait
+  once lost its deal and stayed between hands for good after the player came back (a chaos run
+  across hosts found it).
 * ``SeatState.yellow``/``blue``/``red``: the ``card`` entries of this match's log, counted. Not
   the `Card` rows (`Loaded.cards`): a practice card (a table with a computer player) is logged but
   never stored as a row, while the model counts it (the actor's restart adds those from the log).
@@ -215,6 +221,14 @@ class _Reader:
         self.match = moved.match
         self.hand = replace(hand, state=moved.after, moves=(*hand.moves, stamp))
 
+    def held_deal(self, timing: Timing) -> float | None:
+        """When the next hand is dealt, read from the log: the pause between hands after the last
+        move of the hand that ended (None: no hand ended, or it ended with no move)."""
+        hand = self.hand
+        if hand is None or not hand.state.is_over or not hand.moves:
+            return None
+        return hand.moves[-1].at + timing.hand_pause
+
     def hand_in_play(self) -> HandInPlay | None:
         hand = self.hand
         if hand is None or self.dealt_at is not None or self.first_clock is None:
@@ -264,6 +278,9 @@ def table_state(loaded: store.Loaded, timing: Timing, now: datetime, origin: dat
         invite_until = min(pending) if pending else deadline
     ended = reader.ended
     termination = None if ended is None or not ended.termination else Termination(ended.termination)
+    deal_at = None
+    if phase is Phase.DEALING:
+        deal_at = deadline if kind == DEAL_KIND else reader.held_deal(timing)
     return TableState(
         config=config,
         phase=phase,
@@ -276,7 +293,7 @@ def table_state(loaded: store.Loaded, timing: Timing, now: datetime, origin: dat
         vote_until=deadline if phase is Phase.VOTING and kind == VOTES_KIND else None,
         invite_until=invite_until,
         start_until=deadline if phase is Phase.INVITING and kind == START_KIND else None,
-        deal_at=deadline if phase is Phase.DEALING and kind == DEAL_KIND else None,
+        deal_at=deal_at,
         termination=termination,
         offender=None if ended is None else ended.offender,
         ended=None if ended is None else reader.at(ended.at),
