@@ -7,9 +7,12 @@ decided. The model counts seconds from ``model_origin``, the moment the actor wa
 
 One fact reaches the model outside its steps: a heartbeat from a present player is taken at once,
 outside any job (`PresenceMixin.heard_at_once`), and kept in ``heard_at`` until the model's next
-step takes it (`_with_heartbeats`): a job under way may be replacing the model's state meanwhile,
-and a step must not run outside the actor's queue. The timer reads the model's next deadline with
-those heartbeats counted, so a silence is never judged on a moment already superseded.
+step or the timer asks for the state (`_with_heartbeats`), which then counts each such seat heard
+from at that moment. No step runs outside the actor's queue: the heartbeat only moves a seat's
+last sign of life, which is what a step would do with it first, and the state is replaced at once,
+between two awaits, so a job under way carries on from it. The timer reads the model's next
+deadline with those heartbeats counted, so a silence is never judged on a moment already
+superseded.
 """
 
 from __future__ import annotations
@@ -77,8 +80,11 @@ class ModelMixin:
 
     def _with_heartbeats(self) -> TableState:
         """The model's state with the heartbeats taken at once since its last step (`heard_at`,
-        the actor's: see the module's docstring): each such seat heard from at that moment. The
-        state itself when there are none, so that its next deadline, once found, is kept."""
+        the actor's: see the module's docstring): each such seat heard from at that moment.
+
+        Once asked, that state is the actor's model state, and the heartbeats are forgotten: the
+        timer asks after every play, and a state made afresh each time found its deadlines
+        afresh too (a state keeps them once found: `amigos.table.next_deadline`)."""
         state = self.model_state
         heard = self.heard_at
         if not heard:
@@ -88,7 +94,9 @@ class ModelMixin:
             seat = seats[number]
             if seen > seat.last_seen + SAME_MOMENT:
                 seats[number] = evolve(seat, last_seen=seen)
-        return evolve(state, seats=tuple(seats))
+        heard.clear()
+        state = self.model_state = evolve(state, seats=tuple(seats))
+        return state
 
     def _model_due(self) -> Deadline | None:
         """The pure table's next deadline, the heartbeats taken at once counted (the timer's)."""

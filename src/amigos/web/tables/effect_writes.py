@@ -89,11 +89,24 @@ def write_of(
         write.status = status
         if status in ("finished", "cancelled"):
             write.ended_at = now
-    started = any(isinstance(entry, MatchStarted) for entry in entries)
+    # One pass over the rows (a play has two or three): what starts or ends, and the cards.
+    started = record = False
+    ended: MatchEnded | None = None
+    for entry in entries:
+        kind = type(entry)
+        if kind is MatchStarted:
+            started = record = True
+        elif kind is MatchEnded:
+            assert isinstance(entry, MatchEnded)
+            ended, record = entry, True
+        elif kind is HandEnded or kind is HandVoided:
+            # A voided deal (a Cuban reshuffle) was the record's hand in play: it is written again too.
+            record = True
+        elif kind is CardGiven and _on_ladder(entry):
+            write.cards.append(_card_row(entry, context, after))
     if started:
         write.started_at = write.record_started_at = now
         write.match_number = context.match_number
-    ended = next((entry for entry in entries if isinstance(entry, MatchEnded)), None)
     if ended is not None:
         write.record_ended = True
         write.termination = ended.termination
@@ -106,12 +119,7 @@ def write_of(
     else:
         word = "" if deadline.kind is None else DEADLINE_WORDS[deadline.kind]
         write.deadline = (context.moment(deadline.at), word)
-    write.cards = [_card_row(entry, context, after) for entry in entries if _on_ladder(entry)]
     write.seats = _seat_rows(before, after, cancelled=status == "cancelled" and was != status)
-    # A voided deal (a Cuban reshuffle) was the record's hand in play: it is written again too.
-    record = (
-        started or ended is not None or any(isinstance(entry, HandEnded | HandVoided) for entry in entries)
-    )
     return StepWrite(write, record)
 
 
