@@ -44,7 +44,7 @@ from .effects import (
 )
 from .errors import TableError
 from .hand import AppliedMove, DealInPlay, apply_move, deal_hand, may_reshuffle, void_deal
-from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableState
+from .model import Colour, Conduct, HandInPlay, MoveStamp, Phase, TableState, Timing
 
 #: The legal actions of a seat that can only pass (made once: asked at every turn).
 _ONLY_PASS = (Pass(),)
@@ -298,8 +298,14 @@ def end_hand(state: TableState, now: float, effects: list[Effect]) -> TableState
             ended=now,
         )
     # The next hand is dealt after the pause between hands (the DEAL deadline: `deal_due`).
-    until = now + state.config.timing.hand_pause
-    return replace(state, phase=Phase.DEALING, redeal=0, deal_at=until)
+    return replace(state, phase=Phase.DEALING, redeal=0, deal_at=next_deal_at(now, state.config.timing))
+
+
+def next_deal_at(ended: float, timing: Timing) -> float:
+    """When the hand after one that ended at ``ended`` is dealt: once the pause between hands is
+    over. Asked here, and by a server reading a table back from its log (the row keeps no deal
+    deadline while the table waits for an absent player)."""
+    return ended + timing.hand_pause
 
 
 def deal_due(state: TableState, effects: list[Effect]) -> TableState:

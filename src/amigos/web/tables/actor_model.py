@@ -60,7 +60,6 @@ class ModelMixin:
         heartbeats taken at once since the model's last step are handed on first
         (`_with_heartbeats`)."""
         before = self._with_heartbeats()
-        self.heard_at.clear()
         now = ((self.clock.now() if at is None else at) - self.model_origin).total_seconds()
         try:
             after, effects = advance(before, given, now)

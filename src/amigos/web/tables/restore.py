@@ -38,9 +38,9 @@ And facts read indirectly, for the log has no entry of their own:
 * ``TableState.deal_at``: the table row's deadline when it is the deal's. While the table waits
   for an absent player between hands the model leaves the held deal out of the table's deadline
   (`advance.table_deadline`), so the row has none: the deal is then due the pause between hands
-  after the hand's last move (`flow.end_hand`), read from the log. A table rebuilt in that wait
-  once lost its deal and stayed between hands for good after the player came back (a chaos run
-  across hosts found it).
+  after the hand's last move (`flow.next_deal_at`, as `flow.end_hand` sets it), read from the
+  log. A table rebuilt in that wait once lost its deal and stayed between hands for good after
+  the player came back (a chaos run across hosts found it).
 * ``SeatState.yellow``/``blue``/``red``: the ``card`` entries of this match's log, counted. Not
   the `Card` rows (`Loaded.cards`): a practice card (a table with a computer player) is logged but
   never stored as a row, while the model counts it (the actor's restart adds those from the log).
@@ -68,6 +68,7 @@ from amigos.table import (
     needs_first_leader,
 )
 from amigos.table.clock import after_card, turn_clock
+from amigos.table.flow import next_deal_at
 from amigos.table.hand import apply_move, deal_hand
 from amigos.web.tables import log_codec, log_facts, store
 from amigos.web.tables.actor_types import phase_of
@@ -227,7 +228,7 @@ class _Reader:
         hand = self.hand
         if hand is None or not hand.state.is_over or not hand.moves:
             return None
-        return hand.moves[-1].at + timing.hand_pause
+        return next_deal_at(hand.moves[-1].at, timing)
 
     def hand_in_play(self) -> HandInPlay | None:
         hand = self.hand
