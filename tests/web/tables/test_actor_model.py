@@ -9,11 +9,15 @@ These check the actor's I/O around the model; the rules themselves are tested on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 
+from amigos.engine.evolve import evolve
 from amigos.table import Phase, TableState, Tick, presence_deadline
 from amigos.web.accounts.models import User
 from amigos.web.tables import restore, socket_keys, store
@@ -121,6 +125,46 @@ async def test_a_deadline_reached_late_is_carried_out_when_it_fell_due(
     assert actor.version > version
     await actor.call(lambda: same_hand(actor))
     await read_back_is_the_same(actor)
+
+
+def not_a_whole_microsecond(near: float) -> float:
+    """A moment just after ``near`` that the actor's clock cannot hold exactly: read back from a
+    datetime (whole microseconds) it comes out a hair earlier than itself."""
+    moment = near
+    while timedelta(seconds=moment).total_seconds() >= moment:
+        moment = math.nextafter(moment + 1e-7, math.inf)
+    return moment
+
+
+async def test_a_deadline_between_two_microseconds_is_carried_out_once(
+    make_player: Callable[..., User], fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression (the chaos run across hosts, a host silent for 30 s): the timer fed the model
+    its deadline as a datetime, and a deadline between two microseconds came back a hair early;
+    the model found nothing due yet, the timer found it due still, and fed it again, without
+    ever letting the event loop run, until a seat's silence changed the table 30 s later. The
+    deadline is now handed over in the model's own seconds: one step carries it out."""
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    version, _ = await turn_in(me, actor, "any")
+    state = actor.model_state
+    assert state.clock is not None and state.clock.card_at is not None
+    card_at = not_a_whole_microsecond(state.clock.card_at)
+    actor.model_state = evolve(state, clock=replace(state.clock, card_at=card_at))
+    fed: list[object] = []
+    feed = actor._feed
+
+    def counted(given: object, *args: object, **kwargs: object) -> object:
+        fed.append(given)
+        assert len(fed) < 50, "the timer fed the same deadline again and again"
+        return feed(given, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(actor, "_feed", counted)
+    fake_clock.advance(card_at - state.now + 0.5)
+    await actor.fire_deadline()
+    assert actor.version > version and me.events("card")
+    assert actor.model_state.seats[0].yellow == 1
 
 
 async def test_a_heartbeat_taken_at_once_reaches_the_model_at_its_next_step(

@@ -77,7 +77,7 @@ class DecideMixin:
     if TYPE_CHECKING:
         # Defined by the actor, its model part and its presence part.
         def _feed(
-            self, given: TableInput, steps: list[Step], at: datetime | None = None
+            self, given: TableInput, steps: list[Step], at: float | None = None
         ) -> TableError | None: ...
         def entry_context(self, match_number: int) -> EntryContext: ...
         def _absent_seats(self) -> tuple[int, ...]: ...
@@ -87,7 +87,7 @@ class DecideMixin:
         async def _wake_next_table(self) -> None: ...
 
     async def _decided(
-        self, given: TableInput, *, at: datetime | None = None, quiet: bool = False
+        self, given: TableInput, *, at: float | None = None, quiet: bool = False
     ) -> list[LogEntry]:
         """The model takes ``given`` (at ``at``, by default now); what its step did is stored and
         told, and returned. A deal it calls for (`DealNeeded`) is dealt at once with a fresh key,

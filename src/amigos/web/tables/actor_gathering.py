@@ -19,8 +19,6 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.tables.actor_types import Pending, SeatState
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from amigos.table import Conduct
     from amigos.web.tables.actor_types import Clock
     from amigos.web.tables.log_entries import LogEntry
@@ -70,7 +68,7 @@ class GatheringMixin:
         async def _commit(self, pending: Pending) -> None: ...
         async def _tell_invitee(self, user_id: int, reason: str) -> None: ...
         async def _decided(
-            self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
+            self, given: inputs.TableInput, *, at: float | None = None, quiet: bool = False
         ) -> list[LogEntry]: ...
 
     async def accept(self, user_id: int) -> dict[str, Any]:

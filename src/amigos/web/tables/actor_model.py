@@ -53,14 +53,19 @@ class ModelMixin:
         self.model_state: TableState = restore.table_state(loaded, self.timing, now, now)
         self._entry_context: EntryContext | None = None
 
-    def _feed(self, given: TableInput, steps: list[Step], at: datetime | None = None) -> TableError | None:
-        """The model takes ``given`` at ``at`` (by default the actor's now); its step (the state
-        before, after, and the effects) is added to ``steps`` and its refusal returned (a refused
-        play's sign of life kept, as the model's `TableError.heard` says a caller keeps it). The
-        heartbeats taken at once since the model's last step are handed on first
-        (`_with_heartbeats`)."""
+    def _feed(self, given: TableInput, steps: list[Step], at: float | None = None) -> TableError | None:
+        """The model takes ``given`` at ``at``, in its own seconds (by default the actor's now);
+        its step (the state before, after, and the effects) is added to ``steps`` and its refusal
+        returned (a refused play's sign of life kept, as the model's `TableError.heard` says a
+        caller keeps it). The heartbeats taken at once since the model's last step are handed on
+        first (`_with_heartbeats`).
+
+        Why seconds, not a datetime: the timer hands over the very deadline the model named, and
+        a datetime holds whole microseconds only. A deadline between two microseconds came back a
+        hair early, the model found nothing due, and the timer fed it again at once, never
+        letting the event loop run (a host silent for 30 s in the chaos run)."""
         before = self._with_heartbeats()
-        now = ((self.clock.now() if at is None else at) - self.model_origin).total_seconds()
+        now = (self.clock.now() - self.model_origin).total_seconds() if at is None else at
         try:
             after, effects = advance(before, given, now)
         except TableError as refusal:

@@ -62,7 +62,7 @@ class TimerMixin:
     if TYPE_CHECKING:
         # Defined by `TableActor` and its other parts.
         async def _decided(
-            self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
+            self, given: inputs.TableInput, *, at: float | None = None, quiet: bool = False
         ) -> list[LogEntry]: ...
         def _model_due(self) -> Deadline | None: ...
         def _with_heartbeats(self) -> TableState: ...
@@ -177,7 +177,7 @@ class TimerMixin:
                 if await self._suspended(seat):
                     await self._decided(inputs.Suspend(seat), quiet=True)
                 continue  # either way, ask again: a heartbeat may have come during the look-up
-            for entry in await self._decided(inputs.Tick(), at=self._moment(due.at), quiet=True):
+            for entry in await self._decided(inputs.Tick(), at=due.at, quiet=True):
                 if type(entry) is InvitationRefused and entry.user_id in invited:
                     await self._tell_invitee(entry.user_id, entry.reason)
                     invited.remove(entry.user_id)

@@ -17,8 +17,6 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.tables.actor_types import Pending, SeatState
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from amigos.web.tables.actor_types import Clock, NextTables
     from amigos.web.tables.game import Game
     from amigos.web.tables.log_entries import LogEntry, TurnClockShown
@@ -53,7 +51,7 @@ class VotesMixin:
     if TYPE_CHECKING:
         # Defined by `TableActor`.
         async def _decided(
-            self, given: inputs.TableInput, *, at: datetime | None = None, quiet: bool = False
+            self, given: inputs.TableInput, *, at: float | None = None, quiet: bool = False
         ) -> list[LogEntry]: ...
 
         async def _commit(self, pending: Pending) -> None: ...
