@@ -43,7 +43,6 @@ import io
 import json
 import os
 import random
-import signal
 import sys
 import time
 from collections import defaultdict
@@ -58,7 +57,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from amigos.bench.chaos_plan import Fault, schedule  # noqa: E402
-from amigos.bench.hosts import Cluster, Host, reset_database  # noqa: E402
+from amigos.bench.hosts import Cluster, Host, reset_database, stop_on_signals  # noqa: E402
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/amigos_hosts"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
@@ -422,11 +421,6 @@ def host_env(data_dir: str) -> dict[str, str]:
     return env
 
 
-def interrupted(*_: object) -> None:
-    """SIGTERM stops the run as Ctrl+C does: the cluster's `with` block undoes everything."""
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--seed", type=int, default=1)
@@ -477,9 +471,14 @@ def main(argv: list[str] | None = None) -> int:
         cluster = Cluster(
             args.hosts, args.database, args.redis, env, namespaces=namespaces, keep_logs=args.keep_logs
         )
-        signal.signal(signal.SIGTERM, interrupted)
-        with cluster:
-            watch, outcomes = asyncio.run(play(cluster, tables, dict(players), faults, seconds, args.settle))
+        stop_on_signals()
+        try:
+            with cluster:
+                run = play(cluster, tables, dict(players), faults, seconds, args.settle)
+                watch, outcomes = asyncio.run(run)
+        except KeyboardInterrupt:
+            print("interrupted: every host, proxy and namespace this run started is stopped", file=sys.stderr)
+            return 130
         result = {
             "bench": "chaos",
             "seed": args.seed,

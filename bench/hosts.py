@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -33,15 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from amigos.bench.hosts import Cluster, reset_database  # noqa: E402
+from amigos.bench.hosts import Cluster, reset_database, stop_on_signals  # noqa: E402
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/amigos_hosts"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
-
-
-def interrupted(*_: object) -> None:
-    """SIGTERM stops the run as Ctrl+C does: the cluster's `with` block undoes everything."""
-    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             env=env,
             check=True,
         )
-        signal.signal(signal.SIGTERM, interrupted)
+        stop_on_signals()
         cluster = Cluster(
             args.hosts,
             args.database,

@@ -52,7 +52,6 @@ import os
 import random
 import re
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -902,12 +901,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.bot_tables = 4, 3.0, 1
+    from amigos.bench.hosts import stop_on_signals
     from amigos.bench.machine import machine_loop_ns
 
     loop_ns = machine_loop_ns()
     if args.hosts:
-        # SIGTERM (a `timeout`, a CI runner) stops as Ctrl+C does: the hosts and namespaces go too
-        signal.signal(signal.SIGTERM, _interrupted)
+        # SIGTERM or SIGINT (a `timeout`, a CI runner) stops as Ctrl+C does: the hosts and
+        # namespaces go too
+        stop_on_signals()
         result = run_hosts(args)
         result.update({"bench": "load", "quick": args.quick, "closed": args.closed, "rate": args.rate})
         result["machine_loop_ns"] = loop_ns
@@ -972,10 +973,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/load.py --quick: {problem}", file=sys.stderr)
         return 1
     return 0
-
-
-def _interrupted(*_: object) -> None:
-    raise KeyboardInterrupt
 
 
 #: The seats' sessions are made before the server starts, and a seat counts as active only from

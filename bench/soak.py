@@ -31,7 +31,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -45,7 +44,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import chaos  # noqa: E402
-from amigos.bench.hosts import Cluster, Host, reset_database  # noqa: E402
+from amigos.bench.hosts import Cluster, Host, reset_database, stop_on_signals  # noqa: E402
 from amigos.bench.soak import growth, svg_plot  # noqa: E402
 
 #: Growth that is not a leak, in each series' unit (a few descriptors, a connection or two).
@@ -232,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
-        signal.signal(signal.SIGTERM, chaos.interrupted)  # the hosts and namespaces go too
+        stop_on_signals()  # SIGTERM or SIGINT: the hosts and namespaces go too
         with Cluster(args.hosts, args.database, args.redis, env) as cluster:
             samples, watch, counts = asyncio.run(soak(cluster, args, made, dict(players), extra, period))
             namespaces = cluster.namespaces

@@ -12,9 +12,11 @@ run lasts its fixed time and the checks count, never time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +64,72 @@ def test_a_short_chaos_run_across_two_hosts_loses_nothing() -> None:
     assert result["records_replayed"] > 0 and result["replay_failed"] == 0
     assert all(fault["recovery_s"] is not None for fault in result["faults"])  # every table played again
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+#: The hosts' own database for the interrupt test (bench/hosts.py drops and creates it).
+HOSTS_URL = urlunsplit(urlsplit(PG_URL)._replace(path="/amigos_hosts_test"))
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now (children, theirs, and so on)."""
+    found: set[int] = set()
+    waiting = [pid]
+    while waiting:
+        parent = waiting.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                children = {int(text) for text in (task / "children").read_text().split()}
+                waiting.extend(children - found)
+                found |= children
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_the_hosts_stop_everything_they_started_on_an_interrupt() -> None:
+    """Regression: started in the background by a shell script, a bench inherits SIGINT ignored,
+    and Python leaves it ignored: an interrupt was lost and the hosts ran on. bench/hosts.py,
+    started so, is interrupted once its hosts answer: it ends, and every process it started (the
+    hosts, the proxies) and every namespace it made are gone. The timeout only bounds a hang."""
+    require_postgres()
+    require_redis()
+    if shutil.which("haproxy") is None:
+        message = "the hosts' proxies need HAProxy (apt-get install haproxy)"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    bench = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "hosts.py"), "--hosts", "2",
+         "--database", HOSTS_URL, "--redis", REDIS_URL],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # as `command &` in a script
+    )  # fmt: skip
+    try:
+        assert bench.stdout is not None
+        lines: list[str] = []
+        for line in bench.stdout:
+            lines.append(line)
+            if line.rstrip() == "}":
+                break
+        where = json.loads("".join(lines))
+        started = _descendants(bench.pid)
+        hosts = {host["pid"] for host in where["hosts"]}
+        assert hosts <= started and len(started) > len(hosts)  # the hosts and their proxies
+        namespaces = {host["namespace"] for host in where["hosts"]} - {None}
+        bench.send_signal(signal.SIGINT)
+        assert bench.wait(timeout=180) == 0, bench.stderr.read() if bench.stderr else ""
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+    assert not [pid for pid in started if _running(pid)]
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False).stdout
+    assert not [name for name in namespaces if name in listed.split()]

@@ -448,6 +448,19 @@ def _children(pid: int) -> list[int]:
     return [int(part) for part in text.split()]
 
 
+def _interrupted(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_signals() -> None:
+    """SIGTERM and SIGINT both stop a run as Ctrl+C does (raising `KeyboardInterrupt`), so that a
+    cluster's ``with`` block undoes everything it started. Why SIGINT too: a process started in
+    the background by a shell script inherits SIGINT *ignored*, and Python then leaves it so; a
+    `timeout -s INT` or a runner's interrupt would otherwise be lost and the run go on to its end."""
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, _interrupted)
+
+
 def reset_database(url: str) -> None:
     """Drop and create the bench's own database (the name in ``url``), empty."""
     import psycopg  # the bench's own dependency, installed with the site
