@@ -146,8 +146,13 @@ class SeatClient:
 
     async def _play(self, turn: dict[str, Any], version: int) -> None:
         await asyncio.sleep(random.uniform(0.05, 0.3))
-        if self.version != version:
-            return
+        if self.turn is not turn:
+            return  # the turn closed (a play, a new hand) or a newer clock came meanwhile
+        # Rows that do not end the turn (a seat leaving or coming back) may have come meanwhile:
+        # the page plays on the version it shows now, as a person's would. (Dropping the play
+        # there left the turn to its clock: cards, then the system's move, a table slow enough to
+        # look stuck at the run's end.)
+        version = self.version if self.version is not None else version
         entry = turn["legal"][0]
         payload = {
             "table_id": self.table,
