@@ -36,7 +36,7 @@ from django.conf import settings
 from django.db import connections
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from amigos.web.operations import draining, metrics
+from amigos.web.operations import draining, loop_watch, metrics
 from amigos.web.realtime.hub import Hub, get_hub
 from amigos.web.tables import registry
 
@@ -216,9 +216,12 @@ class Operations:
         async def watched() -> Message:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                draining.install(float(settings.AMIGOS_DRAIN_SECONDS), asyncio.get_running_loop())
+                loop = asyncio.get_running_loop()
+                draining.install(float(settings.AMIGOS_DRAIN_SECONDS), loop)
+                loop_watch.start(loop, float(settings.AMIGOS_LOOP_STALL_SECONDS))
             elif message["type"] == "lifespan.shutdown":
                 draining.begin()
+                loop_watch.stop(asyncio.get_running_loop())
             return message
 
         return watched

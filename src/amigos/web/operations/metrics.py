@@ -66,6 +66,12 @@ BUS_PENDING = Gauge(
     "amigos_bus_pending_publications", "Publications waiting for the bus to come back (Redis down)."
 )
 DRAINING = Gauge("amigos_draining", "1 once the process was asked to stop and is winding down.")
+LOOP_LAG = Histogram(
+    "amigos_event_loop_lag_seconds",
+    "How late the event loop ran a callback handed to it from another thread, once a period "
+    "(`operations.loop_watch`); a stall's whole length is one observation.",
+    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 120.0),
+)
 
 
 def count_play(system: bool, reason: str | None) -> None:

@@ -300,6 +300,9 @@ AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS = env_int("AMIGOS_TABLE_FORWARD_TIMEOUT_SEC
 # for this many seconds before it stops listening, so the proxy sends nobody new to it.
 AMIGOS_METRICS_TOKEN = os.environ.get("AMIGOS_METRICS_TOKEN", "")
 AMIGOS_DRAIN_SECONDS = env_int("AMIGOS_DRAIN_SECONDS", 0)
+# A served process logs a warning, with the stack it is in, when its event loop runs nothing for
+# this long (0: no watch). See amigos.web.operations.loop_watch.
+AMIGOS_LOOP_STALL_SECONDS = env_int("AMIGOS_LOOP_STALL_SECONDS", 5)
 
 # What one player may hold at once (docs/rules.md, "A player's tables"): open live tables (inviting,
 # playing or voting, whether organized or invited to) and open correspondence games; and how many
