@@ -89,9 +89,10 @@ class DecideMixin:
     async def _decided(
         self, given: TableInput, *, at: float | None = None, quiet: bool = False
     ) -> list[LogEntry]:
-        """The model takes ``given`` (at ``at``, by default now); what its step did is stored and
-        told, and returned. A deal it calls for (`DealNeeded`) is dealt at once with a fresh key,
-        in the same write (a voided deal and the new one go out as one message), except after the
+        """The model takes ``given`` (at ``at`` in its own seconds, by default now: `_feed`); what
+        its step did is stored and told, and returned. A deal it calls for (`DealNeeded`) is
+        dealt at once with a fresh key, in the same write (a voided deal and the new one go out
+        as one message), except after the
         step that ended a hand: the next hand's deal is then a write of its own, as the pause
         between hands makes it. An account the step's cards suspended (the card ladder, found as
         they are stored) is then given to the model (`Suspend`), which ends what that ends. A
