@@ -108,8 +108,11 @@ def make_players(count: int) -> list[tuple[int, str]]:
     return result
 
 
-def make_tables(players: list[tuple[int, str]], tables: int, bot_tables: int) -> list[tuple[int, list[int]]]:
-    """Tables with every seat accepted, so the server starts them when it starts (no invitations)."""
+def make_tables(
+    players: list[tuple[int, str]], tables: int, bot_tables: int, kind: str = "live"
+) -> list[tuple[int, list[int]]]:
+    """Tables with every seat accepted, so the server starts them when it starts (no invitations);
+    ``kind``: live, or correspondence (the soak's slow games)."""
     from django.utils import timezone
 
     from amigos.web.tables.models import Invitation, Seat, Table
@@ -128,6 +131,7 @@ def make_tables(players: list[tuple[int, str]], tables: int, bot_tables: int) ->
             target=100,
             organizer_id=seat_users[0],
             created_at=now,
+            kind=kind,
         )
         Seat.objects.bulk_create(
             [

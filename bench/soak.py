@@ -1,7 +1,7 @@
 """A long mixed load across hosts, watching for what keeps growing (issue 40, item 5).
 
     python bench/soak.py --minutes 30 [--hosts N] [--tables T] [--bot-tables B] [--lobby L]
-                         [--spectators S] [--svg PATH] [--json] [--quick]
+                         [--spectators S] [--correspondence C] [--svg PATH] [--json] [--quick]
 
 Starts N hosts (``amigos.bench.hosts``; PostgreSQL and Redis shared through proxies, the database
 named by --database dropped and created again) and keeps on them, for the whole run:
@@ -11,7 +11,9 @@ named by --database dropped and created again) and keeps on them, for the whole 
   B tables of one person against three hard computer players;
 * L lobby players who chat (a line every few seconds, within the chat's flood limit) and leave
   and come back (their socket closed and opened again about every half minute);
-* S spectators, each watching a random table for a few seconds, then another.
+* S spectators, each watching a random table for a few seconds, then another;
+* C correspondence tables of four, whose players come and go (`Correspondent`): each opens the
+  table now and then, plays if the turn is theirs, and leaves.
 
 Every 10 s (2 s with --quick) it samples the hosts' resident memory (with their children: the
 computer players' pools, the archive worker), their open file descriptors, the database's
@@ -21,13 +23,15 @@ the loop answers itself; the largest of the hosts). It prints JSON with the samp
 verdict per series (``amigos.bench.soak.growth``: ``flat``, ``grows`` or ``too_short``), the plays
 acknowledged and ``machine_loop_ns``, and draws the series as an SVG (--svg). It never fails on
 time; its exit status is 1 only when no play was acknowledged (the bench itself broken).
-``--quick``: 2 hosts, 3 tables, 1 computer table, 2 lobby players, 1 spectator, 40 s.
+``--quick``: 2 hosts, 3 tables, 1 computer table, 2 lobby players, 1 spectator, 1 correspondence
+table, 40 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -36,6 +40,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import websockets
 
@@ -75,6 +80,52 @@ async def lobby_player(host: Host, session: str, stop: asyncio.Event, counts: di
         except (OSError, TimeoutError, websockets.WebSocketException):
             counts["lobby_reconnects"] += 1
         await asyncio.sleep(random.uniform(0.5, 2.0))
+
+
+class Correspondent(chaos.SeatClient):
+    """A correspondence game's player: opens the table now and then, plays if the turn is theirs,
+    and leaves: after the move is taken, or after a look of a few seconds when it is not their
+    turn. Each visit joins with the version last seen, so the table sends what happened meanwhile.
+    No heartbeats: a visit is short, and the table does not wait for a correspondent to be there."""
+
+    def __init__(self, *args: Any, counts: dict[str, int]) -> None:
+        super().__init__(*args)
+        self.counts = counts
+        self.leave = asyncio.Event()
+
+    async def _session(self, stop: asyncio.Event) -> None:
+        self.leave = asyncio.Event()
+        url = f"ws://{self.host.address}:{self.host.port}/ws/?lobby=0"
+        headers = {"Origin": self.host.url, "Cookie": f"sessionid={self.session}"}
+        async with websockets.connect(url, additional_headers=headers, open_timeout=10, max_size=None) as ws:
+            self.ws = ws
+            self.counts["correspondence_visits"] += 1
+            await self.send("table.join", {"table_id": self.table, "since": self.version})
+            ends = [
+                asyncio.create_task(stop.wait()),
+                asyncio.create_task(self.leave.wait()),
+                asyncio.create_task(asyncio.sleep(random.uniform(3, 8))),  # a look, then away
+            ]
+            try:
+                while True:
+                    reading = asyncio.create_task(ws.recv())
+                    await asyncio.wait((reading, *ends), return_when=asyncio.FIRST_COMPLETED)
+                    if not reading.done():
+                        reading.cancel()
+                        break
+                    await self.on_message(json.loads(reading.result()))
+            finally:
+                for end in ends:
+                    end.cancel()
+        with contextlib.suppress(TimeoutError):  # away for a while before the next visit
+            await asyncio.wait_for(stop.wait(), random.uniform(2, 6))
+
+    async def on_message(self, envelope: dict[str, Any]) -> None:
+        sent = self.sent.get(envelope["payload"].get("reply_to")) if envelope["type"] == "ack" else None
+        await super().on_message(envelope)
+        if sent is not None and sent[0] == "table.play":
+            self.counts["correspondence_moves"] += 1
+            self.leave.set()
 
 
 async def spectator(
@@ -153,6 +204,7 @@ async def soak(
     cluster: Cluster,
     args: argparse.Namespace,
     made: list[tuple[int, list[int]]],
+    slow: list[tuple[int, list[int]]],
     sessions: dict[int, str],
     extra: list[int],
     period: float,
@@ -160,7 +212,16 @@ async def soak(
     watch = chaos.Watch()
     stop = asyncio.Event()
     counts = dict.fromkeys(
-        ("lobby_joins", "chat_lines", "lobby_reconnects", "spectator_joins", "spectator_reconnects"), 0
+        (
+            "lobby_joins",
+            "chat_lines",
+            "lobby_reconnects",
+            "spectator_joins",
+            "spectator_reconnects",
+            "correspondence_visits",
+            "correspondence_moves",
+        ),
+        0,
     )
     hosts = cluster.hosts
     tasks = [
@@ -170,6 +231,15 @@ async def soak(
             ).run(stop)
         )
         for chain, (table, users) in enumerate(made)
+        for seat, user in enumerate(users)
+    ]
+    tasks += [
+        asyncio.create_task(
+            Correspondent(
+                chain, table, seat, hosts[(chain + seat) % len(hosts)], sessions[user], watch, counts=counts
+            ).run(stop)
+        )
+        for chain, (table, users) in enumerate(slow, start=len(made))
         for seat, user in enumerate(users)
     ]
     lobby, watchers = extra[: args.lobby], extra[args.lobby : args.lobby + args.spectators]
@@ -200,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-tables", type=int, default=4)
     parser.add_argument("--lobby", type=int, default=10)
     parser.add_argument("--spectators", type=int, default=5)
+    parser.add_argument("--correspondence", type=int, default=4, help="correspondence tables of four")
     parser.add_argument(
         "--database", default=chaos.DEFAULT_DATABASE, help="a database of its own: it is reset"
     )
@@ -211,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     period = 10.0
     if args.quick:
         args.hosts, args.tables, args.bot_tables, args.lobby, args.spectators = 2, 3, 1, 2, 1
+        args.correspondence = 1
         args.minutes, period = 40 / 60, 2.0
     from amigos.bench.machine import machine_loop_ns
 
@@ -224,16 +296,21 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.update({**env, "AMIGOS_DATABASE_URL": args.database})
         import load as load_bench
 
-        players = load_bench.make_players(args.tables * 4 + args.bot_tables + args.lobby + args.spectators)
+        players = load_bench.make_players(
+            (args.tables + args.correspondence) * 4 + args.bot_tables + args.lobby + args.spectators
+        )
         made = load_bench.make_tables(players, args.tables, args.bot_tables)
         used = args.tables * 4 + args.bot_tables
+        slow = load_bench.make_tables(players[used:], args.correspondence, 0, kind="correspondence")
+        used += args.correspondence * 4
         extra = [user for user, _ in players[used:]]
         from django.db import connections
 
         connections.close_all()
         stop_on_signals()  # SIGTERM or SIGINT: the hosts and namespaces go too
         with Cluster(args.hosts, args.database, args.redis, env) as cluster:
-            samples, watch, counts = asyncio.run(soak(cluster, args, made, dict(players), extra, period))
+            run = soak(cluster, args, made, slow, dict(players), extra, period)
+            samples, watch, counts = asyncio.run(run)
             namespaces = cluster.namespaces
     names = list(FLOORS)
     result = {
@@ -243,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         "namespaces": namespaces,
         "tables": args.tables,
         "bot_tables": args.bot_tables,
+        "correspondence_tables": args.correspondence,
         "plays": len(watch.acked),
         "errors": dict(sorted(watch.errors.items())),
         **counts,
