@@ -8,12 +8,15 @@ where allowed, sharing one PostgreSQL and one Redis through proxies this script 
 four-person tables with each seat's client on another host than the next seat's (so plays cross
 the bus), and has every client play its first legal tile a moment after its turn comes, vote for
 a rematch at a match's end and follow it. Meanwhile it carries out the seeded schedule of faults
-of ``amigos.bench.chaos_plan`` (SIGKILL or SIGTERM a host, freeze one past its lease, drop every
-Redis or PostgreSQL connection, hang PostgreSQL, cut a host's network), one after another.
+of ``amigos.bench.chaos_plan`` (SIGKILL or SIGTERM a host, freeze one past its lease, restart
+Redis, restart PostgreSQL, hang PostgreSQL, cut a host's network), one after another.
 
-The machine's PostgreSQL and Redis are never restarted: their faults are made by killing or
-stopping the proxy in front of them. The database named by --database is dropped and created
-again (default ``amigos_hosts`` on 127.0.0.1): give it a database of its own.
+The PostgreSQL and Redis it restarts are its own (``amigos.bench.services``: a cluster made with
+`initdb` and a `redis-server`, on free loopback ports, removed at the end), never the machine's
+shared ones. Where they cannot run (no server programs installed), or with ``--shared-services``,
+it uses the database and Redis given by --database and --redis instead, and a "restart" is every
+connection dropped by killing the proxy in front (the JSON's ``services`` says which). The
+database is dropped and created again either way: give it one of its own.
 
 At the end it reads every table's log and every match record back from the database and checks:
 
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
 import json
 import os
@@ -56,6 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from amigos.bench import services  # noqa: E402
 from amigos.bench.chaos_plan import Fault, schedule  # noqa: E402
 from amigos.bench.hosts import Cluster, Host, reset_database, stop_on_signals  # noqa: E402
 
@@ -237,8 +242,9 @@ class SeatClient:
         return {"table_id": self.table, "version": version, "choice": "rematch"}
 
 
-async def inject(cluster: Cluster, fault: Fault) -> None:
-    """Carry out one fault and undo it after its hold (blocking work on threads: the clients play on)."""
+async def inject(cluster: Cluster, fault: Fault, own: services.OwnServices | None) -> None:
+    """Carry out one fault and undo it after its hold (blocking work on threads: the clients play
+    on). With ``own`` services, Redis and PostgreSQL are stopped for the hold and started again."""
     host = cluster.hosts[fault.host] if fault.host is not None else None
     if fault.kind == "kill" and host is not None:
         await asyncio.to_thread(cluster.kill, host)
@@ -256,6 +262,15 @@ async def inject(cluster: Cluster, fault: Fault) -> None:
         await asyncio.to_thread(cluster.cut, host)
         await asyncio.sleep(fault.hold_s)
         await asyncio.to_thread(cluster.mend, host)
+    elif fault.kind in ("redis", "postgres") and own is not None:
+        down, up = (
+            (own.stop_redis, own.start_redis)
+            if fault.kind == "redis"
+            else (own.stop_postgres, own.start_postgres)
+        )
+        await asyncio.to_thread(down)
+        await asyncio.sleep(fault.hold_s)
+        await asyncio.to_thread(up)
     elif fault.kind in ("redis", "postgres"):
         proxy = cluster.proxies[fault.kind]
         await asyncio.to_thread(proxy.kill)
@@ -275,6 +290,7 @@ async def play(
     faults: list[Fault],
     seconds: float,
     settle: float,
+    own: services.OwnServices | None = None,
 ) -> tuple[Watch, list[dict[str, Any]]]:
     watch = Watch()
     stop = asyncio.Event()
@@ -291,7 +307,7 @@ async def play(
     for number, fault in enumerate(faults):
         await asyncio.sleep(max(0.0, start + fault.at_s - time.monotonic()))
         began = time.monotonic()
-        await inject(cluster, fault)
+        await inject(cluster, fault, own)
         undone = time.monotonic()
         # until the next fault is due (or the run ends): a fault the tables did not recover from
         # in that time shows as `recovery_s` null, and the schedule goes on as seeded
@@ -436,8 +452,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--settle", type=float, default=20.0, help="seconds at the end every table must play in"
     )
-    parser.add_argument("--database", default=DEFAULT_DATABASE, help="a database of its own: it is reset")
-    parser.add_argument("--redis", default=DEFAULT_REDIS)
+    parser.add_argument(
+        "--shared-services",
+        action="store_true",
+        help="use --database and --redis instead of a PostgreSQL and a Redis of the run's own",
+    )
+    parser.add_argument(
+        "--database", default=DEFAULT_DATABASE, help="with shared services: a database of its own, reset"
+    )
+    parser.add_argument("--redis", default=DEFAULT_REDIS, help="with shared services")
     parser.add_argument("--loopback", action="store_true", help="no network namespaces (no `cut` faults)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
@@ -462,39 +485,49 @@ def main(argv: list[str] | None = None) -> int:
     kinds = kinds or tuple(kind for kind in KINDS if namespaces or kind != "cut")
     seconds = args.minutes * 60
     faults = schedule(args.seed, seconds - args.settle, args.hosts, kinds=kinds, lease_s=LEASE_SECONDS)
-    reset_database(args.database)
-    with tempfile.TemporaryDirectory(prefix="amigos-chaos-") as data_dir:
-        env = host_env(data_dir)
-        os.environ.update({**env, "AMIGOS_DATABASE_URL": args.database})
-        import load as load_bench
+    why_shared = "asked (--shared-services)" if args.shared_services else services.available()
+    stop_on_signals()
+    try:
+        with contextlib.ExitStack() as stack:
+            own = None if why_shared else stack.enter_context(services.OwnServices())
+            database = own.database_url("amigos_chaos") if own else args.database
+            redis_url = own.redis_url(14) if own else args.redis
+            reset_database(database)
+            data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="amigos-chaos-"))
+            env = host_env(data_dir)
+            os.environ.update({**env, "AMIGOS_DATABASE_URL": database})
+            import load as load_bench
 
-        players = load_bench.make_players(args.tables * 4)
-        tables = load_bench.make_tables(players, args.tables, 0)
-        from django.db import connections
+            players = load_bench.make_players(args.tables * 4)
+            tables = load_bench.make_tables(players, args.tables, 0)
+            from django.db import connections
 
-        connections.close_all()
-        cluster = Cluster(
-            args.hosts, args.database, args.redis, env, namespaces=namespaces, keep_logs=args.keep_logs
-        )
-        stop_on_signals()
-        try:
+            connections.close_all()
+            cluster = Cluster(
+                args.hosts, database, redis_url, env, namespaces=namespaces, keep_logs=args.keep_logs
+            )
             with cluster:
-                run = play(cluster, tables, dict(players), faults, seconds, args.settle)
+                run = play(cluster, tables, dict(players), faults, seconds, args.settle, own)
                 watch, outcomes = asyncio.run(run)
-        except KeyboardInterrupt:
-            print("interrupted: every host, proxy and namespace this run started is stopped", file=sys.stderr)
-            return 130
-        result = {
-            "bench": "chaos",
-            "seed": args.seed,
-            "minutes": args.minutes,
-            "hosts": args.hosts,
-            "namespaces": namespaces,
-            "tables": args.tables,
-            "faults": outcomes,
-            **check(watch, args.tables),
-            "machine_loop_ns": loop_ns,
-        }
+            result = {
+                "bench": "chaos",
+                "seed": args.seed,
+                "minutes": args.minutes,
+                "hosts": args.hosts,
+                "namespaces": namespaces,
+                "services": "own" if own else f"shared: {why_shared}",
+                "tables": args.tables,
+                "faults": outcomes,
+                **check(watch, args.tables),
+                "machine_loop_ns": loop_ns,
+            }
+            connections.close_all()  # before its own cluster stops
+    except KeyboardInterrupt:
+        print(
+            "interrupted: every host, proxy, service and namespace this run started is stopped",
+            file=sys.stderr,
+        )
+        return 130
     print(json.dumps(result, indent=2 if not args.json else None))
     broken = result["lost"] or result["duplicated"] or result["stuck"] or result["leaked"]
     return 1 if broken or result["replay_failed"] else 0
