@@ -13,7 +13,7 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.test import override_settings
@@ -89,6 +89,37 @@ async def test_a_running_loop_has_its_lateness_counted_and_nothing_said() -> Non
         watch.stop()
         logger.removeHandler(heard)
     assert lag_count() >= before + 3
+    assert heard.messages == []
+
+
+class Scheduling:
+    """The loop as the watch sees it, telling when the watch has handed it a callback."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.handed = threading.Event()
+
+    def call_soon_threadsafe(self, callback: Callable[[], object]) -> None:
+        self.loop.call_soon_threadsafe(callback)
+        self.handed.set()
+
+
+async def test_stopping_while_a_callback_waits_is_no_stall() -> None:
+    """Regression: the lifespan's shutdown stops the watch from the loop's own thread, which then
+    cannot run a callback the watch just handed it; the watch waited out its stall time and
+    reported the stop itself as a stall. Now the stop releases it: no warning, the thread ends."""
+    heard = Heard()
+    logger = logging.getLogger("amigos.loop")
+    logger.addHandler(heard)
+    scheduling = Scheduling(asyncio.get_running_loop())
+    watch = loop_watch.LoopWatch(scheduling, stall_seconds=HANG, period_seconds=0.01)  # type: ignore[arg-type]
+    try:
+        watch.start()
+        assert scheduling.handed.wait(HANG)  # the loop's thread is held: the callback cannot run
+        watch.stop()
+    finally:
+        logger.removeHandler(heard)
+    assert watch._thread is not None and not watch._thread.is_alive()
     assert heard.messages == []
 
 

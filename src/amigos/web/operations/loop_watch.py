@@ -39,6 +39,8 @@ class LoopWatch:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _loop_thread: int = 0
+    # The callback handed to the loop and not run yet: `stop` runs it itself.
+    _pending: threading.Event | None = None
 
     def start(self) -> None:
         """Start watching; called from the loop's own thread (its stack is the one reported)."""
@@ -47,13 +49,21 @@ class LoopWatch:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop watching. Called from the loop's thread (the lifespan's shutdown), which then
+        cannot run a callback the watch is waiting for: the callback is marked run here, or the
+        watch would wait out ``stall_seconds`` and report the very wait for itself as a stall."""
         self._stop.set()
+        pending = self._pending
+        if pending is not None:
+            pending.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=self.period_seconds + self.stall_seconds + 1)
 
     def _watch(self) -> None:
         while not self._stop.wait(self.period_seconds):
-            ran = threading.Event()
+            ran = self._pending = threading.Event()
+            if self._stop.is_set():
+                return  # `stop` came before it could see this round's callback
             asked = time.monotonic()
             try:
                 self.loop.call_soon_threadsafe(ran.set)
@@ -61,6 +71,8 @@ class LoopWatch:
                 return  # the loop closed
             if not ran.wait(self.stall_seconds):
                 self._stalled(ran, asked)
+            if self._stop.is_set():
+                return
             metrics.LOOP_LAG.observe(time.monotonic() - asked)
 
     def _stalled(self, ran: threading.Event, asked: float) -> None:
