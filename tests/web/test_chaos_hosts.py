@@ -14,42 +14,27 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import shutil
 import signal
 import subprocess
-import sys
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.web.bench_hosts import REDIS_URL, bench_command, bench_env, own_database, require_hosts
 from tests.web.conftest import in_ci
-from tests.web.tables.test_shared_tables import PG_URL, require_postgres
-from tests.web.test_processes import REDIS_URL, require_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.alone]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-#: The chaos run's own database on the suite's server (the script drops and creates it).
-CHAOS_URL = urlunsplit(urlsplit(PG_URL)._replace(path="/amigos_chaos_test"))
+CHAOS_URL = own_database("amigos_chaos_test")
 
 
 def test_a_short_chaos_run_across_two_hosts_loses_nothing() -> None:
-    require_postgres()
-    require_redis()
-    if shutil.which("haproxy") is None:
-        message = "the hosts' proxies need HAProxy (apt-get install haproxy)"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
+    require_hosts()
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "chaos.py"), "--quick", "--seed", "3", "--json",
-         "--database", CHAOS_URL, "--redis", REDIS_URL],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        bench_command(
+            "chaos.py", "--quick", "--seed", "3", "--json", "--database", CHAOS_URL, "--redis", REDIS_URL
+        ),
+        capture_output=True, text=True, env=bench_env(), timeout=600, check=False,
     )  # fmt: skip
     assert done.stdout.strip(), done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -68,8 +53,7 @@ def test_a_short_chaos_run_across_two_hosts_loses_nothing() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
 
 
-#: The hosts' own database for the interrupt test (bench/hosts.py drops and creates it).
-HOSTS_URL = urlunsplit(urlsplit(PG_URL)._replace(path="/amigos_hosts_test"))
+HOSTS_URL = own_database("amigos_hosts_test")
 
 
 def _descendants(pid: int) -> set[int]:
@@ -99,19 +83,10 @@ def test_the_hosts_stop_everything_they_started_on_an_interrupt() -> None:
     and Python leaves it ignored: an interrupt was lost and the hosts ran on. bench/hosts.py,
     started so, is interrupted once its hosts answer: it ends, and every process it started (the
     hosts, the proxies) and every namespace it made are gone. The timeout only bounds a hang."""
-    require_postgres()
-    require_redis()
-    if shutil.which("haproxy") is None:
-        message = "the hosts' proxies need HAProxy (apt-get install haproxy)"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
+    require_hosts()
     bench = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench" / "hosts.py"), "--hosts", "2",
-         "--database", HOSTS_URL, "--redis", REDIS_URL],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        bench_command("hosts.py", "--hosts", "2", "--database", HOSTS_URL, "--redis", REDIS_URL),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=bench_env(),
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # as `command &` in a script
     )  # fmt: skip
     try:

@@ -11,41 +11,22 @@ fast the machine is: the run lasts its fixed time and the checks count, never ti
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.web.conftest import in_ci
-from tests.web.tables.test_shared_tables import PG_URL, require_postgres
-from tests.web.test_processes import REDIS_URL, require_redis
+from tests.web.bench_hosts import REDIS_URL, bench_command, bench_env, own_database, require_hosts
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.alone]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-#: The soak's own database on the suite's server (the script drops and creates it).
-SOAK_URL = urlunsplit(urlsplit(PG_URL)._replace(path="/amigos_soak_test"))
+SOAK_URL = own_database("amigos_soak_test")
 
 
 def test_a_short_soak_keeps_every_kind_of_load_going() -> None:
-    require_postgres()
-    require_redis()
-    if shutil.which("haproxy") is None:
-        message = "the hosts' proxies need HAProxy (apt-get install haproxy)"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
+    require_hosts()
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "soak.py"), "--quick", "--json",
-         "--database", SOAK_URL, "--redis", REDIS_URL],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        bench_command("soak.py", "--quick", "--json", "--database", SOAK_URL, "--redis", REDIS_URL),
+        capture_output=True, text=True, env=bench_env(), timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -130,7 +130,7 @@ class ServiceProxy:
             self.process = subprocess.Popen(
                 [_tool("haproxy"), "-db", "-f", str(self.config)], stdout=log, stderr=log
             )
-        _wait_listening(self.listen, 10.0)
+        wait_listening(self.listen, 10.0)
 
     def kill(self) -> None:
         """Every connection to the service drops at once, as when the service restarts."""
@@ -151,7 +151,8 @@ class ServiceProxy:
             os.kill(self.process.pid, signal.SIGCONT)
 
 
-def _wait_listening(address: tuple[str, int], seconds: float) -> None:
+def wait_listening(address: tuple[str, int], seconds: float) -> None:
+    """Until something accepts connections at ``address`` (a RuntimeError after ``seconds``)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -344,7 +345,7 @@ class Cluster:
         self.front_proxy = subprocess.Popen(
             [_tool("haproxy"), "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        _wait_listening(("127.0.0.1", self.front_port), 10.0)
+        wait_listening(("127.0.0.1", self.front_port), 10.0)
 
     # faults
 

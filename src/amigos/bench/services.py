@@ -19,22 +19,16 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from amigos.bench.hosts import free_port, wait_listening
 
 #: How long a service may take to come up before the bench gives up (it never fails on time
 #: otherwise: a machine that slow cannot run the bench).
 READY_SECONDS = 60.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def postgres_bin() -> Path | None:
@@ -57,23 +51,12 @@ def available() -> str | None:
     return None
 
 
-def _wait_listening(port: int, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
-
-
 @dataclass
 class OwnServices:
     """A private PostgreSQL cluster and Redis server; use as a context manager."""
 
-    pg_port: int = field(default_factory=_free_port)
-    redis_port: int = field(default_factory=_free_port)
+    pg_port: int = field(default_factory=free_port)
+    redis_port: int = field(default_factory=free_port)
     pg_dir: Path | None = None
     redis_process: subprocess.Popen[bytes] | None = None
 
@@ -126,7 +109,7 @@ class OwnServices:
             "pg_ctl", "-D", str(self.pg_dir / "data"), "-l", str(self.pg_dir / "log"),
             "-o", options, "-w", "-t", str(int(READY_SECONDS)), "start",
         )  # fmt: skip
-        _wait_listening(self.pg_port, READY_SECONDS)
+        wait_listening(("127.0.0.1", self.pg_port), READY_SECONDS)
 
     def stop_postgres(self) -> None:
         """Down at once, as a crash or a failover does (the clients' sessions end with it)."""
@@ -142,7 +125,7 @@ class OwnServices:
              "--save", "", "--appendonly", "no", "--databases", "16"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        _wait_listening(self.redis_port, READY_SECONDS)
+        wait_listening(("127.0.0.1", self.redis_port), READY_SECONDS)
 
     def stop_redis(self) -> None:
         """Down at once; it comes back empty (nothing is saved)."""
