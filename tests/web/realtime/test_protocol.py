@@ -102,6 +102,27 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake(
     await peer.connection.close()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_an_open_socket_keeps_its_fields_in_slots_and_a_small_shared_key_dict(
+    site_server: ServerThread, sign_in: Callable[..., SignedIn]
+) -> None:
+    """Past 30 names CPython gives an object's attributes a dict of its own, some 1.3 KB more for
+    each socket: uvicorn's protocol and the site's socket keep their fields in slots, and what is
+    left in their dicts stays under that."""
+    player = await sync_to_async(sign_in)()
+    peer = await connect(site_server, player)
+    await peer.expect(of_type("welcome"))
+    protocol = await taking_directly(site_server)
+    reply = await peer.reply(await peer.send("heartbeat"))
+    assert reply["type"] == "ack"
+    socket = protocol.take_message.__self__  # type: ignore[union-attr]
+    assert isinstance(socket, consumer.SiteSocket)
+    for holder in (protocol, socket):
+        assert len(vars(holder)) < 30, sorted(vars(holder))
+    assert "conn" not in vars(protocol) and "outbox" not in vars(socket)
+    await peer.connection.close()
+
+
 @given(
     st.binary(max_size=70_000) | st.sampled_from([b"", b"x" * 125, b"x" * 126, b"x" * 65_535, b"x" * 65_536])
 )

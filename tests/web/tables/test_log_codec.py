@@ -200,6 +200,8 @@ HOMONYMS: dict[str, tuple[set[str], str]] = {
     "tables/actor_clock.py": ({"card"}, "the stored deadline of a turn's card"),
     "lobby/views.py": ({"disconnected"}, "a word of the lobby's script"),
     "realtime/limits.py": ({"clock"}, "an attribute's name"),
+    "realtime/protocol.py": ({"disconnected"}, "a slot's name (uvicorn's attribute)"),
+    "tables/actor.py": ({"clock"}, "a slot's name"),
     "events/selectors.py": ({"started"}, "a Recreo match's start"),
     "archive/academy.py": ({"played"}, "a position's moves played"),
     "archive/review.py": ({"played"}, "a position's moves played"),

@@ -89,7 +89,53 @@ TakeMessage = Callable[[str | None, bytes | None], None]
 
 class SiteSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's protocol with the lighter event list and writable flag, which drops the handshake's
-    request, response and header copy as soon as the handshake is over (see the module's doc)."""
+    request, response and header copy as soon as the handshake is over (see the module's doc).
+
+    Its fields are slots: CPython keeps an object's attributes in a dict that shares its keys with
+    the other objects of the class only up to 30 names, and uvicorn's protocol sets 37, so every
+    socket's dict was a dict of its own, about 1.3 KB more than 30 slots and a shared-key dict
+    of the rest (`take_message`, which has a class default, and any uvicorn adds). Four sockets
+    a table: some 5 KB of the 150 KB a table may hold."""
+
+    __slots__ = (
+        "app",
+        "app_state",
+        "asgi_version",
+        "client",
+        "close_sent",
+        "close_timeout",
+        "close_timer",
+        "config",
+        "conn",
+        "connections",
+        "curr_msg_data_type",
+        "default_headers",
+        "disconnected",
+        "frames",
+        "handshake_complete",
+        "handshake_initiated",
+        "initial_response",
+        "last_ping_rtt",
+        "logger",
+        "loop",
+        "pending_ping_payload",
+        "ping_interval",
+        "ping_sent_at",
+        "ping_timeout",
+        "ping_timer",
+        "pong_timer",
+        "queue",
+        "read_paused",
+        "request",
+        "response",
+        "root_path",
+        "scheme",
+        "scope",
+        "server",
+        "tasks",
+        "transport",
+        "writable",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
