@@ -108,6 +108,69 @@ async def test_messages_published_together_arrive_in_order_on_each_topic(buses: 
     assert {message["type"] for _, message in watchers.items} == {"table.events"}
 
 
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def one_and_other(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Bus, Bus | None]]:
+    """A bus and, on Redis, another process's bus on the same namespace (None in memory)."""
+    if request.param == "memory":
+        bus = InMemoryBus()
+        yield bus, None
+        await bus.close()
+        return
+    first, second = await redis_or_skip(f"test-{uuid.uuid4().hex}")
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def test_a_process_gets_its_own_messages_at_once_and_only_once(
+    one_and_other: tuple[Bus, Bus | None],
+) -> None:
+    """This process's subscribers have a published message before `publish_messages` returns (a
+    player on the table's own process gets a play's events before its acknowledgement, certainly),
+    and the copy that comes back through Redis is dropped; another process gets every message once,
+    in order, without the sender's tag."""
+    bus, other = one_and_other
+    mine, theirs = Inbox(), Inbox()
+    await bus.subscribe("table.1.seat.0", mine)
+    if other is not None:
+        await other.subscribe("table.1.seat.0", theirs)
+        await settle(other, bus)
+    await settle(bus)
+    for n in range(5):
+        await bus.publish_messages(
+            [("table.1.seat.0", "table.events", json.dumps({"n": n})), ("table.1.watch", "x", "{}")]
+        )
+        assert len(mine.items) == n + 1  # no await between: delivered here, not by the reader
+    await bus.publish_message("table.1.seat.0", "table.events", json.dumps({"n": 5}))
+    assert len(mine.items) == 6
+    if other is not None:
+        got = await theirs.wait_for(6)
+        assert [message["payload"]["n"] for _, message in got] == list(range(6))
+        # Whatever `bus` sent has come back to it through Redis by now (one connection, in order):
+        # `other`'s own probe, sent after, has reached `bus`'s reader.
+        await settle(bus, other)
+    assert [message["payload"]["n"] for _, message in mine.items] == list(range(6))
+
+
+@pytest.mark.redis
+async def test_text_without_a_sender_s_tag_is_read_as_it_is() -> None:
+    """A message written by hand (`redis-cli PUBLISH`) reaches the subscribers as it is, and one with
+    another process's tag without that tag."""
+    bus, other = await redis_or_skip(f"test-{uuid.uuid4().hex}")
+    try:
+        inbox = Inbox()
+        await bus.subscribe("lobby", inbox)
+        await settle(bus, other)
+        assert isinstance(other, RedisBus)
+        await other._redis.publish(other._channel("lobby"), json.dumps({"type": "hand", "payload": {}}))
+        await other._redis.publish(other._channel("lobby"), '@abc:{"type":"tagged","payload":{}}')
+        got = await inbox.wait_for(2)
+        assert [message["type"] for _, message in got] == ["hand", "tagged"]
+    finally:
+        await bus.close()
+        await other.close()
+
+
 async def test_topics_are_separate_and_every_subscriber_gets_a_copy(buses: tuple[Bus, Bus]) -> None:
     publisher, subscriber = buses
     first, second, other = Inbox(), Inbox(), Inbox()

@@ -12,6 +12,12 @@ queues the message for each socket). A subscriber may also give a handler of the
 hub holds it (its type and its payload's JSON text): the in-memory bus then hands it over as it
 is, without writing the wire's text and reading it back (`publish_message`).
 
+Every bus hands a message to this process's own subscribers at once, before it sends it to the
+others (`deliver_here`): a player whose socket is on the table's own process gets the play's events
+before its acknowledgement with certainty, not because Redis answered quickly, and a process does
+not read its own messages back. When sending to the others fails, the local subscribers already
+have the message, and only the others are sent it again (`send_elsewhere`).
+
 A bus that can lose its connection (Redis) tells whoever asked (`when_reconnected`) each time it
 listens again after a loss: what was published meanwhile never reached this process, and the hub
 then has its sockets catch up (`amigos.web.realtime.hub.Hub.resync`).
@@ -70,26 +76,59 @@ class Bus(abc.ABC):
             except Exception:  # one faulty listener must not keep the others uninformed
                 log.exception("a bus reconnection listener failed")
 
+    async def publish(self, topic: str, text: str) -> None:
+        """Send ``text`` to every subscriber of ``topic``: this process's at once, then the others'
+        (`send_elsewhere`, which may raise; the local ones have it by then)."""
+        self._dispatch(topic, text)
+        await self.send_elsewhere(topic, text)
+
     @abc.abstractmethod
-    async def publish(self, topic: str, text: str) -> None: ...
+    async def send_elsewhere(self, topic: str, text: str) -> None:
+        """Send ``text`` to the subscribers of ``topic`` in the other processes only (this process's
+        have it: `publish` gave it to them, or `deliver_here`). Raises when the transport fails."""
+
+    def deliver_here(self, topic: str, kind: str, payload_json: str) -> None:
+        """Hand a hub message to this process's subscribers of ``topic``, as it is to those that
+        take it so (``decoded``); the wire's text is written only for one that reads text. Writing
+        it and reading it back for each of a play's five audiences (each seat, the spectators) was
+        a twentieth of a live table's play."""
+        text: str | None = None
+        for subscription in list(self._handlers.get(topic, ())):
+            try:
+                if subscription.decoded is not None:
+                    subscription.decoded(topic, kind, payload_json)
+                else:
+                    if text is None:
+                        text = wire.encode(kind, payload_json)
+                    subscription.handler(topic, text)
+            except Exception:  # one faulty handler must not starve the others
+                log.exception("bus handler failed on topic %s", topic)
 
     async def publish_message(self, topic: str, kind: str, payload_json: str) -> None:
-        """Publish a hub message (its type and its payload's JSON text): as the wire's text, which
-        is what crosses between processes."""
-        await self.publish(topic, wire.encode(kind, payload_json))
+        """Publish a hub message (its type and its payload's JSON text): here at once
+        (`deliver_here`), then as the wire's text to the other processes."""
+        self.deliver_here(topic, kind, payload_json)
+        await self.send_elsewhere(topic, wire.encode(kind, payload_json))
 
     async def publish_messages(self, messages: list[tuple[str, str, str]]) -> None:
-        """Publish several hub messages (topic, type, payload JSON), in order, one after another.
+        """Publish several hub messages (topic, type, payload JSON), in order: all of them here at
+        once, then to the other processes (one after another here; a bus may send them together,
+        `RedisBus` in one pipeline).
 
-        Redis could take them in one pipeline, and that saved a round trip per audience of a play;
-        but a player's own socket must get its play's events before the play's acknowledgement
-        (docs/protocol.md), and with the pipeline's one quick answer the acknowledgement overtook
-        the events coming back through the subscription on a loaded machine (CI failed
-        tests/web/tables/test_socket_tables.py on PostgreSQL and Redis beside a CPU hog). Publishing
-        one by one gives the subscription the time it needs; making that order certain, not only
-        likely, is open work (issue 40)."""
+        A player's own socket must get its play's events before the play's acknowledgement
+        (docs/protocol.md). On the table's own process the events reach the socket here, before
+        the acknowledgement is written; on another process the acknowledgement comes back through
+        the bus too, sent by the owner after these are sent, and one process reads the bus in
+        order. (When the events came back to their own process through Redis, a pipeline's quick
+        answer let the acknowledgement overtake them on a loaded machine.)"""
         for topic, kind, payload_json in messages:
-            await self.publish_message(topic, kind, payload_json)
+            self.deliver_here(topic, kind, payload_json)
+        await self.send_messages_elsewhere(messages)
+
+    async def send_messages_elsewhere(self, messages: list[tuple[str, str, str]]) -> None:
+        """`send_elsewhere` for several hub messages, in order."""
+        for topic, kind, payload_json in messages:
+            await self.send_elsewhere(topic, wire.encode(kind, payload_json))
 
     async def subscribe(
         self, topic: str, handler: Handler, decoded: DecodedHandler | None = None
@@ -131,24 +170,16 @@ class Bus(abc.ABC):
 
 
 class InMemoryBus(Bus):
-    """The bus of a single process: publishing delivers at once to the local subscribers (it never
-    loses a connection, so it never calls its reconnection listeners)."""
+    """The bus of a single process: publishing delivers at once to the local subscribers, and there
+    is nobody elsewhere (it never loses a connection, so it never calls its reconnection
+    listeners)."""
 
-    async def publish(self, topic: str, text: str) -> None:
-        self._dispatch(topic, text)
+    async def send_elsewhere(self, topic: str, text: str) -> None:
+        return None
 
     async def publish_message(self, topic: str, kind: str, payload_json: str) -> None:
-        """Hand the hub's message to the subscribers as it is; the wire's text is written only for
-        a subscriber that reads text. Writing it and reading it back for each of a play's five
-        audiences (each seat, the spectators) was a twentieth of a live table's play."""
-        text: str | None = None
-        for subscription in list(self._handlers.get(topic, ())):
-            try:
-                if subscription.decoded is not None:
-                    subscription.decoded(topic, kind, payload_json)
-                else:
-                    if text is None:
-                        text = wire.encode(kind, payload_json)
-                    subscription.handler(topic, text)
-            except Exception:  # one faulty handler must not starve the others
-                log.exception("bus handler failed on topic %s", topic)
+        self.deliver_here(topic, kind, payload_json)
+
+    async def publish_messages(self, messages: list[tuple[str, str, str]]) -> None:
+        for topic, kind, payload_json in messages:
+            self.deliver_here(topic, kind, payload_json)

@@ -164,9 +164,10 @@ class Hub:
         await self._ensure_subscribed(topic)
 
     async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
-        """Send to every process; never raises. When the bus fails (Redis restarting) the message
-        waits in a bounded queue, in order, and is retried in the background: the caller's work (a
-        stored chat line, a move) is done and must be answered, not lost to a transport error."""
+        """Send to every process, this one's sockets at once; never raises. When the bus fails
+        (Redis restarting) the message waits in a bounded queue, in order, and is retried in the
+        background for the other processes: the caller's work (a stored chat line, a move) is done
+        and must be answered, not lost to a transport error."""
         await self.publish_encoded(topic, kind, envelope.encode_payload(payload))
 
     async def publish_encoded(self, topic: str, kind: str, payload_json: str) -> None:
@@ -177,7 +178,10 @@ class Hub:
                 await self.bus.publish_message(topic, kind, payload_json)
                 return
             except Exception:
+                # This process's subscribers have it (`Bus.publish_message`): the others wait.
                 log.warning("publishing on %s failed; retrying in the background", topic, exc_info=True)
+        else:
+            self.bus.deliver_here(topic, kind, payload_json)
         self._queue_failed(topic, wire.encode(kind, payload_json))
 
     async def publish_encoded_many(self, messages: list[tuple[str, str, str]]) -> None:
@@ -194,6 +198,9 @@ class Hub:
                 log.warning(
                     "publishing %s messages failed; retrying in the background", len(messages), exc_info=True
                 )
+        else:
+            for topic, kind, payload_json in messages:
+                self.bus.deliver_here(topic, kind, payload_json)
         for topic, kind, payload_json in messages:
             self._queue_failed(topic, wire.encode(kind, payload_json))
 
@@ -213,7 +220,7 @@ class Hub:
         while self._pending:
             topic, message = self._pending[0]
             try:
-                await self.bus.publish(topic, message)
+                await self.bus.send_elsewhere(topic, message)
             except Exception:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)

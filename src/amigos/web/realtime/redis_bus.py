@@ -13,6 +13,12 @@ no error ever reaches the reader) and, at the first reply read on it, tells its 
 listeners (`Bus.when_reconnected`): that reply comes after the SUBSCRIBE that redis-py sends on
 connecting, so every topic is heard again by then, and the hub has its sockets catch up on the gap.
 The hub also retries its own failed publishes.
+
+This process's own subscribers get a message at once, before Redis (`Bus.deliver_here`); what it
+sends carries this process's tag (`@<tag>:` before the text), and the reader drops what comes back
+with it, so nothing is delivered twice (text without a tag, written by hand, is read as it is).
+A play's messages go to Redis in one pipeline: one round trip and one write instead of one per
+audience, and Redis runs them in order, before anything the process sends after it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -28,6 +35,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from amigos.web.realtime import wire
 from amigos.web.realtime.bus import Bus
 
 log = logging.getLogger("amigos.realtime.redis")
@@ -36,6 +44,9 @@ log = logging.getLogger("amigos.realtime.redis")
 _CONTROL_TOPIC = "_control"
 # Attempts on a fresh connection after a connection error, before a publish fails.
 RECONNECT_TRIES = 3
+# A sending process's tag, before the hub's text (which is a JSON object, never begins with "@").
+_TAG_MARK = "@"
+_TAG_END = ":"
 
 
 class RedisBus(Bus):
@@ -64,6 +75,8 @@ class RedisBus(Bus):
         self._started = asyncio.Lock()
         # The subscriber connected again after a loss; its first reply will say it listens again.
         self._reconnecting = False
+        # What this process's messages begin with on Redis (its own come back to it: dropped).
+        self._tag = f"{_TAG_MARK}{secrets.token_hex(6)}{_TAG_END}"
 
     def _channel(self, topic: str) -> str:
         return f"{self.namespace}:{topic}"
@@ -98,8 +111,29 @@ class RedisBus(Bus):
     async def ping(self) -> bool:
         return bool(await self._redis.ping())
 
-    async def publish(self, topic: str, text: str) -> None:
-        await self._redis.publish(self._channel(topic), text)
+    async def send_elsewhere(self, topic: str, text: str) -> None:
+        await self._redis.publish(self._channel(topic), self._tag + text)
+
+    async def send_messages_elsewhere(self, messages: list[tuple[str, str, str]]) -> None:
+        if len(messages) == 1:
+            topic, kind, payload_json = messages[0]
+            await self.send_elsewhere(topic, wire.encode(kind, payload_json))
+            return
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for topic, kind, payload_json in messages:
+                pipe.publish(self._channel(topic), self._tag + wire.encode(kind, payload_json))
+            await pipe.execute()
+
+    def _received(self, topic: str, text: str) -> None:
+        """A message read from Redis: dropped when this process sent it (its subscribers had it at
+        once), else handed to them without the sender's tag."""
+        if text.startswith(_TAG_MARK):
+            if text.startswith(self._tag):
+                return
+            end = text.find(_TAG_END)
+            if end > 0:
+                text = text[end + 1 :]
+        self._dispatch(topic, text)
 
     async def _listen(self, topic: str) -> None:
         """Subscribe and wait for the server's confirmation: once `subscribe` returns, every message
@@ -162,9 +196,8 @@ class RedisBus(Bus):
             if message.get("type") != "message":
                 continue
             data = message["data"]
-            self._dispatch(
-                self._topic(message["channel"]), data.decode() if isinstance(data, bytes) else data
-            )
+            text = data.decode() if isinstance(data, bytes) else data
+            self._received(self._topic(message["channel"]), text)
 
     async def close(self) -> None:
         await super().close()
