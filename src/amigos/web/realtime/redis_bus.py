@@ -17,8 +17,9 @@ The hub also retries its own failed publishes.
 This process's own subscribers get a message at once, before Redis (`Bus.deliver_here`); what it
 sends carries this process's tag (`@<tag>:` before the text), and the reader drops what comes back
 with it, so nothing is delivered twice (text without a tag, written by hand, is read as it is).
-A play's messages go to Redis in one pipeline: one round trip and one write instead of one per
-audience, and Redis runs them in order, before anything the process sends after it.
+Everything the process publishes goes out through one sender, as a pipeline of whatever waits
+(`_send`): one write and one read for many publications, which Redis runs in the order they were
+made.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ class RedisBus(Bus):
         self._reconnecting = False
         # What this process's messages begin with on Redis (its own come back to it: dropped).
         self._tag = f"{_TAG_MARK}{secrets.token_hex(6)}{_TAG_END}"
+        # Publications waiting for the sender, each with its waiter (`_send`).
+        self._queued: list[tuple[list[tuple[str, str]], asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     def _channel(self, topic: str) -> str:
         return f"{self.namespace}:{topic}"
@@ -112,17 +116,59 @@ class RedisBus(Bus):
         return bool(await self._redis.ping())
 
     async def send_elsewhere(self, topic: str, text: str) -> None:
-        await self._redis.publish(self._channel(topic), self._tag + text)
+        await self._send([(self._channel(topic), self._tag + text)])
 
     async def send_messages_elsewhere(self, messages: list[tuple[str, str, str]]) -> None:
-        if len(messages) == 1:
-            topic, kind, payload_json = messages[0]
-            await self.send_elsewhere(topic, wire.encode(kind, payload_json))
-            return
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for topic, kind, payload_json in messages:
-                pipe.publish(self._channel(topic), self._tag + wire.encode(kind, payload_json))
-            await pipe.execute()
+        tag = self._tag
+        await self._send(
+            [
+                (self._channel(topic), tag + wire.encode(kind, payload_json))
+                for topic, kind, payload_json in messages
+            ]
+        )
+
+    async def _send(self, publications: list[tuple[str, str]]) -> None:
+        """PUBLISH each (channel, text), in order, and return once Redis has run them all; raises
+        what the transport raised.
+
+        Why not a round trip each: every publication of this process waits in one queue, and one
+        sender (`_send_queued`) takes everything queued so far as one pipeline, one write and one
+        read of the answers, while the next publications queue up behind it. A live table's play
+        makes three to seven publications (the forwarded command, its answer, the audiences); at
+        a thousand tables the plays of many tables share a pipeline. One sender keeps the order
+        of everything this process sends, across pipelines too."""
+        done = self._loop().create_future()
+        self._queued.append((publications, done))
+        if self._sender is None or self._sender.done():
+            self._sender = self._loop().create_task(self._send_queued(), name="amigos-redis-sender")
+        await done
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    async def _send_queued(self) -> None:
+        """Send what `_send` queued, a pipeline at a time, until nothing waits; each waiter learns
+        its pipeline's fate (its error, which the hub then retries in the background)."""
+        while self._queued:
+            batch, self._queued = self._queued, []
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for publications, _ in batch:
+                        for channel, text in publications:
+                            pipe.publish(channel, text)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                for _, done in batch:
+                    done.cancel()
+                raise
+            except Exception as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
 
     def _received(self, topic: str, text: str) -> None:
         """A message read from Redis: dropped when this process sent it (its subscribers had it at
@@ -201,6 +247,14 @@ class RedisBus(Bus):
 
     async def close(self) -> None:
         await super().close()
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+            self._sender = None
+        for _, done in self._queued:
+            done.cancel()
+        self._queued = []
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
