@@ -171,6 +171,49 @@ async def test_text_without_a_sender_s_tag_is_read_as_it_is() -> None:
         await other.close()
 
 
+@pytest.mark.redis
+async def test_publications_made_together_share_a_pipeline_and_a_failed_one_fails_its_waiters() -> None:
+    """One sender takes everything waiting as one pipeline; when that fails, each of its waiters
+    gets the error (the hub then retries them) and the sender goes on with the next."""
+    bus, other = await redis_or_skip(f"test-{uuid.uuid4().hex}")
+    assert isinstance(bus, RedisBus)
+    try:
+        inbox = Inbox()
+        await other.subscribe("lobby", inbox)
+        await settle(other, bus)
+        real = bus._redis.pipeline
+        made: list[Any] = []
+        failing = [True]
+
+        def pipeline(**options: Any) -> Any:
+            pipe = real(**options)
+            made.append(pipe)
+            if failing:
+                failing.pop()
+
+                async def broken(*args: Any, **kwargs: Any) -> Any:
+                    raise ConnectionError("Redis went away")
+
+                pipe.execute = broken
+            return pipe
+
+        bus._redis.pipeline = pipeline  # type: ignore[method-assign]
+        text = json.dumps({"type": "lost", "payload": {}})
+        first = await asyncio.gather(
+            bus.send_elsewhere("lobby", text), bus.send_elsewhere("lobby", text), return_exceptions=True
+        )
+        assert [type(outcome) for outcome in first] == [ConnectionError, ConnectionError]
+        assert len(made) == 1  # both waited on the same pipeline
+        kept = [json.dumps({"type": "kept", "payload": {"n": n}}) for n in range(3)]
+        await asyncio.gather(*(bus.send_elsewhere("lobby", text) for text in kept))
+        got = await inbox.wait_for(3)
+        assert [message["payload"]["n"] for _, message in got] == [0, 1, 2]
+        assert len(made) == 2
+    finally:
+        await bus.close()
+        await other.close()
+
+
 async def test_topics_are_separate_and_every_subscriber_gets_a_copy(buses: tuple[Bus, Bus]) -> None:
     publisher, subscriber = buses
     first, second, other = Inbox(), Inbox(), Inbox()

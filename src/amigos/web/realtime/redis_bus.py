@@ -137,14 +137,12 @@ class RedisBus(Bus):
         makes three to seven publications (the forwarded command, its answer, the audiences); at
         a thousand tables the plays of many tables share a pipeline. One sender keeps the order
         of everything this process sends, across pipelines too."""
-        done = self._loop().create_future()
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
         self._queued.append((publications, done))
         if self._sender is None or self._sender.done():
-            self._sender = self._loop().create_task(self._send_queued(), name="amigos-redis-sender")
+            self._sender = loop.create_task(self._send_queued(), name="amigos-redis-sender")
         await done
-
-    def _loop(self) -> asyncio.AbstractEventLoop:
-        return asyncio.get_running_loop()
 
     async def _send_queued(self) -> None:
         """Send what `_send` queued, a pipeline at a time, until nothing waits; each waiter learns
