@@ -52,8 +52,10 @@ async def from_elsewhere(monkeypatch: pytest.MonkeyPatch) -> Any:
     (`forwarding._serve`) finds the actor here."""
     real = registry.locate
 
-    async def locate(table_id: int, loop: asyncio.AbstractEventLoop | None = None) -> Any:
-        found = await real(table_id, loop)
+    async def locate(
+        table_id: int, loop: asyncio.AbstractEventLoop | None = None, *, ended: bool = True
+    ) -> Any:
+        found = await real(table_id, loop, ended=ended)
         if loop is not None and isinstance(found, TableActor):
             return registry.Elsewhere(registry.sharing().leases.identity)
         return found

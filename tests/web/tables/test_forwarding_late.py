@@ -48,7 +48,7 @@ async def test_the_owner_runs_no_request_its_asker_stopped_waiting_for(
     monkeypatch.setattr(forwarding.time, "time", lambda: now[0])
     located: list[int] = []
 
-    async def slow_owner(table_id: int, loop: Any = None) -> None:
+    async def slow_owner(table_id: int, loop: Any = None, *, ended: bool = True) -> None:
         located.append(table_id)
         now[0] += 10  # finding the table (its log read on a queued database thread) took 10 s
 
@@ -67,7 +67,7 @@ async def test_the_owner_runs_no_request_its_asker_stopped_waiting_for(
     assert kind == forwarding.REPLY and reply["error"]["code"] == "table_not_found"
 
 
-async def _nothing(table_id: int, loop: Any = None) -> None:
+async def _nothing(table_id: int, loop: Any = None, *, ended: bool = True) -> None:
     return None
 
 
@@ -78,7 +78,7 @@ async def test_an_owner_that_did_not_answer_is_still_believed(
     leases.confirm(5, OWNER)
     asked: list[int] = []
 
-    async def known(table_id: int, loop: Any = None) -> registry.Elsewhere | None:
+    async def known(table_id: int, loop: Any = None, *, ended: bool = True) -> registry.Elsewhere | None:
         asked.append(table_id)
         holder = leases.holder_known(table_id)
         return None if holder is None else registry.Elsewhere(holder)

@@ -15,7 +15,10 @@ from tests.web.tables.support import PublishedHub
 async def test_a_notice_for_a_table_run_elsewhere_is_sent_with_nobody_to_answer(
     hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def elsewhere(table_id: int, loop: Any = None) -> registry.Elsewhere:
+    asked: list[bool] = []
+
+    async def elsewhere(table_id: int, loop: Any = None, *, ended: bool = True) -> registry.Elsewhere:
+        asked.append(ended)
         return registry.Elsewhere("host:1:boot:owner")
 
     monkeypatch.setattr(registry, "locate", elsewhere)
@@ -24,12 +27,16 @@ async def test_a_notice_for_a_table_run_elsewhere_is_sent_with_nobody_to_answer(
     ((topic, kind, request),) = hub.published
     assert topic == registry.process_topic("host:1:boot:owner") and kind == forwarding.REQUEST
     assert request["reply_to"] is None and request["user_id"] == 7 and request["payload"] == payload
+    assert asked == [False]  # a heartbeat never brings back a table that ended
 
 
 async def test_the_owner_answers_only_a_request_with_an_address(
     hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def nothing(table_id: int, loop: Any = None) -> None:
+    asked: list[bool] = []
+
+    async def nothing(table_id: int, loop: Any = None, *, ended: bool = True) -> None:
+        asked.append(ended)
         return None
 
     monkeypatch.setattr(registry, "locate", nothing)
@@ -47,3 +54,4 @@ async def test_the_owner_answers_only_a_request_with_an_address(
     ((topic, kind, reply),) = hub.published
     assert topic == registry.process_topic("host:2:boot:asker") and kind == forwarding.REPLY
     assert reply["id"] == "r1" and reply["error"]["code"] == "table_not_found"
+    assert asked == [False, False]  # nor on the owner's side

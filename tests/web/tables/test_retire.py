@@ -21,7 +21,8 @@ from asgiref.sync import sync_to_async
 from amigos.web.accounts.models import User
 from amigos.web.archive.errors import ArchiveError
 from amigos.web.archive.summary import analyse
-from amigos.web.tables import handover, registry, services, thinking
+from amigos.web.tables import attendance, handover, registry, services, thinking
+from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import MatchRecord
 from tests.web.archive.records import record_obj
 from tests.web.tables.support import Recorder
@@ -163,6 +164,50 @@ async def test_a_let_go_actor_is_freed(make_player: Callable[..., User]) -> None
     await asyncio.sleep(0)  # the stopped tasks' callbacks run
     gc.collect()
     assert kept() is None, [type(holder).__name__ for holder in gc.get_referrers(kept())]
+
+
+async def _heartbeat(socket: Recorder) -> None:
+    """The socket's heartbeat, as the socket tier runs it, and the news it sends on its way."""
+    await attendance.beat(socket)
+    await asyncio.gather(*attendance._tasks)
+
+
+async def test_a_heartbeat_does_not_bring_back_a_table_that_ended_and_the_socket_forgets_its_seat(
+    make_player: Callable[..., User],
+) -> None:
+    """Regression (bench/soak.py: each host grew 17 MB a minute): a socket kept across rematches
+    stays seated, for the socket tier, at every table it sat at; each heartbeat told each of them
+    and rebuilt every retired one from its log, for a minute, again and again."""
+    user, actor, me = await finished_table(make_player)
+    seat = actor.seat_of(user.pk)
+    assert seat is not None
+    attendance.seated(me, actor.id, seat)
+    await by_hand_only()
+    await _heartbeat(me)  # the ended table is still here: the seat is let go at once
+    assert attendance.seats_of(me) == set()
+    attendance.seated(me, actor.id, seat)
+    start = whole_seconds()
+    await registry.retire_ended(now=start)
+    assert await registry.retire_ended(now=start + registry.RETIRE_SECONDS) == [actor.id]
+    await _heartbeat(me)
+    assert registry.local_actor(actor.id) is None  # not rebuilt
+    assert attendance.seats_of(me) == set()
+    assert await registry.locate(actor.id, ended=False) is None
+    assert registry.local_actor(actor.id) is None
+    again = await registry.locate(actor.id)  # a page that asks for it still gets it
+    assert isinstance(again, TableActor) and again.status == "finished"
+
+
+async def test_a_heartbeat_keeps_the_seat_of_a_table_in_play(make_player: Callable[..., User]) -> None:
+    user, actor = await against_computers(make_player, "amigos-100")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    seat = actor.seat_of(user.pk)
+    assert seat is not None
+    attendance.seated(me, actor.id, seat)
+    await _heartbeat(me)
+    assert attendance.seats_of(me) == {(actor.id, seat)}
+    assert await registry.locate(actor.id, ended=False) is actor
 
 
 async def test_an_actor_being_retired_is_not_rebuilt_by_the_lease_keeper(

@@ -57,33 +57,46 @@ async def closed(connection: Connection) -> None:
         _tell(table_id, seat, connection, closed=True)
 
 
+def _forget(connection: Connection, table_id: int) -> None:
+    """The table ended: the socket's seats there need no more news (a socket kept across rematches,
+    as the load benches' clients keep theirs, told every table it had ever sat at, every 20 s)."""
+    held = _seats.get(connection)
+    if held:
+        held.difference_update([entry for entry in held if entry[0] == table_id])
+
+
 def _tell(table_id: int, seat: int, connection: Connection, *, closed: bool) -> None:
     from amigos.web.tables import registry
 
     key = key_of(connection)
     actor = registry.local_actor(table_id)
     if actor is not None and not actor.broken:
-        if closed:
+        if actor.status in registry.ENDED:
+            _forget(connection, table_id)
+        elif closed:
             actor.post(lambda: actor.detach(key, seat))
         elif not actor.heard_at_once(seat):
             actor.post(lambda: actor.heard(seat))
         return
     # The table runs elsewhere (or is not loaded here): tell it through its owner.
-    task = asyncio.get_running_loop().create_task(_forward(table_id, seat, connection.user_id, key, closed))
+    task = asyncio.get_running_loop().create_task(_forward(table_id, seat, connection, closed))
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
 
 
-async def _forward(table_id: int, seat: int, user_id: int, key: str, closed: bool) -> None:
+async def _forward(table_id: int, seat: int, connection: Connection, closed: bool) -> None:
     from amigos.web.tables import forwarding
 
-    payload = {"table_id": table_id, "seat": seat, "socket_key": key, "closed": closed}
+    payload = {"table_id": table_id, "seat": seat, "socket_key": key_of(connection), "closed": closed}
+    asker = forwarding.Remote(connection.user_id)
     try:
         if closed:  # a departure is told once: it waits for the owner's answer
-            await forwarding.run("table.presence", table_id, forwarding.Remote(user_id), payload)
+            await forwarding.run("table.presence", table_id, asker, payload)
         else:  # a heartbeat comes again in 20 s: told without an answer
-            await forwarding.tell("table.presence", table_id, forwarding.Remote(user_id), payload)
+            await forwarding.tell("table.presence", table_id, asker, payload)
     except CommandError as refusal:
+        if refusal.code == "table_not_found":  # it ended (presence is news for tables in play)
+            _forget(connection, table_id)
         log.info("table %s: presence of seat %s not told (%s)", table_id, seat, refusal.code)
     except Exception:
         log.exception("table %s: presence of seat %s not told", table_id, seat)

@@ -46,16 +46,27 @@ CLOCK_DRIFT_SECONDS = 1.0
 
 Operation = Callable[[TableActor, Connection, dict[str, Any]], Awaitable[dict[str, Any]]]
 _operations: dict[str, Operation] = {}
+#: The operations that only a table in play needs: a table that ended is not rebuilt for them
+#: (`registry.locate`'s ``ended``), they are refused with `table_not_found` instead.
+_only_in_play: set[str] = set()
 
 
-def operation(name: str) -> Callable[[Operation], Operation]:
-    """Register a table operation under ``name`` (the same code runs on every process)."""
+def operation(name: str, *, only_in_play: bool = False) -> Callable[[Operation], Operation]:
+    """Register a table operation under ``name`` (the same code runs on every process).
+    ``only_in_play``: news a table that ended has no use for, which must not bring its actor back."""
 
     def register(op: Operation) -> Operation:
         _operations[name] = op
+        if only_in_play:
+            _only_in_play.add(name)
         return op
 
     return register
+
+
+def _ended_too(name: str) -> bool:
+    """Whether operation ``name`` may bring back the actor of a table that ended."""
+    return name not in _only_in_play
 
 
 class Remote:
@@ -106,7 +117,7 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
     """Run operation ``name`` on the table, here or in the process that runs it."""
     op = _operations[name]
     for _ in range(HOPS):
-        found = await registry.locate(table_id, connection.loop)
+        found = await registry.locate(table_id, connection.loop, ended=_ended_too(name))
         if found is None:
             raise CommandError("table_not_found", "no such table")
         if isinstance(found, TableActor):
@@ -138,11 +149,13 @@ async def tell(name: str, table_id: int, connection: Connection, payload: dict[s
     For news that is sent again anyway (a seat's heartbeat, every 20 s): at 300 tables across
     three hosts the heartbeats forwarded with `run` outnumbered the plays, and each answer was a
     publication, a message read and a future woken for nothing. A notice lost on its way (the
-    table changing hands) is made good by the next one. Here, or with nobody known to run the
-    table, it is `run` itself."""
-    found = await registry.locate(table_id, connection.loop)
-    if not isinstance(found, registry.Elsewhere):
-        await run(name, table_id, connection, payload)
+    table changing hands) is made good by the next one. Here (also when nobody ran the table and
+    this process builds its actor), it is an ordinary call; no table: `table_not_found`."""
+    found = await registry.locate(table_id, connection.loop, ended=_ended_too(name))
+    if found is None:
+        raise CommandError("table_not_found", "no such table")
+    if isinstance(found, TableActor):
+        await _here(found, _operations[name], connection, payload)
         return
     await get_hub().publish(
         registry.process_topic(found.owner),
@@ -220,7 +233,7 @@ async def _serve(request: dict[str, Any]) -> None:
             raise CommandError("bad_payload", "unknown forwarded operation")
         if _given_up(request):
             return
-        found = await registry.locate(table_id)
+        found = await registry.locate(table_id, ended=_ended_too(str(request.get("op"))))
         if _given_up(request):
             return
         if found is None:

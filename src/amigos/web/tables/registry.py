@@ -179,11 +179,17 @@ def forget_preload(table_id: int, loop: asyncio.AbstractEventLoop | None = None)
 
 
 async def locate(
-    table_id: int, loop: asyncio.AbstractEventLoop | None = None
+    table_id: int, loop: asyncio.AbstractEventLoop | None = None, *, ended: bool = True
 ) -> TableActor | Elsewhere | None:
     """The table's actor here (rebuilt from the database if needed, taking the table's lease when
     processes share the tables), where it runs if another live process holds it, or None (no table).
-    ``loop``: the running loop, when the caller keeps it (a socket does)."""
+    ``loop``: the running loop, when the caller keeps it (a socket does).
+
+    ``ended=False``: a table that ended and whose actor is not here is not rebuilt (None, as for
+    no table). Why: news that only a table in play needs (a seat's heartbeat) brought a retired
+    table back from its whole log, for a minute, again and again: a socket kept across rematches
+    told every table it had sat at, and a host's memory and loop lag grew for as long as it lived
+    (bench/soak.py, 17 MB a minute a host)."""
     loop = remember_loop(loop)
     registry = _actors(loop)
     shared = await _share(registry, loop)
@@ -203,6 +209,8 @@ async def locate(
         actor = registry.actors.get(table_id)
         if usable(actor):
             return actor
+        if not ended and await database_sync_to_async(store.has_ended)(table_id):
+            return None
         if shared:
             holder = await registry.leases.acquire(table_id)
             if holder != registry.leases.identity:

@@ -79,7 +79,7 @@ async def _join(actor: TableActor, connection: Connection, payload: dict[str, An
     )
 
 
-@forwarding.operation("table.presence")
+@forwarding.operation("table.presence", only_in_play=True)
 async def _presence(actor: TableActor, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     """A seated socket's heartbeat or departure, from whichever process holds the socket."""
     seat, key = payload.get("seat"), payload.get("socket_key")

@@ -561,6 +561,12 @@ def rows_between(table_id: int, since: int, until: int) -> list[tuple[int, str, 
     return [(row.version, row.kind, row.data) for row in rows]
 
 
+def has_ended(table_id: int) -> bool:
+    """Whether the table is finished or cancelled, or does not exist: nothing about it changes any
+    more (one indexed read, not the table's log: `load`)."""
+    return not Table.objects.filter(pk=table_id, status__in=OPEN_STATUSES).exists()
+
+
 def open_table_ids() -> list[int]:
     return list(Table.objects.filter(status__in=OPEN_STATUSES).values_list("pk", flat=True))
 
