@@ -107,6 +107,27 @@ def test_the_lobby_shows_quintiles_of_rated_players(make_player: Callable[..., U
             assert value == 1
 
 
+def test_the_quintiles_are_read_at_one_moment(
+    make_player: Callable[..., User], django_assert_num_queries: Any
+) -> None:
+    """Regression: the players, the ratings and the ratings above each player were counted by
+    three statements, and a match archived between them placed a player outside the count (the
+    lobby's list failed to refresh with "rank 117 is not a place among 115 players"). One
+    statement reads them all at one moment."""
+    players = [make_player(f"Q{index}").pk for index in range(6)]
+    archive_match(
+        source="table:4:match:1",
+        record=record_obj("amigos-100", seed=3),
+        seat_user_ids=list(players[:4]),
+        table_name="Mesa",
+        started_at=START,
+        ended_at=START + timedelta(minutes=30),
+    )
+    with django_assert_num_queries(1):
+        shown = lobby_quintiles(players)
+    assert set(shown) == set(players[:4])
+
+
 def test_change_rows_tell_the_quintile_before_and_after(make_player: Callable[..., User]) -> None:
     players = [make_player(f"G{index}").pk for index in range(5)]
     archive_match(

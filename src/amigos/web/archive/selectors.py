@@ -7,36 +7,43 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from amigos.rating import FORMAT, quintile
 from amigos.web.archive.models import ArchivedMatch, MatchSeat, PlayerRating
 
 
+def _count(rows: QuerySet[Any]) -> Subquery:
+    """How many ``rows`` there are, as a subquery of one value (a part of a larger statement)."""
+    counted = rows.order_by().values(group=Value(1)).annotate(count=Count("pk")).values("count")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
 def quintiles_of(user_ids: Iterable[int]) -> dict[int, int]:
     """The present quintile (1 best .. 5) of each of ``user_ids`` that has played a rated match,
     among all registered players (RATING-FORMAT: fifths of everyone, rated or not). Players who
-    never played a rated match are left out: the lobby shows them as not yet rated."""
+    never played a rated match are left out: the lobby shows them as not yet rated.
+
+    One statement, so that the players counted, the ratings counted and the ratings above each
+    player are read at one moment. Regression: read by three statements, a rating written between
+    them (a match archived) placed a player outside the count ("rank 117 is not a place among 115
+    players") and the lobby's online list failed to refresh (bench/soak.py)."""
     ids = list(user_ids)
     if not ids:
         return {}
-    registered = get_user_model().objects.count()
-    without_row = registered - PlayerRating.objects.count()
-    higher = (
-        PlayerRating.objects.filter(pr__gt=OuterRef("pr"))
-        .order_by()
-        .values(group=Value(1))
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
     rows = (
         PlayerRating.objects.filter(user_id__in=ids, matches__gt=0)
-        .annotate(higher=Coalesce(Subquery(higher, output_field=IntegerField()), 0))
-        .values_list("user_id", "pr", "higher")
+        .annotate(
+            higher=_count(PlayerRating.objects.filter(pr__gt=OuterRef("pr"))),
+            registered=_count(get_user_model().objects.all()),
+            with_row=_count(PlayerRating.objects.all()),
+        )
+        .values_list("user_id", "pr", "higher", "registered", "with_row")
     )
     return {
-        user_id: quintile(above + (without_row if pr < 0 else 0), registered) for user_id, pr, above in rows
+        user_id: quintile(above + (registered - with_row if pr < 0 else 0), registered)
+        for user_id, pr, above, registered, with_row in rows
     }
 
 
