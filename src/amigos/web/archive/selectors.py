@@ -14,7 +14,7 @@ from amigos.rating import FORMAT, quintile
 from amigos.web.archive.models import ArchivedMatch, MatchSeat, PlayerRating
 
 
-def _count(rows: QuerySet[Any]) -> Subquery:
+def _count(rows: QuerySet[Any]) -> Coalesce:
     """How many ``rows`` there are, as a subquery of one value (a part of a larger statement)."""
     counted = rows.order_by().values(group=Value(1)).annotate(count=Count("pk")).values("count")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
