@@ -103,3 +103,66 @@ async def test_after_the_bus_lost_messages_a_returning_socket_gets_the_snapshot(
     await topics.join(back, "table:1:watch", 1, snapshot)
     assert back.got == [("table.snapshot", {"version": 99})]
     await hub.close()
+
+
+class FakeClock:
+    """Monotonic seconds that move only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_topic_nobody_listens_to_is_let_go_after_its_grace() -> None:
+    """A process keeps a topic's messages while a socket here listens and for a grace after the
+    last one went (a page coming back gets what it missed); then it stops observing the topic and
+    its bus subscription is undone, instead of keeping both for the process's life."""
+    clock = FakeClock()
+    hub = Hub(InMemoryBus())
+    topics = VersionedTopics(hub, keep=10, idle_seconds=100, clock=clock)
+    kept, left = FakeConnection(hub), FakeConnection(hub)
+    await topics.join(kept, "table:1:watch", None, snapshot)
+    await topics.join(left, "table:2:watch", None, snapshot)
+    await topics.publish("table:2:watch", "feature.event", {}, version=1)
+    await left.leave("table:2:watch")
+
+    clock.now += 50  # a sweep sees nobody on table 2, but its grace is not over
+    await topics.sweep()
+    assert set(topics.replays) == {"table:1:watch", "table:2:watch"}
+    back = FakeConnection(hub)
+    await topics.join(back, "table:2:watch", 0, snapshot)
+    assert back.got == [("feature.event", {"version": 1})]  # still what it missed
+    await back.leave("table:2:watch")
+
+    clock.now += 150  # long after anyone listened to table 2; table 1 still has its socket
+    await topics.publish("table:1:watch", "feature.event", {}, version=1)  # sweeps on the way
+    assert set(topics.replays) == {"table:1:watch"}
+    assert not hub._observers.get("table:2:watch")
+    assert "table:2:watch" not in hub._subscriptions
+    assert "table:1:watch" in hub._subscriptions
+
+    late = FakeConnection(hub)  # joining a topic let go: the snapshot, and it is kept again
+    await topics.join(late, "table:2:watch", 0, snapshot)
+    assert late.got == [("table.snapshot", {"version": 99})]
+    assert "table:2:watch" in topics.replays and "table:2:watch" in hub._subscriptions
+    await hub.close()
+
+
+async def test_unobserving_keeps_a_topic_a_socket_still_listens_to() -> None:
+    hub = Hub(InMemoryBus())
+    seen: list[str] = []
+    socket = FakeConnection(hub)
+    await socket.join("news")
+    await hub.observe("news", lambda kind, payload: seen.append(kind))
+    await hub.unobserve("news", lambda kind, payload: None)  # not an observer: nothing happens
+    await hub.publish("news", "a", {})
+    await hub.unobserve("news", hub._observers["news"][0])
+    await hub.publish("news", "b", {})
+    assert seen == ["a"]
+    assert "news" in hub._subscriptions  # the socket still listens
+    assert [kind for kind, _ in socket.got] == ["a", "b"]
+    await socket.leave("news")
+    assert "news" not in hub._subscriptions
+    await hub.close()

@@ -149,6 +149,10 @@ class Hub:
         members = self._local.get(topic)
         if members is not None:
             members.discard(receiver)
+        await self._unsubscribe_if_unwanted(topic)
+
+    async def _unsubscribe_if_unwanted(self, topic: str) -> None:
+        """Undo the topic's subscription when no socket and no observer here listens to it."""
         if topic not in self._locks and not self._unwanted(topic):
             # Others still listen here, or it was never subscribed; and no subscription of it is
             # under way (it would be unwanted once made): nothing to undo.
@@ -162,6 +166,16 @@ class Hub:
         """Call `observer(kind, payload)` for every message of the topic, internal ones included."""
         self._observers[topic].append(observer)
         await self._ensure_subscribed(topic)
+
+    async def unobserve(self, topic: str, observer: Observer) -> None:
+        """Stop calling ``observer`` for the topic (`observe`); the topic's subscription is undone
+        once nothing in this process listens to it any more, as `leave` does for a socket."""
+        observers = self._observers.get(topic)
+        if observers is not None and observer in observers:
+            observers.remove(observer)
+            if not observers:
+                del self._observers[topic]
+        await self._unsubscribe_if_unwanted(topic)
 
     async def publish(self, topic: str, kind: str, payload: dict[str, Any]) -> None:
         """Send to every process, this one's sockets at once; never raises. When the bus fails
