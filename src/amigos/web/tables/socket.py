@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
@@ -26,6 +27,16 @@ from amigos.web.tables.models import TableChatLine
 
 # The most seats a table has (leaving a table leaves each seat's topic).
 MAX_SEATS = 4
+
+# The most tables one socket follows at once. A page follows one table (and, at a rematch, the
+# next); a client that joins table after table on one socket without `table.leave` would keep every
+# table's topics, and their bus subscriptions, until it closed. Past this many, joining one more
+# leaves the one it joined longest ago (as `table.leave` would).
+MAX_TABLES_PER_SOCKET = 16
+
+#: The tables each socket joined in this process, oldest first (weak keys: a socket that is gone
+#: takes its entry with it).
+_joined: WeakKeyDictionary[Connection, dict[int, None]] = WeakKeyDictionary()
 
 # A reader who muted a player gets neither their new lines at the table nor those in a snapshot.
 muting.authored("table.chat")
@@ -63,11 +74,23 @@ async def join(connection: Connection, payload: dict[str, Any]) -> dict[str, Any
     # The socket's own key (never the client's): the table tells this socket's seat present or
     # away by it, wherever the table runs.
     payload = {**payload, "socket_key": socket_keys.key_of(connection)}
+    table_id = int_field(payload, "table_id")
     answer = await _run("table.join", connection, payload)
     seat = answer.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool):
-        attendance.seated(connection, int_field(payload, "table_id"), seat)
+        attendance.seated(connection, table_id, seat)
+    await _followed(connection, table_id)
     return answer
+
+
+async def _followed(connection: Connection, table_id: int) -> None:
+    """The socket joined ``table_id``: it is now the table it joined last, and the one it joined
+    longest ago is left when it follows more than `MAX_TABLES_PER_SOCKET`."""
+    joined = _joined.setdefault(connection, {})
+    joined.pop(table_id, None)
+    joined[table_id] = None
+    while len(joined) > MAX_TABLES_PER_SOCKET:
+        await _leave_table(connection, next(iter(joined)))
 
 
 @forwarding.operation("table.join")
@@ -96,7 +119,14 @@ async def _presence(actor: TableActor, connection: Connection, payload: dict[str
 
 @command("table.leave", activity=False)
 async def leave(connection: Connection, payload: dict[str, Any]) -> None:
-    table_id = int_field(payload, "table_id")
+    await _leave_table(connection, int_field(payload, "table_id"))
+
+
+async def _leave_table(connection: Connection, table_id: int) -> None:
+    """The socket stops following the table: its topics here, and its seat there (`attendance`)."""
+    joined = _joined.get(connection)
+    if joined is not None:
+        joined.pop(table_id, None)
     await connection.leave(rendering.watch_topic(table_id))
     await connection.leave(rendering.chat_topic(table_id))
     await attendance.left(connection, table_id)
