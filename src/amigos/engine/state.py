@@ -16,7 +16,7 @@ from .evolve import evolve
 from .line import Line
 from .notation import move_notation, parse_move
 from .outcome import HandEnd, HandOutcome
-from .tiles import Tile, tile_set
+from .tiles import MAX_SUPPORTED_PIP, Tile
 from .variants import Variant
 
 
@@ -382,23 +382,30 @@ def check_deal(variant: Variant, hands: Sequence[Sequence[Tile]], boneyard: Sequ
     variant."""
     if len(hands) != variant.players:
         raise DealError(f"{variant.name} deals to {variant.players} seats, not {len(hands)}")
-    full = set(tile_set(variant.max_pip))
-    seen: set[Tile] = set()
+    # Which tiles were seen, by `_place` (a tile's hash is a Python call: a set of tiles cost a
+    # live table's deal about three times as much, and every hand's start checks its deal).
+    seen = bytearray(_PLACES)
     for seat, hand in enumerate(hands):
         if len(hand) != variant.hand_size:
             raise DealError(f"seat {seat} was dealt {len(hand)} tiles, expected {variant.hand_size}")
-        _collect(hand, full, seen, f"seat {seat}")
+        _collect(hand, variant.max_pip, seen, f"seat {seat}")
     if len(boneyard) != variant.boneyard_size:
         raise DealError(f"the boneyard holds {len(boneyard)} tiles, expected {variant.boneyard_size}")
-    _collect(boneyard, full, seen, "the boneyard")
+    _collect(boneyard, variant.max_pip, seen, "the boneyard")
 
 
-def _collect(tiles: Iterable[Tile], full: set[Tile], seen: set[Tile], where: str) -> None:
+#: One place per tile of the largest set, `high * (MAX_SUPPORTED_PIP + 1) + low`.
+_PLACES = (MAX_SUPPORTED_PIP + 1) ** 2
+
+
+def _collect(tiles: Iterable[Tile], max_pip: int, seen: bytearray, where: str) -> None:
     for tile in tiles:
         if not isinstance(tile, Tile):
             raise DealError(f"{where}: not a tile: {tile!r}")
-        if tile not in full:
+        high = tile.high  # a tile keeps its higher half first, so this bounds both halves
+        if high > max_pip:
             raise DealError(f"{where}: {tile} is not in the set")
-        if tile in seen:
+        place = high * (MAX_SUPPORTED_PIP + 1) + tile.low
+        if seen[place]:
             raise DealError(f"{where}: {tile} is dealt twice")
-        seen.add(tile)
+        seen[place] = 1
