@@ -18,8 +18,8 @@ sockets listens to the topic, and after the last one went for at least half of `
 five minutes). Whether a socket still listens is looked at every half of `IDLE_SECONDS`, and a
 topic nobody was seen listening to for `IDLE_SECONDS` is let go (`Hub.unobserve`: its
 subscription too, when nothing else here listens): a socket joining later gets the snapshot,
-which is always right. Without this every topic a process's sockets ever
-joined stayed observed, and subscribed on the bus, for the process's life.
+which is always right. Without this every topic a process's sockets ever joined stayed observed,
+and subscribed on the bus, for the process's life.
 """
 
 from __future__ import annotations
