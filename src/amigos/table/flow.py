@@ -151,6 +151,7 @@ def deal(state: TableState, given: inputs.Deal, now: float, effects: list[Effect
         state=dealt.state,
         redeal=state.redeal,
         reshuffle=dealt.offer,
+        dealt=dealt,
     )
     effects.append(HandStarted(dealt.number, dealt.state.leader, dealt.commitment))
     effects.extend(ReshuffleOffered(seat) for seat in dealt.offer)

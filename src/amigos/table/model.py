@@ -9,8 +9,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from amigos.engine import Action, HandState, Match, Termination, Variant
+
+if TYPE_CHECKING:
+    from .hand import DealtHand
 
 #: `TableState.due` before `advance.next_deadline` has been asked for that state.
 UNKNOWN: object = object()
@@ -231,6 +235,9 @@ class HandInPlay:
 
     ``redeal`` counts the deals of this hand voided before it (Cuban reshuffles); ``reshuffle``
     lists the seats that may still ask for one (5 or more doubles, before the first move).
+    ``dealt`` is the deal as `hand.deal_hand` made it (None where a caller built the hand
+    itself): a value of the key, kept so that whoever writes the hand down (the server's rows,
+    the record) need not derive the deal again, the costliest part of a hand's start.
     """
 
     number: int
@@ -241,6 +248,7 @@ class HandInPlay:
     moves: tuple[MoveStamp, ...] = ()
     redeal: int = 0
     reshuffle: tuple[int, ...] = ()
+    dealt: DealtHand | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

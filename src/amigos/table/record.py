@@ -112,10 +112,14 @@ def to_record(draft: RecordDraft) -> Record:
 
 def record_hand(config: TableConfig, hand: HandInPlay, voided: tuple[VoidedDeal, ...] = ()) -> RecordHand:
     """One hand as a record writes it (`hand_entry`): the pure table keeps a hand's moves, not their
-    notation, so the hand is played again from its key to write them."""
-    variant = config.variant
-    deal = deal_from_key(hand.key, variant)
-    start = HandState.start(variant, deal.hands, hand.state.leader, deal.boneyard, hand.state.tie_winner)
+    notation, so the hand is played again from its deal (as dealt, or derived from its key) to
+    write them."""
+    if hand.dealt is not None:
+        start = hand.dealt.state
+    else:
+        variant = config.variant
+        deal = deal_from_key(hand.key, variant)
+        start = HandState.start(variant, deal.hands, hand.state.leader, deal.boneyard, hand.state.tie_winner)
     state = start
     moves: list[str] = []
     for stamp in hand.moves:

@@ -212,7 +212,7 @@ class DecideMixin:
             made = [stamp.action for stamp in final.moves[len(was.moves) :]]
             self.game.follow(entries, final.state, len(final.moves), made)
         else:
-            self.game.replay(entries)
+            self.game.replay(entries, None if final is None else final.dealt)
         self._follow(after, entries)
         for effect in effects:
             if type(effect) is Moved:

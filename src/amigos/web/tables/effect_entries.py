@@ -25,10 +25,11 @@ What the effects lack, found here elsewhere (each a candidate for the effect to 
 * `Moved`/`SystemPlay`: the placement, the points, the ends, the tiles drawn (`Played`, `Drew`):
   read from the hand before and after the move (above); a computer player's move (reason
   "computer"): read from the seat before the step.
-* `HandStarted`: the key, the hands, the boneyard, the draw for the first lead: from the hand in
-  play after the step (or the `HandVoided` that revealed a voided deal's key), the deal derived
-  again from its key (`amigos.table.hand.deal_hand`, as the model dealt it). `MatchStarted` has
-  no effect at all: written with the match's first deal.
+* `HandStarted`: the key, the hands, the boneyard, the draw for the first lead: from the deal the
+  hand in play after the step keeps (`HandInPlay.dealt`, as the model dealt it); a deal voided in
+  its own step (its key revealed by its `HandVoided`) is derived again from its key
+  (`amigos.table.hand.deal_hand`). `MatchStarted` has no effect at all: written with the match's
+  first deal.
 * `HandEnded`/`MatchEnded`: the sheet with the players' names (the model's match names its
   accounts); `MatchEnded` the moment it ended and the vote's deadline: from the state after.
 * `Notice` of a seat away: since when and its window's end (`Disconnected`): from the state after.
@@ -51,7 +52,7 @@ from amigos.engine.deal import commitment
 from amigos.engine.trail import VoidedDeal
 from amigos.table import effects as fx
 from amigos.table import first_lead_draw, hand_id
-from amigos.table.hand import deal_hand
+from amigos.table.hand import DealtHand, deal_hand
 from amigos.table.model import HandInPlay, TableState, VoteChoice
 from amigos.table.presence import window
 from amigos.web.tables import log_entries as le
@@ -165,7 +166,7 @@ def entries_of(
             if after_move.outcome is not None:
                 if named is None:
                     assert hand is not None
-                    named = _named(context.record_table, hand.number, hand.redeal, hand.key)
+                    named = _named(hand, context.record_table)
                 entries += _hand_ended(named, after_move, after, context, at)
         elif isinstance(effect, fx.TurnStarted):
             assert state is not None
@@ -195,7 +196,7 @@ def entries_of(
             # The match the hand is dealt in (its number, its leader): the model's before the step,
             # or the one it began with this deal.
             match = before.match or Match.new(before.variant, after.match.players, after.match.first_leader)
-            dealt = deal_hand(match, key, _namer(context.record_table, redeal))
+            dealt = _model_deal(after.hand, key, match, context.record_table, redeal)
             drawn = None
             if dealt.number == 1 and redeal == 0 and before.variant.draws_for_first_lead:
                 drawn = first_lead_draw(before.variant, dealt.deal)
@@ -298,12 +299,27 @@ def _namer(table: str, redeal: int) -> Callable[[int], str]:
     return lambda number: hand_id(table, number, redeal)
 
 
-def _named(table: str, number: int, redeal: int, key: str) -> tuple[int, str, str, str]:
-    """Hand ``number``'s deal after ``redeal`` voided ones, dealt from ``key``, as the server names
-    it: its number, identity and commitment under the server's table identity (the model's bind its
-    own ``config.table_id``, the same once the actor runs the model), and the key."""
-    identity = hand_id(table, number, redeal)
-    return number, identity, key, commitment(key, identity)
+def _model_deal(hand: HandInPlay | None, key: str, match: Match, table: str, redeal: int) -> DealtHand:
+    """The deal of ``key`` in ``match`` after ``redeal`` voided deals, named under the server's
+    table identity ``table``: the model's own (``hand.dealt``) when the hand in play after the step
+    is that deal under that name, which is nearly always; else dealt again from its key, as the
+    model dealt it (a deal a computer player voided in the step that dealt it leaves no hand in
+    play; a hand may be built without its deal)."""
+    dealt = None if hand is None else hand.dealt
+    if dealt is not None and dealt.key == key and dealt.hand_id == hand_id(table, dealt.number, redeal):
+        return dealt
+    return deal_hand(match, key, _namer(table, redeal))
+
+
+def _named(hand: HandInPlay, table: str) -> tuple[int, str, str, str]:
+    """The deal of ``hand`` as the server names it: its number, identity and commitment under the
+    server's table identity ``table`` (the model's bind its own ``config.table_id``, the same once
+    the actor runs the model: its commitment is then taken as the model made it), and the key."""
+    identity = hand_id(table, hand.number, hand.redeal)
+    dealt = hand.dealt
+    if dealt is not None and dealt.hand_id == identity:
+        return hand.number, identity, hand.key, dealt.commitment
+    return hand.number, identity, hand.key, commitment(hand.key, identity)
 
 
 def _hand_ended(

@@ -33,7 +33,7 @@ from amigos.engine.actions import Arm
 from amigos.engine.codec import sheet_json, view_json
 from amigos.engine.outcome import Termination
 from amigos.engine.trail import CardNote, VoidedDeal
-from amigos.table.hand import DealInPlay, apply_move, void_deal
+from amigos.table.hand import DealInPlay, DealtHand, apply_move, void_deal
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
     CardGiven,
@@ -252,10 +252,15 @@ class Game:
 
     # -- replaying the log -------------------------------------------------------------------------
 
-    def replay(self, entries: Iterable[LogEntry]) -> None:
-        """Bring the game to the state the log describes (actions are re-checked by the engine)."""
+    def replay(self, entries: Iterable[LogEntry], dealt: DealtHand | None = None) -> None:
+        """Bring the game to the state the log describes (actions are re-checked by the engine).
+        ``dealt``: a deal the rows tell, as the live table dealt it (`deal_hand`), taken rather
+        than derived again from its key."""
         for entry in entries:
-            self._replay_entry(entry)
+            if dealt is not None and type(entry) is HandStarted and entry.key == dealt.key:
+                self._apply_hand_started(entry, dealt.state)
+            else:
+                self._replay_entry(entry)
 
     def follow(
         self, entries: Iterable[LogEntry], final: HandState, moves: int, actions: Sequence[Action]

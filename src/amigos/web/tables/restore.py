@@ -200,6 +200,7 @@ class _Reader:
             state=dealt.state,
             redeal=redeal,
             reshuffle=entry.reshuffle,
+            dealt=dealt,
         )
 
     def _moved(self, entry: Played | Passed) -> None:
