@@ -182,14 +182,17 @@ class Line:
     def ends_after(self, play: Play) -> tuple[int, ...]:
         """The open ends once the legal ``play`` is laid, as ``lay(play).open_ends()`` would say.
 
-        On a two-ended line past the lead only the played arm's end changes, so the answer needs
-        no new line: the Amigos turn clock asks it for every legal tile on every turn. A lead, or a
-        spinner line (whose arms open as the spinner is covered), is laid out in full.
+        On a two-ended line only the played arm's end changes, and a lead shows its higher half
+        up and its lower down, so the answer needs no new line: the Amigos turn clock asks it for
+        every legal tile on every turn. A spinner line (whose arms open as the spinner is
+        covered) is laid out in full.
         """
         arm = play.arm
-        if arm is None or self.with_spinner:
+        if self.with_spinner:
             return self.lay(play).open_ends()
         tile = play.tile
+        if arm is None:
+            return (tile.high, tile.low)
         return tuple(tile.other(value) if open_arm is arm else value for open_arm, value in self.ends)
 
     def place(self, tile: Tile, arm: Arm) -> Line:

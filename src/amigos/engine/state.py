@@ -170,6 +170,10 @@ class HandState:
         """
         closing: list[Action] = []
         seat = self.to_move
+        hands = self.hands
+        # The suits the other seats hold, gathered once: a play whose new ends show one of them
+        # (nearly every play) does not block, whatever the mover keeps.
+        others: set[int] | None = None
         for action in self.legal_actions():
             if not isinstance(action, Play):
                 continue
@@ -178,12 +182,20 @@ class HandState:
                 if outcome is not None and outcome.end is not HandEnd.DOMINO:
                     closing.append(action)
                 continue
-            left = self.hands[seat] - {action.tile}
+            tile = action.tile
+            left = hands[seat] - {tile}
             if not left:
                 continue  # the last tile: a domino, not a block
+            if others is None:
+                others = {
+                    half
+                    for other, hand in enumerate(hands)
+                    if other != seat
+                    for held in hand
+                    for half in (held.high, held.low)
+                }
             ends = set(self.line.ends_after(action))
-            hands = (*self.hands[:seat], left, *self.hands[seat + 1 :])
-            if not any(_holds_suit(hand, ends) for hand in hands):
+            if ends.isdisjoint(others) and not _holds_suit(left, ends):
                 closing.append(action)
         return tuple(closing)
 
