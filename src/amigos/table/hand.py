@@ -131,7 +131,9 @@ def deal_hand(match: Match, key: str, identity: Callable[[int], str]) -> DealtHa
     table has its own names, a redeal after a reshuffle another: `flow.hand_id`).
 
     Raises :class:`TableError` ``bad_key`` for a key that is not a UUID. The pure table deals here
-    (`flow.deal`), and the server's writer (`entries_of`) reads a deal back here."""
+    (`flow.deal`, which keeps the result with the hand: `HandInPlay.dealt`), and so does the
+    server reading a log back (`restore`) and its writer (`entries_of`) for a deal voided in the
+    step that dealt it."""
     try:
         key = normalise_key(key)
     except ValueError as error:
