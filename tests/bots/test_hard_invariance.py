@@ -40,6 +40,9 @@ QUICK_HARD = HardSettings(
     shallow_nodes=2_000,
     exact_nodes=500,
     spinner_worlds=3,
+    group_worlds=3,
+    group_depth=4,
+    group_nodes=12_000,
 )
 #: The same with the options that change which worlds count and which plays are searched.
 QUICK_HARD_FOLLOW = dataclasses.replace(QUICK_HARD, play_model="follow", early_actions=2)

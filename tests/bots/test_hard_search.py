@@ -39,6 +39,9 @@ QUICK = HardSettings(
     exact_nodes=300,
     spinner_worlds=2,
     spinner_nodes=1_500,
+    group_worlds=2,
+    group_depth=4,
+    group_nodes=1_500,
 )
 
 
@@ -142,14 +145,15 @@ def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Acti
     actions = list(view.legal_actions())
     settings_ = bot.settings
     if view.variant.draws or view.variant.spinner:
+        group = view.variant.players >= settings_.exact_min_players
         return bot._determinized_totals(
             view,
             knowledge,
             rng,
-            worlds=settings_.spinner_worlds,
-            exact_nodes=settings_.exact_nodes,
-            depth=settings_.spinner_depth,
-            nodes=settings_.spinner_nodes,
+            worlds=settings_.group_worlds if group else settings_.spinner_worlds,
+            exact_nodes=settings_.exact_nodes if group else 0,
+            depth=settings_.group_depth if group else settings_.spinner_depth,
+            nodes=settings_.group_nodes if group else settings_.spinner_nodes,
             shared=False,
         )
     return bot._two_ended_totals(view, knowledge, actions, rng, settings_) or bot._determinized_totals(
@@ -231,6 +235,7 @@ def test_expert_searches_more_than_hard() -> None:
         "late_nodes",
         "exact_nodes",
         "spinner_worlds",
+        "group_worlds",
     ):
         assert getattr(EXPERT_SETTINGS, field) > getattr(hard, field), field
 
@@ -249,11 +254,19 @@ def test_only_three_or_four_players_search_the_draw_and_fives_games_to_the_end(d
         depths.append(self.depth)
         return original(self, position)
 
-    bot = HardBot(HardSettings(exact_nodes=300, spinner_worlds=2, spinner_nodes=1_500))
+    small = HardSettings(
+        exact_nodes=300, spinner_worlds=2, spinner_nodes=1_500, group_worlds=2, group_nodes=1_500
+    )
+    bot = HardBot(small)
     with mock.patch.object(SpinnerSearch, "action_values", spy):
         bot.choose(seat_view(state, state.to_move), data.draw(st.randoms(use_true_random=True)))
     assert depths
     assert (depths[0] is None) == (players >= 3)
+    # A world not searched to the end: a whole round and the seat's next tile with three or four
+    # players (`group_depth`), one round between two (`spinner_depth`).
+    limited = {depth for depth in depths if depth is not None}
+    assert limited <= {small.group_depth if players >= 3 else small.spinner_depth}
+    assert small.group_depth != small.spinner_depth
 
 
 @settings(max_examples=5, deadline=None)

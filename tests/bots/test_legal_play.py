@@ -30,6 +30,8 @@ QUICK_HARD = HardSettings(
     shallow_nodes=1_500,
     exact_nodes=300,
     spinner_worlds=2,
+    group_worlds=2,
+    group_depth=4,
 )
 
 
