@@ -34,11 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from amigos.engine import Action, Deal, DrawEvent, HandState, IllegalAction, Match, commitment, deal_from_key
+from amigos.engine import Action, DrawEvent, HandState, IllegalAction, Match, commitment, deal_from_key
 from amigos.engine.deal import normalise_key
 from amigos.engine.trail import VoidedDeal
 
 from .errors import TableError
+from .model import DealtHand
 
 _new_tuple = tuple.__new__
 
@@ -109,21 +110,6 @@ def apply_move(hand: HandState | None, match: Match | None, seat: int, action: A
         match = match.finish_hand(after)
     # The tuple made directly: `AppliedMove(...)` runs a Python-level `__new__` on every play.
     return _new_tuple(AppliedMove, (seat, action, hand, after, match))
-
-
-class DealtHand(NamedTuple):
-    """The next hand of a match, dealt from its key: its ``number`` in the match (from 1), the
-    ``key`` as the deal writes it, the ``deal``, the hand before the lead (``state``: its leader by
-    the match's rules), the identity its key is committed under (``hand_id``) and the
-    ``commitment``, and the seats offered a new deal (``offer``: Cuban, 5 or more doubles)."""
-
-    number: int
-    key: str
-    deal: Deal
-    state: HandState
-    hand_id: str
-    commitment: str
-    offer: tuple[int, ...]
 
 
 def deal_hand(match: Match, key: str, identity: Callable[[int], str]) -> DealtHand:

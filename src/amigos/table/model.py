@@ -9,12 +9,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
-from amigos.engine import Action, HandState, Match, Termination, Variant
-
-if TYPE_CHECKING:
-    from .hand import DealtHand
+from amigos.engine import Action, Deal, HandState, Match, Termination, Variant
 
 #: `TableState.due` before `advance.next_deadline` has been asked for that state.
 UNKNOWN: object = object()
@@ -227,6 +224,22 @@ class MoveStamp:
     action: Action
     at: float
     reason: str | None = None
+
+
+class DealtHand(NamedTuple):
+    """The next hand of a match, dealt from its key (`hand.deal_hand`): its ``number`` in the
+    match (from 1), the ``key`` as the deal writes it, the ``deal``, the hand before the lead
+    (``state``: its leader by the match's rules), the identity its key is committed under
+    (``hand_id``) and the ``commitment``, and the seats offered a new deal (``offer``: Cuban, 5
+    or more doubles). A value here, beside the hand in play that keeps it (`HandInPlay.dealt`)."""
+
+    number: int
+    key: str
+    deal: Deal
+    state: HandState
+    hand_id: str
+    commitment: str
+    offer: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,8 +52,8 @@ from amigos.engine.deal import commitment
 from amigos.engine.trail import VoidedDeal
 from amigos.table import effects as fx
 from amigos.table import first_lead_draw, hand_id
-from amigos.table.hand import DealtHand, deal_hand
-from amigos.table.model import HandInPlay, TableState, VoteChoice
+from amigos.table.hand import deal_hand
+from amigos.table.model import DealtHand, HandInPlay, TableState, VoteChoice
 from amigos.table.presence import window
 from amigos.web.tables import log_entries as le
 from amigos.web.tables.actor_clock import WORDS

@@ -20,7 +20,7 @@ from amigos.engine import Action, DrawEvent, HandState, Match, Play, PlayEvent, 
 from amigos.engine.codec import outcome_json, placement_json, sheet_json
 from amigos.engine.trail import VoidedDeal
 from amigos.engine.variants.base import LeadDraw
-from amigos.table.hand import DealtHand
+from amigos.table.model import DealtHand
 from amigos.web.tables.log_entries import (
     Drew,
     HandEnded,

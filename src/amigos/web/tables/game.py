@@ -33,7 +33,8 @@ from amigos.engine.actions import Arm
 from amigos.engine.codec import sheet_json, view_json
 from amigos.engine.outcome import Termination
 from amigos.engine.trail import CardNote, VoidedDeal
-from amigos.table.hand import DealInPlay, DealtHand, apply_move, void_deal
+from amigos.table.hand import DealInPlay, apply_move, void_deal
+from amigos.table.model import DealtHand
 from amigos.table.record import hand_entry, match_record
 from amigos.web.tables.log_entries import (
     CardGiven,
