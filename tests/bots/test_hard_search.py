@@ -145,15 +145,15 @@ def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Acti
     actions = list(view.legal_actions())
     settings_ = bot.settings
     if view.variant.draws or view.variant.spinner:
-        group = view.variant.players >= settings_.exact_min_players
+        budget = settings_.spinner_budget(view.variant.players)
         return bot._determinized_totals(
             view,
             knowledge,
             rng,
-            worlds=settings_.group_worlds if group else settings_.spinner_worlds,
-            exact_nodes=settings_.exact_nodes if group else 0,
-            depth=settings_.group_depth if group else settings_.spinner_depth,
-            nodes=settings_.group_nodes if group else settings_.spinner_nodes,
+            worlds=budget.worlds,
+            exact_nodes=budget.exact_nodes,
+            depth=budget.depth,
+            nodes=budget.nodes,
             shared=False,
         )
     return bot._two_ended_totals(view, knowledge, actions, rng, settings_) or bot._determinized_totals(

@@ -38,6 +38,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from amigos.academy.compact import tile_set_for
 from amigos.academy.solve import compact_move, is_two_ended, rules_for
@@ -112,6 +113,25 @@ class HardSettings:
     group_depth: int = 6
     group_worlds: int = 8
     group_nodes: int = 40_000
+
+    def spinner_budget(self, players: int) -> SpinnerBudget:
+        """How a draw or fives game's worlds are searched at a table of ``players``: from
+        ``exact_min_players`` on, each first to the end of the hand and otherwise ``group_depth``
+        deep; with fewer, ``spinner_depth`` deep only."""
+        if players >= self.exact_min_players:
+            return SpinnerBudget(self.group_worlds, self.exact_nodes, self.group_depth, self.group_nodes)
+        return SpinnerBudget(self.spinner_worlds, 0, self.spinner_depth, self.spinner_nodes)
+
+
+class SpinnerBudget(NamedTuple):
+    """A decision's search of the draw and fives games (`HardSettings.spinner_budget`): how many
+    ``worlds``, the nodes each may take to the end of the hand (``exact_nodes``, 0: not tried),
+    and the ``depth`` and ``nodes`` of its depth-limited search otherwise."""
+
+    worlds: int
+    exact_nodes: int
+    depth: int
+    nodes: int
 
 
 #: The expert level: the same search with two to four times the budgets, for players who can wait
@@ -204,26 +224,16 @@ class HardBot:
                     nodes=settings.shallow_nodes,
                     shared=True,
                 )
-        elif view.variant.players >= settings.exact_min_players:
-            totals = self._determinized_totals(
-                view,
-                knowledge,
-                rng,
-                worlds=settings.group_worlds,
-                exact_nodes=settings.exact_nodes,
-                depth=settings.group_depth,
-                nodes=settings.group_nodes,
-                shared=False,
-            )
         else:
+            budget = settings.spinner_budget(view.variant.players)
             totals = self._determinized_totals(
                 view,
                 knowledge,
                 rng,
-                worlds=settings.spinner_worlds,
-                exact_nodes=0,
-                depth=settings.spinner_depth,
-                nodes=settings.spinner_nodes,
+                worlds=budget.worlds,
+                exact_nodes=budget.exact_nodes,
+                depth=budget.depth,
+                nodes=budget.nodes,
                 shared=False,
             )
         if totals is None:
