@@ -6,6 +6,7 @@ import re
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +34,12 @@ def django_settings(settings: Any) -> Any:
 NEW_PASSWORD = "otra-clave-segura-77"
 
 
+def production_settings_file() -> str:
+    import amigos.web.settings as package
+
+    return str(Path(package.__file__).with_name("production.py"))
+
+
 def sign_in_post(client: Client, identifier: str, password: str, address: str = "10.0.0.1") -> Any:
     return client.post(
         "/accounts/sign-in/", {"username": identifier, "password": password}, REMOTE_ADDR=address
@@ -56,6 +63,26 @@ def test_sign_up_creates_an_argon2_account_and_signs_in() -> None:
     assert user.password.startswith("argon2")
     assert Presence.objects.filter(user=user).exists()
     assert client.get("/").status_code == 200
+
+
+def test_the_site_hashes_with_full_cost_argon2_and_the_quick_one_is_compatible() -> None:
+    """The suite hashes at the smallest Argon2 cost (settings/test.py); the site's own settings,
+    which production and `make run` start from, keep Django's full-cost Argon2 first, and a hash
+    made quickly still checks with it (only the stored parameters differ)."""
+    from django.contrib.auth.hashers import Argon2PasswordHasher, check_password, make_password
+
+    from amigos.web.settings import base, dev
+    from amigos.web.settings.quick_hasher import QuickArgon2PasswordHasher
+
+    for module in (base, dev):
+        assert module.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    # production.py starts from base and (it refuses to import without a secret) must not replace it.
+    assert "PASSWORD_HASHERS" not in Path(production_settings_file()).read_text(encoding="utf-8")
+    full = Argon2PasswordHasher()
+    assert (full.time_cost, full.memory_cost) > (QuickArgon2PasswordHasher.time_cost, 64)
+    quick = make_password(PASSWORD)
+    assert quick.startswith("argon2$argon2id$") and full.verify(PASSWORD, quick)
+    assert not check_password("otra", quick)
 
 
 @pytest.mark.parametrize(

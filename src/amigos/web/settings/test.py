@@ -46,3 +46,9 @@ AMIGOS_SOCKET_OPENING_BURST = 1000
 AMIGOS_LIVE_TABLES_PER_PLAYER = 1000
 AMIGOS_CORRESPONDENCE_TABLES_PER_PLAYER = 1000
 AMIGOS_TABLES_CREATED_PER_WINDOW = 1000
+
+# Passwords: still Argon2 (a stored hash starts "argon2", as in production), but at the smallest
+# cost. Production's cost takes about 0.2 s a hash here, by design; the suite makes a few thousand
+# players, which spent minutes of every run hashing. tests/web/test_accounts.py checks that the
+# site's own settings keep Django's full-cost hasher first.
+PASSWORD_HASHERS = ["amigos.web.settings.quick_hasher.QuickArgon2PasswordHasher"]
