@@ -44,12 +44,12 @@ test-bare:
 	cd tests/engine && PYTHONPATH=../../src ../../$(BARE)/bin/python -m unittest discover -q -t ../.. -s .
 
 test-py: $(STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadfile -m "not alone"
+	$(BIN)/pytest -q -n 2 --dist loadfile -m "not alone" --durations=20
 
 # Every database and bus test again, against the running PostgreSQL and Redis.
 # (tests/web holds every test that touches the database or the bus.)
 test-pg: $(STAMP)
-	AMIGOS_DATABASE_URL=$(PG_URL) AMIGOS_REDIS_URL=$(REDIS_URL) $(BIN)/pytest -q -n 2 --dist loadfile -m "not browser and not alone" tests/web
+	AMIGOS_DATABASE_URL=$(PG_URL) AMIGOS_REDIS_URL=$(REDIS_URL) $(BIN)/pytest -q -n 2 --dist loadfile -m "not browser and not alone" --durations=20 tests/web
 
 # The tests that start several server processes, once, with nothing else running beside them.
 test-alone: $(STAMP)
