@@ -103,6 +103,82 @@ def test_unbounded_spinner_search_is_exact_for_two_players(name: str, rng: rando
         assert value == _spinner_brute(state.apply(action, state.to_move), side, state.play_points)
 
 
+def _rivals_brute(state: HandState, side: int, base: tuple[int, ...], search: SpinnerSearch) -> float:
+    """Paranoid minimax by enumeration, each finished hand scored by ``search``'s own margin."""
+    if state.is_over:
+        return search.evaluate(state, side, base, final=True)
+    values = [_rivals_brute(state.apply(a, state.to_move), side, base, search) for a in state.legal_actions()]
+    return max(values) if state.variant.team_of(state.to_move) == side else min(values)
+
+
+def four_player_ending(name: str, rng: random.Random, left: int) -> HandState:
+    """A four-player deal of a draw or fives game played at random until at most ``left`` tiles
+    remain in the hands and the boneyard, or until the next action would end the hand."""
+    variant = find_variant(name, 4)
+    size = variant.hand_size
+    tiles = list(tile_set(6))
+    rng.shuffle(tiles)
+    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(4)]
+    state = HandState.start(variant, hands, rng.randrange(4), tiles[4 * size :])
+    while len(state.boneyard) + sum(len(hand) for hand in state.hands) > left:
+        actions = state.legal_actions()
+        following = state.apply(actions[rng.randrange(len(actions))], state.to_move)
+        if following.is_over:
+            return state
+        state = following
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(("draw-100", "all-fives-100", "fives-and-threes-100")), st.randoms(), st.integers(3, 7)
+)
+def test_a_margin_against_the_field_is_the_gain_less_the_others_mean(
+    name: str, rng: random.Random, left: int
+) -> None:
+    """At four, each for themselves, ``rivals="mean"`` measures a margin against the other seats'
+    mean gain, ``"best"`` against the largest; searched to the end, each is exactly the paranoid
+    minimax of its own margin, and an ended hand's margins follow the definitions."""
+    state = four_player_ending(name, rng, left)
+    side = state.variant.team_of(state.to_move)
+    for rivals in ("best", "mean"):
+        search = SpinnerSearch(depth=None, rivals=rivals)
+        values = search.action_values(state)
+        assert set(values) == set(state.legal_actions())
+        for action, value in values.items():
+            child = state.apply(action, state.to_move)
+            assert value == _rivals_brute(child, side, state.play_points, search), (rivals, action)
+    ended = state
+    while not ended.is_over:
+        ended = ended.apply(ended.legal_actions()[0], ended.to_move)
+    gains = [ended.play_points[s] - state.play_points[s] for s in range(4)]
+    outcome = ended.outcome
+    assert outcome is not None
+    if outcome.winner is not None:
+        gains[outcome.winner] += outcome.points
+    others = [gain for s, gain in enumerate(gains) if s != side]
+    mean = SpinnerSearch(rivals="mean").evaluate(ended, side, state.play_points, final=True)
+    best = SpinnerSearch(rivals="best").evaluate(ended, side, state.play_points, final=True)
+    assert mean == gains[side] - sum(others) / 3
+    assert best == gains[side] - max(others) <= mean
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(("draw-100", "all-fives-100")), st.randoms())
+def test_with_two_players_both_rivals_are_the_same(name: str, rng: random.Random) -> None:
+    variant = find_variant(name, 2)
+    tiles = list(tile_set(6))
+    rng.shuffle(tiles)
+    state = HandState.start(variant, [tiles[:7], tiles[7:14]], rng.randrange(2), tiles[14:])
+    for _ in range(rng.randrange(8)):
+        following = state.apply(rng.choice(state.legal_actions()), state.to_move)
+        if following.is_over:
+            break
+        state = following
+    best = SpinnerSearch(depth=3, rivals="best").action_values(state)
+    assert SpinnerSearch(depth=3, rivals="mean").action_values(state) == best
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from(TWO_ENDED), st.randoms(), st.integers(4, 10))
 def test_action_costs_are_the_distance_to_the_best_value(name: str, rng: random.Random, left: int) -> None:

@@ -155,6 +155,7 @@ def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Acti
             depth=budget.depth,
             nodes=budget.nodes,
             shared=False,
+            rivals=budget.rivals,
         )
     return bot._two_ended_totals(view, knowledge, actions, rng, settings_) or bot._determinized_totals(
         view,
@@ -165,6 +166,7 @@ def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Acti
         depth=settings_.shallow_depth,
         nodes=settings_.shallow_nodes,
         shared=True,
+        rivals=settings_.spinner_rivals,
     )
 
 

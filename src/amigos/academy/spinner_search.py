@@ -9,7 +9,11 @@ every hand and the boneyard in draw order.
 What it computes (and guarantees).  The value of a position is a *margin* for
 one side (the "root" side, the side to move at the root): the points that side
 gains from here to the end of the hand (points scored during play plus the
-end-of-hand award) minus the largest gain of any other side.  Search is
+end-of-hand award) minus what its rivals gain: by default the largest gain of
+any other side (``rivals="best"``: how far ahead of the strongest rival), or
+their mean gain (``rivals="mean"``: how far ahead of the field, which the hard
+level plays for at tables of three or four, each for themselves).  With two
+sides both are the same.  Search is
 *paranoid*: the root side maximizes the margin and every other seat minimizes
 it, as if all opponents played together against the root side.  Alpha-beta
 prunes, so values are exactly those of full minimax on the same tree.
@@ -28,11 +32,15 @@ prunes, so values are exactly those of full minimax on the same tree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from amigos.academy.two_ended import BudgetExceeded
 from amigos.engine import Action, HandState, Play, pips
 
 PIP_WEIGHT = 0.25
+
+#: Whom a margin is measured against: the other side that gained most, or the other sides' mean.
+Rivals = Literal["best", "mean"]
 
 
 @dataclass
@@ -42,6 +50,7 @@ class SpinnerSearch:
     depth: int | None = 4
     node_budget: int | None = None
     nodes: int = 0
+    rivals: Rivals = "best"
 
     def action_values(self, state: HandState) -> dict[Action, float]:
         """The value of every legal action of the seat to move, for that seat's side."""
@@ -62,7 +71,8 @@ class SpinnerSearch:
         if outcome is not None and outcome.winner is not None:
             gains[outcome.winner] += outcome.points
         others = [gain for side, gain in enumerate(gains) if side != root_side]
-        margin = float(gains[root_side] - max(others))
+        rivals = max(others) if self.rivals == "best" else sum(others) / len(others)
+        margin = float(gains[root_side] - rivals)
         if final:
             return margin
         own = sum(pips(state.hands[s]) for s in range(variant.players) if variant.team_of(s) == root_side)
