@@ -116,8 +116,9 @@ class HardSettings:
     # At a table of three or four, each for themselves, a world's value is the seat's gain minus
     # the mean gain of the others ("mean"), not minus the best of them ("best", what the Academy
     # shows). Against normal, seed 5, 200 deals: Fives and Threes +2.21 (interval -1.89 to +6.31)
-    # against -1.55 with "best", All Fives +6.01 (+2.29 to +9.74) against +4.90; the same nodes
-    # searched (docs/bots.md). Against the best rival alone, every other seat's play looks aimed
+    # against -1.55 with "best" (on 400 deals +3.29, +0.51 to +6.08), All Fives +6.01 (+2.29 to
+    # +9.74) against +4.90, the draw game +5.98 (300 deals) against +6.13; the same nodes searched
+    # (docs/bots.md). Against the best rival alone, every other seat's play looks aimed
     # at the root seat, and the search gave up points to keep one rival from scoring.
     spinner_rivals: Rivals = "mean"
 
