@@ -12,11 +12,13 @@ from amigos.table import (
     Conduct,
     Deadline,
     DeadlineKind,
+    DealNeeded,
     Disconnected,
     Heartbeat,
     Move,
     Notice,
     NoticeKind,
+    Phase,
     Situation,
     SystemPlay,
     SystemReason,
@@ -172,6 +174,35 @@ def test_takeover_gives_the_seat_in_turn_fresh_time() -> None:
     assert yellow_times(table) == []
     table.at(35.0, Tick())
     assert yellow_times(table) == [35.0]
+
+
+@pytest.mark.parametrize("down_until", [21.0, 26.0, 50.0, 400.0])
+def test_a_takeover_after_the_clock_ran_out_gives_fresh_time_and_no_card(down_until: float) -> None:
+    """Regression: a restart that took longer than the turn's 20 s (a busy machine) gave the
+    player in turn a yellow card for the outage, or more, before the fresh time. The time no
+    process held the table is nobody's doing: no card, no system play, no seat away."""
+    table = Table(playing(OPEN))
+    table.at(down_until, TakeOver())
+    assert table.effects(CardGiven) == [] and table.effects(SystemPlay) == []
+    assert table.effects(Notice) == [Notice(NoticeKind.FRESH_TIME, 1)]
+    assert not table.state.paused
+    assert next_deadline(table.state) == Deadline(down_until + 20.0, DeadlineKind.CARD, 1)
+    table.at(down_until + 20.0, Tick())
+    assert yellow_times(table) == [down_until + 20.0]
+
+
+def test_a_takeover_between_hands_still_deals_when_the_pause_ran_out() -> None:
+    """What a take-over forgives is the turn clock and the silences; a deal's pause that ran out
+    meanwhile is not a penalty, and the deal is asked for at once."""
+    table = Table(playing(OPEN))
+    while table.state.phase is Phase.PLAYING:
+        hand = table.state.hand
+        assert hand is not None
+        table.at(table.state.now + 1.0, Move(hand.state.to_move, hand.state.legal_actions()[0]))
+    assert table.state.deal_at is not None
+    later = table.state.deal_at + 100.0
+    table.at(later, TakeOver())
+    assert table.effects(DealNeeded) and table.effects(CardGiven) == []
 
 
 def test_takeover_gives_no_fresh_time_while_the_table_waits_for_an_absent_player() -> None:

@@ -38,6 +38,7 @@ from .flow import (
     deal,
     deal_due,
     fresh_time,
+    gets_fresh_time,
     heard_again,
     move,
     on_restart,
@@ -229,6 +230,8 @@ def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[Ta
     if isinstance(given, inputs.Accept | inputs.Refuse):
         # An answer after its invitation's moment is late, even before the lapse runs below.
         check_answer(state, _seat(state, given.seat), now)
+    if isinstance(given, inputs.TakeOver):
+        state = _outage_forgiven(state, now)
     state = _run_due(state, now, effects)
     state = evolve(state, now=now)
     try:
@@ -243,6 +246,23 @@ def advance(state: TableState, given: inputs.TableInput, now: float) -> tuple[Ta
         raise
     _note_deadline(before, state, effects)
     return state, effects
+
+
+def _outage_forgiven(state: TableState, now: float) -> TableState:
+    """Before a take-over's deadlines fall due: the time no process held the table is nobody's
+    doing at it. The seats count as heard from now (`heard_again`, as the take-over itself
+    says), and a turn clock the take-over restarts (`gets_fresh_time`) is set aside, so the
+    minutes a restart took give the player in turn no card and no system play before the
+    fresh time. A deal's pause, a vote or an invitation that ran out meanwhile still falls due.
+    (A restart slowed by a busy machine gave a card first; tests/web/tables/test_restart.py.)"""
+    if state.phase is Phase.CLOSED:
+        return state
+    state = heard_again(state, now)
+    if state.clock is not None and gets_fresh_time(
+        state.config.conduct, state.phase is Phase.PLAYING, state.paused
+    ):
+        state = evolve(state, clock=None)
+    return state
 
 
 def _run_due(state: TableState, now: float, effects: list[Effect]) -> TableState:
