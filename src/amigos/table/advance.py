@@ -421,12 +421,12 @@ def _pages_closed(state: TableState, seat: int, now: float, effects: list[Effect
 
 
 def _take_over(state: TableState, now: float, effects: list[Effect]) -> TableState:
-    """A new owner rebuilt the table: heartbeats count from now, and what `on_restart` decides
-    (the rule the actor's `_resume` asks too) happens. A closed table has nothing to take over:
-    the server rebuilds one to show it, and nothing happens."""
+    """A new owner rebuilt the table: what `on_restart` decides (the rule the actor's `_resume`
+    asks too) happens; the heartbeats already count from now (`_outage_forgiven`, before the
+    deadlines). A closed table has nothing to take over: the server rebuilds one to show it, and
+    nothing happens."""
     if state.phase is Phase.CLOSED:
         return state
-    state = heard_again(state, now)
     restart = on_restart(
         state.phase,
         everyone_accepted=everyone_accepted(state),
