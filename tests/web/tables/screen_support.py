@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from amigos.engine import Play, Tile
+from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
-from tests.web.conftest import PASSWORD
+from amigos.web.realtime.commands import CommandError
+from amigos.web.tables import registry
+from tests.web.conftest import PASSWORD, ServerThread
 
 #: How long a whole hand may take in the browser before a test gives up (not a pass/fail on time:
 #: only a guard against a hung page).
@@ -190,3 +196,33 @@ def play_hand(page: Any, how: str) -> None:
             raise AssertionError("the hand did not end")
         if not play_one(page, how):
             page.wait_for_timeout(100)
+
+
+def play_of(entry: dict[str, Any]) -> Play:
+    arm = Arm(entry["arms"][0]) if entry["arms"] else None
+    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
+    return Play(Tile.parse(entry["tile"]), arm, lead_left)
+
+
+def play_out_for(server: ServerThread, table_id: int, user_id: int, versions: int | None = None) -> None:
+    """Play the human seat's turns in the server's own loop (the first legal way) until the match
+    ends, or until the table has gone ``versions`` further; the computer players play theirs."""
+
+    async def play_out() -> None:
+        actor = registry.local_actor(table_id)
+        assert actor is not None
+        stop = None if versions is None else actor.version + versions
+        while actor.status == "playing" and (stop is None or actor.version < stop):
+            info = actor.clock_info
+            if (
+                info is not None
+                and info.seat == actor.game.to_move
+                and actor.seats[info.seat].user_id == user_id
+            ):
+                with contextlib.suppress(CommandError):
+                    await actor.call(
+                        lambda legal=info.legal: actor.play(user_id, actor.version, play_of(legal[0]))
+                    )
+            await asyncio.sleep(0.02)
+
+    asyncio.run_coroutine_threadsafe(play_out(), server.loop).result(4 * HAND_GUARD_SECONDS)

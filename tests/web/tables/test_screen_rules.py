@@ -8,7 +8,6 @@ it on and fires the table's deadline itself, so no test waits on the wall clock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,9 +15,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from amigos.engine import Play, Tile
-from amigos.engine.actions import Arm
-from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry
 from amigos.web.tables.models import LogRow
 from tests.web.conftest import ServerThread
@@ -28,6 +24,7 @@ from tests.web.tables.screen_support import (
     hands_ended,
     play_against_computer,
     play_one,
+    play_out_for,
     player,
     send_table_event,
     sign_in_as,
@@ -232,35 +229,6 @@ def test_a_play_refused_as_stale_is_not_lost(open_page: Callable[..., Any], scre
 #: The page's first vote reaches the server one version behind, as when another seat's vote is
 #: still on its way to this page (the refusal used to be dropped without a word: the vote was lost).
 STALE_FIRST_VOTE = STALE_FIRST_PLAY.replace("table.play", "table.vote")
-
-
-def play_of(entry: dict[str, Any]) -> Play:
-    arm = Arm(entry["arms"][0]) if entry["arms"] else None
-    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
-    return Play(Tile.parse(entry["tile"]), arm, lead_left)
-
-
-def play_out_for(server: ServerThread, table_id: int, user_id: int) -> None:
-    """Play the human seat's turns in the server's own loop (the first legal way) until the match
-    ends; the computer players play theirs."""
-
-    async def play_out() -> None:
-        actor = registry.local_actor(table_id)
-        assert actor is not None
-        while actor.status == "playing":
-            info = actor.clock_info
-            if (
-                info is not None
-                and info.seat == actor.game.to_move
-                and actor.seats[info.seat].user_id == user_id
-            ):
-                with contextlib.suppress(CommandError):
-                    await actor.call(
-                        lambda legal=info.legal: actor.play(user_id, actor.version, play_of(legal[0]))
-                    )
-            await asyncio.sleep(0.02)
-
-    asyncio.run_coroutine_threadsafe(play_out(), server.loop).result(4 * HAND_GUARD_SECONDS)
 
 
 def test_a_vote_refused_as_stale_is_cast_again(

@@ -20,6 +20,10 @@ const joinAs = page.dataset.joinAs;
 const $ = (id) => document.getElementById(id);
 
 const REPLAY_STEP_MS = 180;
+// A long catch-up is laid faster: each step is this long shared among the moves still to lay (at
+// most REPLAY_STEP_MS, at least REPLAY_MIN_STEP_MS, so the eye still follows the line).
+const CATCH_UP_MS = 4000;
+const REPLAY_MIN_STEP_MS = 25;
 const HAND_END_MS = 6000;
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -33,7 +37,7 @@ let angrySeat = null; // the seat shown with the angry face (an automatic pass) 
 let handEndShownAt = 0;
 let endedLine = null; // the line of the hand whose result is shown
 let lostConnection = false;
-let catchUpUntil = 0; // after a reconnection: the version the missed events run up to
+let joinSince = null; // the version the join on its way asked from (null: a snapshot)
 let myId = null; // this player's user id (from the socket's welcome), to offer no action on their own lines
 const queue = [];
 let pendingPlay = null; // the play on its way to the server (or refused as stale): never lost
@@ -948,16 +952,24 @@ function receive(event, draw = true) {
 // A returning player sees what they missed laid move by move, then the table as it is.
 function drain() {
   if (queue.length === 0) {
-    catchUpUntil = 0;
     replaying = false;
     page.dataset.replaying = "false";
     render();
     return;
   }
+  // Hands that ended while the player was away are applied at once (their results are on the
+  // score sheet); only the hand in play is laid move by move.
+  const lastStart = queue.findLastIndex((event) => event.kind === "hand_started");
+  for (const event of queue.splice(0, Math.max(0, lastStart))) receive(event, false);
   receive(queue.shift());
   renderLine();
   renderSeats();
-  window.setTimeout(drain, REPLAY_STEP_MS);
+  window.setTimeout(drain, replayStep());
+}
+
+// The pause before the next missed move: the usual step, shorter when many moves are still to lay.
+function replayStep() {
+  return Math.max(REPLAY_MIN_STEP_MS, Math.min(REPLAY_STEP_MS, CATCH_UP_MS / Math.max(1, queue.length)));
 }
 
 // Replays the current hand's line from its first tile (after a reload).
@@ -998,6 +1010,7 @@ function spinnerAmong(placements, full) {
 function join(since) {
   if (joining) return;
   joining = true;
+  joinSince = since;
   const sent = send("table.join", { table_id: tableId, since, as: joinAs }, (ok, reply) => {
     joining = false;
     if (!ok) {
@@ -1007,7 +1020,6 @@ function join(since) {
       return;
     }
     joined = true;
-    if (reply.mode === "events" && since !== null && reply.version - since > 1) catchUpUntil = reply.version;
     // What the page missed has come before this reply: a play waiting on it goes on now.
     for (const next of afterJoin.splice(0)) next();
   });
@@ -1022,20 +1034,23 @@ function rejoin() {
 // -- the server's messages ------------------------------------------------------------------------
 
 function onEvent(event, draw) {
-  if (catchUpUntil && event.version <= catchUpUntil && !replaying) {
-    // The catch-up after a reconnection: the missed moves are laid one by one.
-    replaying = true;
-    page.dataset.replaying = "true";
-    announce(labels.replaying);
-    // No tile stands out as playable while the missed moves are laid (a press then only says so).
-    if (state) renderHand();
-    window.setTimeout(drain, REPLAY_STEP_MS);
-  }
   if (replaying || queue.length) {
     queue.push(event);
     return;
   }
   receive(event, draw);
+}
+
+// The answer to a join from a version: what the player missed while away (the server sends it before
+// its reply). Laid move by move, as at a real table (the online spec, 3.2.3), from the hand in play.
+function catchUp(events) {
+  replaying = true;
+  page.dataset.replaying = "true";
+  announce(labels.replaying);
+  // No tile stands out as playable while the missed moves are laid (a press then only says so).
+  if (state) renderHand();
+  queue.push(...events);
+  window.setTimeout(drain, REPLAY_STEP_MS);
 }
 
 let firstSnapshot = true;
@@ -1058,10 +1073,13 @@ document.addEventListener("amigos:envelope", (event) => {
     // Opened after the table was called off, or caught up after the event: the event's own words stay.
     if (state.table.status === "cancelled") feedback(cancelNotice || labels.cancelled);
   } else if (type === "table.events" && payload.table_id === tableId) {
-    // All the events of one stored action (or of a catch-up), in order: applied together, drawn once.
-    payload.events.forEach((event, index) =>
-      onEvent({ table_id: payload.table_id, now: payload.now, ...event }, index === payload.events.length - 1),
-    );
+    const events = payload.events.map((event) => ({ table_id: payload.table_id, now: payload.now, ...event }));
+    if (joining && joinSince !== null && events.length > 1 && !replaying && !queue.length) {
+      catchUp(events);
+      return;
+    }
+    // All the events of one stored action, in order: applied together, drawn once.
+    events.forEach((event, index) => onEvent(event, index === events.length - 1));
   } else if (type === "table.chat" && payload.table_id === tableId) {
     renderChat([payload]);
     if (payload.author_id !== myId) tabs.attention("chat", labels.tab_new_messages);
