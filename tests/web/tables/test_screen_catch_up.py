@@ -83,7 +83,7 @@ def test_a_page_back_after_several_hands_lays_only_the_last_one(
     steps: list[float] = page.evaluate("window.__drainSteps")
     # One step to begin, then one a move of the hand in play: the hands that ended took none.
     assert 0 < len(steps) <= last_hand + 1, (len(steps), last_hand, len(kinds))
-    # The steps shrink while many moves are still to lay (4 s shared among them, at most 180 ms a
+    # The steps shrink while many moves are still to lay (about 3 s shared among them, at most 180 ms a
     # step), and never fall below the floor.
     if last_hand > 24:
         assert min(steps) < 180

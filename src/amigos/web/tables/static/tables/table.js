@@ -20,9 +20,10 @@ const joinAs = page.dataset.joinAs;
 const $ = (id) => document.getElementById(id);
 
 const REPLAY_STEP_MS = 180;
-// A long catch-up is laid faster: each step is this long shared among the moves still to lay (at
-// most REPLAY_STEP_MS, at least REPLAY_MIN_STEP_MS, so the eye still follows the line).
-const CATCH_UP_MS = 4000;
+// A long catch-up is laid faster, so that it takes about this long in all: each step shares what
+// is left of it among the moves still to lay (at most REPLAY_STEP_MS, at least REPLAY_MIN_STEP_MS,
+// so the eye still follows the line).
+const CATCH_UP_MS = 3000;
 const REPLAY_MIN_STEP_MS = 25;
 const HAND_END_MS = 6000;
 const SVG = "http://www.w3.org/2000/svg";
@@ -37,6 +38,7 @@ let angrySeat = null; // the seat shown with the angry face (an automatic pass) 
 let handEndShownAt = 0;
 let endedLine = null; // the line of the hand whose result is shown
 let lostConnection = false;
+let catchUpEnds = 0; // performance.now() by which the moves being laid should all be down (0: none)
 let joinSince = null; // the version the join on its way asked from (null: a snapshot)
 let myId = null; // this player's user id (from the socket's welcome), to offer no action on their own lines
 const queue = [];
@@ -952,11 +954,13 @@ function receive(event, draw = true) {
 // A returning player sees what they missed laid move by move, then the table as it is.
 function drain() {
   if (queue.length === 0) {
+    catchUpEnds = 0;
     replaying = false;
     page.dataset.replaying = "false";
     render();
     return;
   }
+  if (!catchUpEnds) catchUpEnds = performance.now() + CATCH_UP_MS;
   // Hands that ended while the player was away are applied at once (their results are on the
   // score sheet); only the hand in play is laid move by move.
   const lastStart = queue.findLastIndex((event) => event.kind === "hand_started");
@@ -969,7 +973,8 @@ function drain() {
 
 // The pause before the next missed move: the usual step, shorter when many moves are still to lay.
 function replayStep() {
-  return Math.max(REPLAY_MIN_STEP_MS, Math.min(REPLAY_STEP_MS, CATCH_UP_MS / Math.max(1, queue.length)));
+  const left = catchUpEnds - performance.now();
+  return Math.max(REPLAY_MIN_STEP_MS, Math.min(REPLAY_STEP_MS, left / Math.max(1, queue.length)));
 }
 
 // Replays the current hand's line from its first tile (after a reload).
