@@ -226,3 +226,21 @@ def play_out_for(server: ServerThread, table_id: int, user_id: int, versions: in
             await asyncio.sleep(0.02)
 
     asyncio.run_coroutine_threadsafe(play_out(), server.loop).result(4 * HAND_GUARD_SECONDS)
+
+
+def page_state(page: Any) -> dict[str, Any]:
+    """What a stuck table page shows, for a test's failure message: its version, whether it is
+    laying missed moves, its tiles, the dialogs open over it and its last words."""
+    return dict(
+        page.evaluate(
+            """() => ({
+              version: document.getElementById("table-page")?.dataset.version,
+              replaying: document.getElementById("table-page")?.dataset.replaying,
+              tiles: document.querySelectorAll("#my-hand .my-tile").length,
+              playable: document.querySelectorAll("#my-hand .my-tile--playable").length,
+              dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.id),
+              feedback: document.getElementById("play-feedback")?.innerText,
+              said: document.getElementById("announcer")?.innerText,
+            })"""
+        )
+    )

@@ -22,6 +22,7 @@ from tests.web.tables.screen_support import (
     HAND_GUARD_SECONDS,
     close_the_last_hands_result,
     hands_ended,
+    page_state,
     play_against_computer,
     play_one,
     play_out_for,
@@ -88,7 +89,7 @@ def test_the_arm_question_and_does_not_fit(open_page: Callable[..., Any], screen
     asked = refused = False
     deadline = time.monotonic() + 4 * HAND_GUARD_SECONDS
     while not (asked and refused):
-        assert time.monotonic() < deadline, "no arm question came up"
+        assert time.monotonic() < deadline, f"no arm question came up; the page: {page_state(page)}"
         if not page.locator("#my-hand .my-tile--playable").count():
             page.wait_for_timeout(100)
             continue
