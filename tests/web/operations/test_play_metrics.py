@@ -13,8 +13,8 @@ from prometheus_client import REGISTRY
 
 from amigos.web.accounts.models import User
 from amigos.web.tables import registry, thinking
-from tests.web.tables.support import Recorder
-from tests.web.tables.test_actor import SAFETY, against_computers, play_of, turn_in, until
+from tests.web.tables.support import Recorder, play_of
+from tests.web.tables.test_actor import SAFETY, against_computers, turn_in, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

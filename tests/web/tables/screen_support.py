@@ -9,12 +9,11 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from amigos.engine import Play, Tile
-from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import registry
 from tests.web.conftest import PASSWORD, ServerThread
+from tests.web.tables.support import play_of
 
 #: How long a whole hand may take in the browser before a test gives up (not a pass/fail on time:
 #: only a guard against a hung page).
@@ -196,12 +195,6 @@ def play_hand(page: Any, how: str) -> None:
             raise AssertionError("the hand did not end")
         if not play_one(page, how):
             page.wait_for_timeout(100)
-
-
-def play_of(entry: dict[str, Any]) -> Play:
-    arm = Arm(entry["arms"][0]) if entry["arms"] else None
-    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
-    return Play(Tile.parse(entry["tile"]), arm, lead_left)
 
 
 def play_out_for(server: ServerThread, table_id: int, user_id: int, versions: int | None = None) -> None:

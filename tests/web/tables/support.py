@@ -7,11 +7,21 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from amigos.engine import Play, Tile
+from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.realtime.hub import get_hub
 from amigos.web.tables.models import Invitation, Seat, Table
 
 TILE = re.compile(r"^[0-9]-[0-9]$")
+
+
+def play_of(entry: dict[str, Any]) -> Play:
+    """The play one entry of a clock's `legal` list describes, by its first arm and lead side (the
+    way tests choose a play for a seat)."""
+    arm = Arm(entry["arms"][0]) if entry["arms"] else None
+    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
+    return Play(Tile.parse(entry["tile"]), arm, lead_left)
 
 
 def stored_table(seated: list[User | None], created_at: datetime, *, accepted: bool = True) -> Table:

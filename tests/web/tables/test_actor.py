@@ -18,7 +18,7 @@ from amigos.web.realtime.hub import get_hub
 from amigos.web.tables import registry, rendering, services, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, LogRow, MatchRecord, Table
-from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events
+from tests.web.tables.support import FakeClock, LeakDetector, Recorder, flat_events, play_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
@@ -45,12 +45,6 @@ async def until_async(condition: Callable[[], Awaitable[bool]], what: str) -> No
         await asyncio.wait_for(wait(), SAFETY)
     except TimeoutError:
         pytest.fail(f"gave up after {SAFETY} s waiting for {what}")
-
-
-def play_of(entry: dict[str, Any]) -> Play:
-    arm = Arm(entry["arms"][0]) if entry["arms"] else None
-    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
-    return Play(Tile.parse(entry["tile"]), arm, lead_left)
 
 
 async def against_computers(

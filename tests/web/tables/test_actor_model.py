@@ -22,8 +22,8 @@ from amigos.table import Phase, TableState, Tick, presence_deadline
 from amigos.web.accounts.models import User
 from amigos.web.tables import restore, socket_keys, store
 from amigos.web.tables.actor import TableActor
-from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import against_computers, play_of, turn_in
+from tests.web.tables.support import FakeClock, Recorder, play_of
+from tests.web.tables.test_actor import against_computers, turn_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 

@@ -21,8 +21,8 @@ from amigos.web.tables import socket_keys, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.actor_clock import WORDS
 from amigos.web.tables.restore import table_state
-from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import against_computers, my_turn, play_of, until
+from tests.web.tables.support import FakeClock, Recorder, play_of
+from tests.web.tables.test_actor import against_computers, my_turn, until
 from tests.web.tables.test_time_and_presence import humans_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]

@@ -21,8 +21,8 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import handover, registry, services, socket_keys
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import Card, MatchRecord, Table
-from tests.web.tables.support import FakeClock, Recorder
-from tests.web.tables.test_actor import against_computers, among_people, play_of, turn_in, until
+from tests.web.tables.support import FakeClock, Recorder, play_of
+from tests.web.tables.test_actor import against_computers, among_people, turn_in, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fake_clock")]
 

@@ -16,8 +16,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from amigos.engine import Play, Tile
-from amigos.engine.actions import Arm
 from amigos.web.accounts.models import User
 from amigos.web.lobby import presence
 from amigos.web.lobby.models import Presence
@@ -25,7 +23,7 @@ from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import links, lobby, registry, services, socket_keys, store
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import LogRow, Seat, Table
-from tests.web.tables.support import FakeClock, Recorder, stored_table
+from tests.web.tables.support import FakeClock, Recorder, play_of, stored_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_registry")]
 
@@ -50,12 +48,6 @@ async def until(condition: Callable[[], bool], what: str) -> None:
         await asyncio.wait_for(wait(), SAFETY)
     except TimeoutError:
         pytest.fail(f"gave up after {SAFETY} s waiting for {what}")
-
-
-def play_of(entry: dict[str, Any]) -> Play:
-    arm = Arm(entry["arms"][0]) if entry["arms"] else None
-    lead_left = entry["lead_left"][0] if entry["lead_left"] else None
-    return Play(Tile.parse(entry["tile"]), arm, lead_left)
 
 
 async def players(make_player: Callable[..., User], *names: str) -> list[User]:
