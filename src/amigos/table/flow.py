@@ -112,9 +112,9 @@ def computer_reshuffle_seat(
     It answers at once, before anyone moves, as if it had sent the request itself: the deal is
     voided and the hand dealt again, and asked again for that deal, until no computer asks. A seat
     a computer player only holds for an absent person is not in ``computers`` and never asks: the
-    person's own answer, not given, is "no" (docs/bots.md, "The Cuban reshuffle"). Both tables
-    ask this one rule: the pure table's `deal` and the server's `Game.computer_reshuffle` (called
-    by the actor's `_dealt`)."""
+    person's own answer, not given, is "no" (docs/bots.md, "The Cuban reshuffle"). It is asked in
+    one place, the pure table's `deal`, which the server's actor runs as it runs every other
+    step."""
     for seat in sorted(offered):
         if seat in computers and may_reshuffle(offered, seat, moves) and computer_asks_reshuffle(hands[seat]):
             return seat
