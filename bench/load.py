@@ -70,6 +70,8 @@ from websockets.protocol import State
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lobby as lobby_bench
+from amigos.bench.commits import Commit, CommitProbe, slowest_by_second
+from amigos.bench.commits import summary as commit_summary
 
 
 def make_players(count: int) -> list[tuple[int, str]]:
@@ -758,25 +760,31 @@ def _client_process(plan: Plan, made: list[tuple[int, list[int]]], ready: Any, r
     results.put(uvloop.run(_clients(plan, made, ready)))
 
 
-def timeline(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def timeline(parts: list[dict[str, Any]], commits: list[Commit] | None = None) -> list[dict[str, Any]]:
     """The measured latencies second by second (by when each reached its seat): how many, their
     p50 and p99, and the longest. A run's p99 alone does not say whether its tail is spread evenly
-    or comes from a few bad seconds (the first hands ending at every table at once, say)."""
+    or comes from a few bad seconds (the first hands ending at every table at once, say). With the
+    database's probe commits (PostgreSQL), each second also has the slowest of them
+    (`commit_max_ms`): a bad second whose commit was as slow was the disk's, not the server's."""
     start = min(part["start"] for part in parts)
     seconds: dict[int, list[float]] = {}
     for part in parts:
         for latency, arrival in zip(part["latencies"], part["arrivals"], strict=True):
             seconds.setdefault(int(arrival - start), []).append(latency)
-    return [
-        {
+    slowest = None if commits is None else slowest_by_second(commits, start)
+    rows = []
+    for second, found in sorted(seconds.items()):
+        row: dict[str, Any] = {
             "second": second,
             "samples": len(found),
             "p50_ms": round(lobby_bench.percentile(found, 0.50) * 1000, 1),
             "p99_ms": round(lobby_bench.percentile(found, 0.99) * 1000, 1),
             "max_ms": round(max(found) * 1000, 1),
         }
-        for second, found in sorted(seconds.items())
-    ]
+        if slowest is not None:
+            row["commit_max_ms"] = slowest.get(second)
+        rows.append(row)
+    return rows
 
 
 def _summed(counts: list[dict[str, int]]) -> dict[str, int]:
@@ -789,11 +797,17 @@ def _summed(counts: list[dict[str, int]]) -> dict[str, int]:
 
 
 def drive(
-    plan: Plan, pid: int | list[int], made: list[tuple[int, list[int]]], tables: int, processes: int
+    plan: Plan,
+    pid: int | list[int],
+    made: list[tuple[int, list[int]]],
+    tables: int,
+    processes: int,
+    database: str | None = None,
 ) -> dict[str, Any]:
     """Drive the tables from ``processes`` client processes (each a share of the tables, all four
     seats of a table in the same one): one process of Python sockets cannot keep up with thousands
-    of them, and the bench must measure the server, not its own clients."""
+    of them, and the bench must measure the server, not its own clients. With a PostgreSQL
+    ``database`` a probe times the database's own commits meanwhile (`database_commits`)."""
     context = multiprocessing.get_context("fork")
     processes = max(1, min(processes, len(made)))
     ready = context.Barrier(processes + 1)
@@ -818,6 +832,7 @@ def drive(
     ]
     for worker in workers:
         worker.start()
+    probe = CommitProbe(database).start() if database and database.startswith("postgres") else None
     ready.wait(timeout=JOIN_GUARD_SECONDS + 60)
     join_cpu = cpu_now() - before_cpu
     time.sleep(1.0)
@@ -832,10 +847,12 @@ def drive(
     parts = [results.get(timeout=JOIN_GUARD_SECONDS) for _ in workers]
     for worker in workers:
         worker.join(timeout=30)
+    commits = None if probe is None else probe.stop()
     latencies = [latency for part in parts for latency in part["latencies"]]
     errors = [code for part in parts for code in part["errors"]]
     plays = sum(part["plays"] for part in parts)
     elapsed = max(part["elapsed"] for part in parts)
+    measured_from = min(part["start"] for part in parts)
     clients_cpu = sum(part["cpu"] for part in parts)
     second_half = sum(part["second_half"] for part in parts)
     return {
@@ -867,7 +884,8 @@ def drive(
         "client_processes": processes,
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
-        "timeline": timeline(parts) if plan.timeline else None,
+        "database_commits": None if commits is None else commit_summary(commits, measured_from, elapsed),
+        "timeline": timeline(parts, commits) if plan.timeline else None,
         "host_plays": _summed([part["host_plays"] for part in parts]),
     }
 
@@ -951,7 +969,7 @@ def main(argv: list[str] | None = None) -> int:
                 settings.AMIGOS_SOCKET_COMMAND_BURST,
                 args.timeline,
             )
-            result = drive(plan, server.pid, made, args.tables, args.client_processes)
+            result = drive(plan, server.pid, made, args.tables, args.client_processes, args.database)
             result.pop("host_plays")  # one server: nothing to break down
             result.update(sanctions())
         finally:
@@ -1042,7 +1060,7 @@ def run_hosts(args: argparse.Namespace) -> dict[str, Any]:
                 seat_hosts,
             )
             pids = [host.pid for host in cluster.hosts if host.pid is not None]
-            result = drive(plan, pids, made, args.tables, args.client_processes)
+            result = drive(plan, pids, made, args.tables, args.client_processes, database)
             host_plays = result.pop("host_plays")
             result["hosts"] = [
                 {
