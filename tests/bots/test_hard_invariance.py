@@ -31,6 +31,10 @@ from amigos.engine.view import SeatView, seat_view
 from tests.bots.helpers import VARIANTS, random_position
 
 QUICK_HARD = HardSettings(
+    # every world exact or shallow, as before the horizon became the default (its path has its own
+    # settings or tests)
+    exact_tiles=34,
+    horizon_depth=0,
     lead_nodes=8_000,
     early_nodes=6_000,
     late_nodes=4_000,

@@ -29,6 +29,10 @@ LEAD_SEARCH = HardSettings(lead_nodes=1_400_000, max_worlds=2, min_worlds=1)
 #: Small budgets: every path of the search (exact worlds, shallow worlds, spinner worlds to the end
 #: and to a depth), a fraction of the time.
 QUICK = HardSettings(
+    # every world exact or shallow, as before the horizon became the default (its path has its own
+    # settings or tests)
+    exact_tiles=34,
+    horizon_depth=0,
     lead_nodes=8_000,
     early_nodes=6_000,
     late_nodes=4_000,
@@ -137,6 +141,53 @@ def test_the_default_hard_bot_searches_cubans_opening(data: st.DataObject) -> No
     assert action in state.legal_actions()
     in_hands = sum(len(hand) for hand in state.hands)
     assert horizons == [in_hands - CUBAN_SETTINGS.horizon_depth]
+
+
+def _horizons_of_first_decision(
+    variant: str, data: st.DataObject
+) -> tuple[list[int], int, Action, HandState]:
+    """The horizons of the solvers the default hard bot makes for one decision of a hand's first
+    tiles of ``variant`` (0: searched to the end), with the tiles in the hands."""
+    state = random_position(variant, None, data.draw(st.randoms()), steps=data.draw(st.integers(0, 3)))
+    assume(len(state.legal_actions()) >= 2)
+    view = seat_view(state, state.to_move)
+    bot = HardBot()
+    bot._heuristic = NoRulesOfThumb()  # type: ignore[assignment]
+    horizons: list[int] = []
+    original = TwoEndedSolver.__post_init__
+
+    def spy(self: TwoEndedSolver) -> None:
+        horizons.append(getattr(self, "horizon", 0))
+        original(self)
+
+    with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
+        action = bot.choose(view, data.draw(st.randoms(use_true_random=True)))
+    return horizons, sum(len(hand) for hand in state.hands), action, state
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.data())
+def test_an_amigos_100_hands_first_tiles_are_searched_to_a_horizon(data: st.DataObject) -> None:
+    """amigos-100 scores the losers' pips, which the horizon's estimate models: with more than
+    ``exact_tiles`` in the hands each world is searched ``horizon_depth`` tiles deep."""
+    horizons, in_hands, action, state = _horizons_of_first_decision("amigos-100", data)
+    assert action in state.legal_actions()
+    assert in_hands > HardSettings().exact_tiles
+    assert horizons == [in_hands - HardSettings().horizon_depth]
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.data(), st.sampled_from(["amigos-200", "amigos-hands"]))
+def test_the_scorings_the_estimate_does_not_model_are_searched_to_the_end(
+    data: st.DataObject, variant: str
+) -> None:
+    """amigos-200 scores every pip and amigos-hands one a domino: an estimate of the losers' pips
+    at a horizon would be on another scale than the exact values, so their worlds are searched to
+    the end from the first tile, as before the horizon."""
+    horizons, in_hands, action, state = _horizons_of_first_decision(variant, data)
+    assert action in state.legal_actions()
+    assert in_hands > HardSettings().exact_tiles
+    assert horizons == [0]
 
 
 def _legal_totals(bot: HardBot, view: SeatView, rng: random.Random) -> dict[Action, float] | None:

@@ -21,6 +21,10 @@ from tests.bots.helpers import VARIANTS, deal
 
 # A hard bot with small budgets: the same code paths as the default, a fraction of the time.
 QUICK_HARD = HardSettings(
+    # every world exact or shallow, as before the horizon became the default (its path has its own
+    # settings or tests)
+    exact_tiles=34,
+    horizon_depth=0,
     lead_nodes=6_000,
     early_nodes=4_000,
     late_nodes=2_000,

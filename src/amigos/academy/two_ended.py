@@ -68,6 +68,14 @@ class TwoEndedRules:
         if self.players not in (2, 4):
             raise ValueError("two-ended search supports 2 or 4 seats")
 
+    @property
+    def estimable(self) -> bool:
+        """Whether the horizon's estimate (`TwoEndedSolver.estimate`) models this scoring's award.
+        It weighs the other side's pips if the side wins against its own if it loses: the losers'
+        pips (amigos-100, Cuban). amigos-200 scores every pip on the table and amigos-hands one a
+        domino, so a horizon there would compare estimates and exact values on different scales."""
+        return self.scoring is HandScoring.LOSERS
+
 
 @dataclass(frozen=True)
 class Position:
