@@ -117,32 +117,6 @@ def test_the_shallow_search_decides_cubans_opening_when_it_is_on(data: st.DataOb
     assert calls, "no world was searched"
 
 
-@settings(max_examples=4, deadline=None)
-@given(st.data())
-def test_the_default_hard_bot_searches_cubans_opening(data: st.DataObject) -> None:
-    """Regression (issue 41): Cuban 2v2's first tiles (40 tiles in the hands) are beyond any exact
-    world within the budgets, and the default hard level used to hand them to the normal level's
-    rules (so it played like normal for most of a Cuban hand). Now each world is searched
-    ``horizon_depth`` tiles deep, to the position's horizon, and the search decides."""
-    state = random_position("cuban-2v2", None, data.draw(st.randoms()), steps=data.draw(st.integers(0, 3)))
-    assume(len(state.legal_actions()) >= 2)
-    view = seat_view(state, state.to_move)
-    bot = HardBot()
-    bot._heuristic = NoRulesOfThumb()  # type: ignore[assignment]
-    horizons: list[int] = []
-    original = TwoEndedSolver.__post_init__
-
-    def spy(self: TwoEndedSolver) -> None:
-        horizons.append(getattr(self, "horizon", 0))
-        original(self)
-
-    with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
-        action = bot.choose(view, data.draw(st.randoms(use_true_random=True)))
-    assert action in state.legal_actions()
-    in_hands = sum(len(hand) for hand in state.hands)
-    assert horizons == [in_hands - CUBAN_SETTINGS.horizon_depth]
-
-
 def _horizons_of_first_decision(
     variant: str, data: st.DataObject
 ) -> tuple[list[int], int, Action, HandState]:
@@ -163,6 +137,18 @@ def _horizons_of_first_decision(
     with mock.patch.object(TwoEndedSolver, "__post_init__", spy):
         action = bot.choose(view, data.draw(st.randoms(use_true_random=True)))
     return horizons, sum(len(hand) for hand in state.hands), action, state
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.data())
+def test_the_default_hard_bot_searches_cubans_opening(data: st.DataObject) -> None:
+    """Regression (issue 41): Cuban 2v2's first tiles (40 tiles in the hands) are beyond any exact
+    world within the budgets, and the default hard level used to hand them to the normal level's
+    rules (so it played like normal for most of a Cuban hand). Now each world is searched
+    ``horizon_depth`` tiles deep, to the position's horizon, and the search decides."""
+    horizons, in_hands, action, state = _horizons_of_first_decision("cuban-2v2", data)
+    assert action in state.legal_actions()
+    assert horizons == [in_hands - CUBAN_SETTINGS.horizon_depth]
 
 
 @settings(max_examples=4, deadline=None)
