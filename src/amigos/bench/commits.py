@@ -82,9 +82,9 @@ class CommitProbe:
 
     url: str
     interval: float = 0.05
-    commits: list[Commit] = field(default_factory=list)
-    _stopping: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
+    commits: list[Commit] = field(default_factory=list, init=False)
+    _stopping: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
+    _thread: threading.Thread | None = field(default=None, init=False, repr=False)
 
     def start(self) -> CommitProbe:
         self._thread = threading.Thread(target=self._run, name="commit-probe", daemon=True)
