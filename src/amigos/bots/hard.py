@@ -74,8 +74,8 @@ class HardSettings:
     # by the same solver, the positions at that depth scored by its estimate (``horizon``), where
     # the estimate models the scoring (`TwoEndedRules.estimable`; elsewhere worlds are exact).
     # In amigos-100 the first four tiles so searched matched searching them to the end against
-    # normal (600 paired deals, seeds 102 and 7: +0.12 and +0.04 a hand) with a third of the
-    # thinking time (p95 83 and 79 ms a decision against 194 and 198): more worlds fit the budget.
+    # normal (900 paired deals, seeds 102, 7 and 2026: +0.12, +0.04 and +0.31 a hand) with under
+    # half the thinking time (p95 75 to 83 ms a decision against 183 to 198): more worlds fit.
     horizon_depth: int = 12
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     # The model of the other players behind that weighting (``amigos.bots.likelihood``): "pips"
