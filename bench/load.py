@@ -946,7 +946,6 @@ def main(argv: list[str] | None = None) -> int:
         env["AMIGOS_TABLE_BOT_DELAY_MS"] = "0"
         env.update(IDLE_FOR_SLOW_JOINS)
         os.environ.update(env)
-        sys.path.insert(0, str(lobby_bench.ROOT / "src"))
         players = make_players(args.tables * 4 + args.bot_tables)
         made = make_tables(players, args.tables, args.bot_tables)
         sessions = dict(players)

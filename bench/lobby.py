@@ -41,6 +41,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from amigos.bench.quantiles import percentile  # noqa: E402  (load.py's figures use it too)
+
 AMIGOS = (
     [sys.executable, "-m", "amigos.cli"]
     if not (ROOT / ".venv/bin/amigos").exists()
@@ -230,13 +234,6 @@ def start_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
     server.kill()
     raise SystemExit("the server did not start")
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 async def join_all(
@@ -556,7 +553,6 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="amigos-bench-lobby-") as data_dir:
         env = server_env(data_dir, args.database_url)
         os.environ.update(env)
-        sys.path.insert(0, str(ROOT / "src"))
         from amigos.bench.machine import machine_loop_ns
 
         players = make_players(2 if args.flood else (args.analysis + 1) if args.analysis else args.players)

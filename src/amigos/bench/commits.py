@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from amigos.bench.quantiles import percentile
+
 #: The probe's transaction: one record written to the log, so that its commit waits for the flush.
 STATEMENT = "SELECT pg_logical_emit_message(true, 'amigos-bench-probe', '')"
 
@@ -38,11 +40,6 @@ class Commit:
     seconds: float
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def summary(commits: list[Commit], start: float, elapsed: float) -> dict[str, Any]:
     """The commits answered within ``elapsed`` seconds of ``start``: how many, their p50, p99 and
     longest, and each one over `STALL_MS` with the second it ended in (``at_s``, from ``start``)."""
@@ -52,8 +49,8 @@ def summary(commits: list[Commit], start: float, elapsed: float) -> dict[str, An
     took = [each.seconds * 1000 for each in inside]
     return {
         "samples": len(inside),
-        "p50_ms": round(_percentile(took, 0.50), 1),
-        "p99_ms": round(_percentile(took, 0.99), 1),
+        "p50_ms": round(percentile(took, 0.50), 1),
+        "p99_ms": round(percentile(took, 0.99), 1),
         "max_ms": round(max(took), 1),
         "stalls": [
             {"at_s": round(each.ended - start, 2), "ms": round(each.seconds * 1000, 1)}
