@@ -197,15 +197,30 @@ def play_hand(page: Any, how: str) -> None:
             page.wait_for_timeout(100)
 
 
-def play_out_for(server: ServerThread, table_id: int, user_id: int, versions: int | None = None) -> None:
+def play_out_for(
+    server: ServerThread,
+    table_id: int,
+    user_id: int,
+    versions: int | None = None,
+    hands: int | None = None,
+    then: int = 0,
+) -> None:
     """Play the human seat's turns in the server's own loop (the first legal way) until the match
-    ends, or until the table has gone ``versions`` further; the computer players play theirs."""
+    ends, or until the table has gone ``versions`` further; the computer players play theirs.
+    With ``hands``: stop sooner, ``then`` versions after the table has dealt that many more hands
+    (a hand's length in versions varies too much to count on a number of them)."""
 
     async def play_out() -> None:
         actor = registry.local_actor(table_id)
         assert actor is not None
         stop = None if versions is None else actor.version + versions
+        dealt = len(actor.game.hands)
+        counting = hands is not None
         while actor.status == "playing" and (stop is None or actor.version < stop):
+            if counting and len(actor.game.hands) >= dealt + (hands or 0):
+                counting = False
+                stop = min(actor.version + then, stop if stop is not None else actor.version + then)
+                continue
             info = actor.clock_info
             if (
                 info is not None

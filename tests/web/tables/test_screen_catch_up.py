@@ -64,9 +64,11 @@ def test_a_page_back_after_several_hands_lays_only_the_last_one(
     missed_from = int(page.get_attribute("#table-page", "data-version") or "0")
 
     heard["now"] = False
-    # Ana's seat and the computers play on: more than two hands, fewer moves than the server sends
-    # as events to a page that comes back (`store.TAIL`; past it, a snapshot).
-    play_out_for(site_server, table_id, ana.pk, versions=TAIL // 2)
+    # Ana's seat and the computers play on: the rest of this hand, a whole hand and some 30 versions
+    # of the next (long enough to be laid faster), fewer than the server sends as events to a page
+    # that comes back (`store.TAIL`; past it, a snapshot). A fixed TAIL // 2 versions once held a
+    # single deal: hands vary in length.
+    play_out_for(site_server, table_id, ana.pk, versions=TAIL - 10, hands=2, then=30)
     heard["now"] = True
     sockets[-1].close(code=4000, reason="back")  # the page connects again and asks what it missed
     page.wait_for_function("() => window.__drainSteps.length > 0")
