@@ -208,7 +208,8 @@ def play_out_for(
     """Play the human seat's turns in the server's own loop (the first legal way) until the match
     ends, or until the table has gone ``versions`` further; the computer players play theirs.
     With ``hands``: stop sooner, ``then`` versions after the table has dealt that many more hands
-    (a hand's length in versions varies too much to count on a number of them)."""
+    (a hand's length in versions varies too much to count on a number of them), and once the hand
+    in play has a tile on the table (not while the human seat is yet to lead it)."""
 
     async def play_out() -> None:
         actor = registry.local_actor(table_id)
@@ -216,7 +217,12 @@ def play_out_for(
         stop = None if versions is None else actor.version + versions
         dealt = len(actor.game.hands)
         counting = hands is not None
-        while actor.status == "playing" and (stop is None or actor.version < stop):
+
+        def laid() -> bool:
+            hand = actor.game.hand
+            return hands is None or hand is None or hand.is_over or not hand.line.is_empty
+
+        while actor.status == "playing" and (stop is None or actor.version < stop or not laid()):
             if counting and len(actor.game.hands) >= dealt + (hands or 0):
                 counting = False
                 stop = min(actor.version + then, stop if stop is not None else actor.version + then)
