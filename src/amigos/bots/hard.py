@@ -4,9 +4,12 @@ This is perfect-information Monte Carlo: the bot reads what the view proves
 about the hidden tiles (hand sizes, and the suits each seat passed or drew on,
 see ``amigos.bots.knowledge``), deals the unseen tiles at random in ways that
 fit that knowledge, and for each such world asks the Academy's solver for the
-value of every legal action.  In Amigos and Cuban each world is weighted by how
-likely it makes the plays already seen (``amigos.bots.likelihood``); the action
-with the best weighted average value wins.
+value of every legal action.  In Amigos and Cuban the worlds are drawn by how
+likely they make the plays already seen (``amigos.bots.likelihood``: the
+opponents read as players of the normal level's rules, the partner as one who
+lays heavy tiles first; a pool of worlds is sampled and weighed, and the worlds
+solved are drawn from it by weight); the action with the best average value
+wins.
 
 Time is bounded by a *node budget* per decision, not by the clock, so the
 choice depends only on the view and the random generator: the same view and
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -47,9 +50,15 @@ from amigos.academy.spinner_search import Rivals, SpinnerSearch
 from amigos.academy.two_ended import BudgetExceeded, Move, Position, TwoEndedSolver
 from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
-from amigos.bots.likelihood import FollowModel, PastChoice, log_likelihood, past_choices
+from amigos.bots.likelihood import (
+    FollowModel,
+    PastChoice,
+    log_likelihood,
+    past_choices,
+    systematic_resample,
+)
 from amigos.bots.normal import NormalBot
-from amigos.engine import Action, Play, Tile
+from amigos.engine import Action, Play, Tile, Variant
 from amigos.engine.view import SeatView
 
 
@@ -79,11 +88,21 @@ class HardSettings:
     horizon_depth: int = 12
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     # The model of the other players behind that weighting (``amigos.bots.likelihood``): "pips"
-    # (heavy tiles first) or "follow" (the normal level's rules: heavy tiles, doubles, long suits).
-    # "follow" with beta 0.3 lost 2.24 points a hand to "pips" against normal (105 paired Amigos
-    # deals, interval -4.34 to -0.14), and 2.90 with beta 0.15 (-4.93 to -0.87): docs/bots.md.
-    play_model: str = "pips"
+    # (heavy tiles first, ``play_beta`` a pip), "follow" (the normal level's rules of thumb,
+    # ``follow_beta``, for every other seat) or "opponents" (the rules for the opponents, pips for
+    # the partner, whose plays answer a search rather than rules). The rules without their public
+    # part (partner's suits, voids) and on every seat lost 2.24 a hand to "pips" (105 paired
+    # Amigos deals); with it, on the opponents and with worlds drawn from ``world_pool`` below,
+    # they gained (docs/bots.md).
+    play_model: str = "opponents"
     play_beta: float = 0.3
+    follow_beta: float = 1.0
+    # Worlds drawn for a decision where plays were seen: this many are sampled, weighed by the
+    # model, and ``max_worlds`` of them drawn in proportion to their weights (systematic
+    # resampling), then solved with equal weights. Weighing the solved worlds instead lets a
+    # sharp model leave a few worlds to decide (a median of 12 effective worlds out of 40 with
+    # the rules at beta 0.6, 20 with pips); 0: weigh the solved worlds.
+    world_pool: int = 400
     # Before the 8th tile, search only this many of the plays the normal level scores best (0: all),
     # so that the budget covers more worlds where a world is dear. 3 was no better against normal
     # (180 paired Amigos deals: -0.92, interval -2.92 to +1.08), so it is off.
@@ -301,24 +320,27 @@ class HardBot:
             a, b = view.line.open_ends()
             ends = (a, b)
         choices = past_choices(view) if settings.play_inference else []
-        weigh = self._weigher(choices, variant.max_pip, settings)
+        weigh = self._weigher(choices, variant, seat, settings)
         only: set[Move] | None = None
         if settings.early_actions and laid < 7 and len(moves) > settings.early_actions:
             heuristic = self._heuristic.scores(view)
             ranked = sorted(moves, key=lambda action: -heuristic.get(action, 0.0))
             moves = {action: moves[action] for action in ranked[: settings.early_actions]}
             only = set(moves.values())
+        drawn = self._drawn_worlds(knowledge, rng, settings, weigh if choices else None)
         solved: list[tuple[float, dict[Move, int]]] = []
-        for _ in range(settings.max_worlds):
-            world = sample_world(knowledge, rng)
+        known: dict[tuple[int, ...], dict[Move, int]] = {}
+        for weight, world in drawn:
             hands = tuple(
                 own if other == seat else tiles.mask_of(world[other]) for other in range(variant.players)
             )
-            try:
-                values = solver.action_values(Position(hands, ends, seat), only)
-            except BudgetExceeded:
-                break
-            solved.append((weigh(world), values))
+            values = known.get(hands)
+            if values is None:
+                try:
+                    values = known[hands] = solver.action_values(Position(hands, ends, seat), only)
+                except BudgetExceeded:
+                    break
+            solved.append((weight, values))
         if len(solved) < settings.min_worlds:
             return None
         # Weight each world by how well it explains the plays seen (see amigos.bots.likelihood).
@@ -331,14 +353,45 @@ class HardBot:
         }
 
     @staticmethod
+    def _drawn_worlds(
+        knowledge: Knowledge,
+        rng: random.Random,
+        settings: HardSettings,
+        weigh: Callable[[dict[int, list[Tile]]], float] | None,
+    ) -> Iterator[tuple[float, dict[int, list[Tile]]]]:
+        """The worlds a decision solves, each with its log-weight, lazily (the budget may stop the
+        solving early). Without ``weigh`` (no play seen yet) they are sampled as they fit the
+        voids and all weigh the same; with it, from a pool of ``world_pool`` sampled and
+        weighed, ``max_worlds`` are drawn in proportion to their weights and weigh the same; with
+        no pool, each sampled world is weighed and solved."""
+        count = settings.max_worlds
+        if weigh is None or settings.world_pool <= count:
+            for _ in range(count):
+                world = sample_world(knowledge, rng)
+                yield (0.0 if weigh is None else weigh(world)), world
+            return
+        pool = [sample_world(knowledge, rng) for _ in range(settings.world_pool)]
+        for index in systematic_resample([weigh(world) for world in pool], count, rng):
+            yield 0.0, pool[index]
+
+    @staticmethod
     def _weigher(
-        choices: list[PastChoice], max_pip: int, settings: HardSettings
+        choices: list[PastChoice], variant: Variant, seat: int, settings: HardSettings
     ) -> Callable[[dict[int, list[Tile]]], float]:
         """The log-likelihood of the plays seen in a world, under the settings' model of players."""
-        if settings.play_model == "follow":
-            return FollowModel(choices, max_pip, settings.play_beta).log_likelihood
         beta = settings.play_beta
-        return lambda world: log_likelihood(choices, world, beta)
+        if settings.play_model == "pips":
+            return lambda world: log_likelihood(choices, world, beta)
+        if settings.play_model == "follow":
+            return FollowModel(choices, variant.max_pip, settings.follow_beta).log_likelihood
+        team = variant.team_of(seat)
+        partners = [choice for choice in choices if variant.team_of(choice.seat) == team]
+        rules = FollowModel(
+            [choice for choice in choices if variant.team_of(choice.seat) != team],
+            variant.max_pip,
+            settings.follow_beta,
+        )
+        return lambda world: log_likelihood(partners, world, beta) + rules.log_likelihood(world)
 
     def _determinized_totals(
         self,

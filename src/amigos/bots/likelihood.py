@@ -13,16 +13,26 @@ laid tile among the tiles that seat held then and that fitted the ends.
 What a seat held at an earlier turn is known from the world: its hand now,
 plus every tile it laid since.  This holds in games without a boneyard (Amigos,
 Cuban); with drawing, earlier hands are unknown and no weighting is done.
+
+A second model (:class:`FollowModel`) scores each past play as the normal level's rules of thumb
+would have, the rules good players follow: heavy tiles and doubles first, ends left in suits the
+seat can follow, its partner's suits, its opponents' voids. The parts of that score that do not
+depend on the hidden tiles (the suits the partner showed or lacked and the opponents' voids, as
+the table stood when the seat played) are read from the public history once (``PastChoice.
+suit_bonus``); the rest is scored in each world.
 """
 
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from amigos.academy.compact import tile_set_for
-from amigos.engine import Line, PlayEvent, Tile
+from amigos.bots.weights import Weights
+from amigos.engine import Line, PassEvent, PlayEvent, Tile, Variant
 from amigos.engine.view import SeatView
 
 BETA = 0.3  # preference per pip of the model of other players
@@ -37,23 +47,67 @@ class PastChoice:
     laid: Tile
     later: frozenset[Tile]  # tiles the seat laid after this one (it held them then)
     after: tuple[int, ...] = ()  # the open ends once it was laid
+    #: For each suit, what the normal level's rules add for an end of that suit left showing, as
+    #: the table stood when the seat played: its partner's suits and voids, its opponents' voids
+    #: (`suit_bonus`). Public, so the same in every world; empty: none.
+    suit_bonus: tuple[float, ...] = ()
 
 
-def past_choices(view: SeatView) -> list[PastChoice]:
-    """Every play by another seat, with what is needed to weigh it in a world."""
-    plays: list[tuple[int, tuple[int, ...], Tile, tuple[int, ...]]] = []
-    line = Line.empty(view.variant.spinner)
+def suit_bonus(
+    variant: Variant, seat: int, voids: dict[int, set[int]], shown: dict[int, set[int]], weights: Weights
+) -> tuple[float, ...]:
+    """What the normal level (``NormalBot._score``) adds for each suit left showing by ``seat``'s
+    play, given every seat's known ``voids`` and the suits each ``shown`` by its plays (the outer
+    half of each tile, both halves of a lead) so far: the partner's suits it does not lack, less
+    its voids; the next seat's voids when it is an opponent, and the other opponents'."""
+    players = variant.players
+    team = variant.team_of(seat)
+    partners = [other for other in range(players) if other != seat and variant.team_of(other) == team]
+    opponents = [other for other in range(players) if variant.team_of(other) != team]
+    following = (seat + 1) % players
+    partner_voids = set().union(*(voids[partner] for partner in partners))
+    partner_suits = set().union(*(shown[partner] for partner in partners)) - partner_voids
+    next_voids = voids[following] if following in opponents else set()
+    other_voids = set().union(*(voids[other] for other in opponents if other != following))
+    return tuple(
+        weights.partner_suit * (suit in partner_suits)
+        - weights.partner_void * (suit in partner_voids)
+        + weights.next_opponent_void * (suit in next_voids)
+        + weights.other_opponent_void * (suit in other_voids)
+        for suit in range(variant.max_pip + 1)
+    )
+
+
+def past_choices(view: SeatView, weights: Weights | None = None) -> list[PastChoice]:
+    """Every play by another seat, with what is needed to weigh it in a world (its `suit_bonus`
+    under the normal level's ``weights``). For games without a boneyard: a pass proves a void for
+    the rest of the hand."""
+    weights = weights or Weights()
+    variant = view.variant
+    voids: dict[int, set[int]] = {seat: set() for seat in range(variant.players)}
+    shown: dict[int, set[int]] = {seat: set() for seat in range(variant.players)}
+    plays: list[tuple[int, tuple[int, ...], Tile, tuple[int, ...], tuple[float, ...]]] = []
+    line = Line.empty(variant.spinner)
     for event in view.history:
-        if isinstance(event, PlayEvent):
+        if isinstance(event, PassEvent):
+            voids[event.seat].update(event.ends)
+        elif isinstance(event, PlayEvent):
+            seat = event.seat
+            bonus = suit_bonus(variant, seat, voids, shown, weights) if seat != view.seat else ()
             ends = line.open_ends()
             line = line.lay(event.play)
-            plays.append((event.seat, ends, event.play.tile, line.open_ends()))
+            plays.append((seat, ends, event.play.tile, line.open_ends(), bonus))
+            tile = event.play.tile
+            if event.play.arm is None:
+                shown[seat].update((tile.high, tile.low))
+            else:
+                shown[seat].add(line.placements[-1].outer)
     out = []
-    for index, (seat, ends, tile, after) in enumerate(plays):
+    for index, (seat, ends, tile, after, bonus) in enumerate(plays):
         if seat == view.seat:
             continue
-        later = frozenset(t for s, _, t, _ in plays[index + 1 :] if s == seat)
-        out.append(PastChoice(seat, ends, tile, later, after))
+        later = frozenset(t for s, _, t, _, _ in plays[index + 1 :] if s == seat)
+        out.append(PastChoice(seat, ends, tile, later, after, bonus))
     return out
 
 
@@ -82,11 +136,9 @@ def log_likelihood(choices: list[PastChoice], world: dict[int, list[Tile]], beta
     return total
 
 
-#: The "follow" model's weights, the normal level's own (``amigos.bots.normal.Weights``): pips, a
-#: double's bonus, and per end left showing the tiles of that suit still held (at most three).
-FOLLOW_BETA = 0.3
-_DOUBLE = 3.0
-_FOLLOW = 1.5
+#: The "follow" model's temperature: how sharply a seat is expected to pick the play the normal
+#: level's rules score best (its weights are the normal level's own, ``amigos.bots.weights.Weights``).
+FOLLOW_BETA = 1.0
 
 
 @dataclass(frozen=True)
@@ -99,28 +151,39 @@ class _Compiled:
     ends: tuple[int, ...]
     laid: int  # index of the tile laid
     after: int  # mask of the suits showing once it was laid
+    bonus: tuple[float, ...]  # the choice's `PastChoice.suit_bonus`, one per suit (zeros: none)
 
 
 class FollowModel:
     """The plays seen, weighed with the rules of thumb a regular player follows.
 
-    The pips-only model above says "heavy tiles go first"; a regular player also keeps long suits:
-    of two tiles it could lay, it prefers the one that leaves ends it can follow (the normal level
-    scores exactly that). So a seat that laid a tile leaving a 3 showing probably holds more 3s,
-    and a world in which it held none explains the play less well. Each play by another seat is
-    scored like the normal level scores it, from what that seat held then in the world (its hand
-    now plus everything it laid since): pips, a bonus for a double, and for each end left showing
-    the seat's remaining tiles of that suit (at most three); the model picks among the fitting
-    plays with probability proportional to ``exp(beta * score)``. Built once per decision
-    (the choices as bit masks), then called once per sampled world.
+    The pips-only model above says "heavy tiles go first"; a regular player also keeps long suits,
+    plays to its partner and against its opponents' voids (the normal level scores exactly that).
+    So a seat that laid a tile leaving a 3 showing probably holds more 3s, and a world in which it
+    held none explains the play less well. Each play by another seat is scored like the normal
+    level scores it, from what that seat held then in the world (its hand now plus everything it
+    laid since): pips, a bonus for a double, for each end left showing the seat's remaining tiles
+    of that suit (at most three) and the public part of that end's worth (``PastChoice.
+    suit_bonus``); the model picks among the fitting plays with probability proportional to
+    ``exp(beta * score)``. Built once per decision (the choices as bit masks), then called once
+    per sampled world.
 
-    Measured, it made the hard level weaker than the pips model against normal (docs/bots.md):
-    it is kept as an option (``HardSettings.play_model``), off, for a better-fitted model later.
+    The hard level reads its opponents with it and its partner with the pips model
+    (``HardSettings.play_model = "opponents"``). Without the public part, and on every seat, it
+    measured weaker than the pips model (docs/bots.md).
     """
 
-    def __init__(self, choices: list[PastChoice], max_pip: int, beta: float = FOLLOW_BETA) -> None:
+    def __init__(
+        self,
+        choices: list[PastChoice],
+        max_pip: int,
+        beta: float = FOLLOW_BETA,
+        weights: Weights | None = None,
+    ) -> None:
         self.tiles = tiles = tile_set_for(max_pip)
         self.beta = beta
+        self.weights = weights or Weights()
+        nothing = (0.0,) * (max_pip + 1)
         everything = (1 << tiles.size) - 1
         self.choices: list[_Compiled] = []
         for choice in choices:
@@ -134,7 +197,8 @@ class FollowModel:
             for end in set(choice.after):
                 after |= 1 << end
             laid = tiles.tile_index(choice.laid.high, choice.laid.low)
-            self.choices.append(_Compiled(choice.seat, fixed, fits, tuple(choice.ends), laid, after))
+            bonus = choice.suit_bonus or nothing
+            self.choices.append(_Compiled(choice.seat, fixed, fits, tuple(choice.ends), laid, after, bonus))
         self._options: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 
     def _outcomes(self, ends: tuple[int, ...], index: int) -> tuple[int, ...]:
@@ -158,15 +222,21 @@ class FollowModel:
             self._options[key] = found
         return found
 
-    def _score(self, index: int, rest: int, showing: int) -> float:
+    def _score(self, index: int, rest: int, showing: int, bonus: tuple[float, ...]) -> float:
+        """The normal level's score of laying tile ``index`` with ``rest`` left in the hand and the
+        suits ``showing`` (a mask) then open, without its blocking term (a play that surely closes
+        the hand is rare, and its worth needs the seat's estimate of every hand's pips)."""
         tiles = self.tiles
+        weights = self.weights
         high, low = tiles.halves[index]
-        score = tiles.pips[index] + (_DOUBLE if high == low else 0.0)
+        score = weights.pips * tiles.pips[index] + (weights.double if high == low else 0.0)
         suits = tiles.suit_masks
+        follow = weights.follow
         while showing:
             bit = showing & -showing
             showing ^= bit
-            score += _FOLLOW * min(3, (rest & suits[bit.bit_length() - 1]).bit_count())
+            suit = bit.bit_length() - 1
+            score += follow * min(3, (rest & suits[suit]).bit_count()) + bonus[suit]
         return score
 
     def log_likelihood(self, world: dict[int, list[Tile]]) -> float:
@@ -181,7 +251,8 @@ class FollowModel:
                 hand = masks[choice.seat] = tiles.mask_of(world.get(choice.seat, ()))
             held = hand | choice.fixed
             fitting = held & choice.fits
-            observed = beta * self._score(choice.laid, held ^ (1 << choice.laid), choice.after)
+            bonus = choice.bonus
+            observed = beta * self._score(choice.laid, held ^ (1 << choice.laid), choice.after, bonus)
             scores = []
             while fitting:
                 bit = fitting & -fitting
@@ -189,7 +260,32 @@ class FollowModel:
                 index = bit.bit_length() - 1
                 rest = held ^ bit
                 for showing in self._outcomes(choice.ends, index):
-                    scores.append(beta * self._score(index, rest, showing))
+                    scores.append(beta * self._score(index, rest, showing, bonus))
             top = max(scores)
             total += observed - top - math.log(sum(math.exp(s - top) for s in scores))
         return total
+
+
+def systematic_resample(log_weights: Sequence[float], count: int, rng: random.Random) -> list[int]:
+    """``count`` indices into ``log_weights``, drawn in proportion to their weights by systematic
+    resampling: one uniform offset, then ``count`` evenly spaced points through the cumulated
+    weights. Each index is drawn the floor or the ceiling of its expected number of times
+    (``count`` times its share), so a heavy world is solved about as often as its weight says
+    and a light one is seldom drawn, with less noise than ``count`` independent draws."""
+    if not log_weights or count <= 0:
+        return []
+    top = max(log_weights)
+    weights = [math.exp(weight - top) for weight in log_weights]
+    total = sum(weights)
+    step = total / count
+    point = rng.random() * step
+    drawn: list[int] = []
+    index, reached = 0, weights[0]
+    last = len(weights) - 1
+    for _ in range(count):
+        while point >= reached and index < last:
+            index += 1
+            reached += weights[index]
+        drawn.append(index)
+        point += step
+    return drawn

@@ -24,24 +24,9 @@ from dataclasses import dataclass
 
 from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer
+from amigos.bots.weights import Weights
 from amigos.engine import Action, Line, Play, PlayEvent, Tile, pips
 from amigos.engine.view import SeatView
-
-
-@dataclass(frozen=True)
-class Weights:
-    """The weights of the normal level's features (kept together so they are easy to tune)."""
-
-    pips: float = 1.0
-    double: float = 3.0
-    follow: float = 1.5
-    partner_suit: float = 2.0
-    partner_void: float = 3.0
-    next_opponent_void: float = 3.0
-    other_opponent_void: float = 1.5
-    block: float = 40.0
-    scored: float = 2.0
-    threat: float = 0.5
 
 
 def after(line: Line, play: Play) -> Line:
