@@ -196,6 +196,10 @@ EXPERT_SETTINGS = HardSettings(
 #: by the solver's estimate; docs/bots.md has the runs.
 #: The highest pip of the double-nine set, whose games (Cuban) search on :data:`CUBAN_SETTINGS`.
 DOUBLE_NINE = 9
+#: Cuban reads the other players by pips and weighs the worlds it solves, as before the rules
+#: model: with the opponents read by the rules and worlds drawn from a pool of 400, Cuban 2v2 read
+#: +2.53 a hand against +3.23 (-0.69 paired, -4.69 to +3.30, 300 deals of seed 5), thinking p95
+#: 54.5 ms a decision from the 8th tile against 14.3 (docs/bots.md).
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=500_000,
     early_nodes=300_000,
@@ -203,12 +207,21 @@ CUBAN_SETTINGS = HardSettings(
     min_worlds=3,
     exact_tiles=24,
     horizon_depth=12,
+    play_model="pips",
+    world_pool=0,
 )
 #: Cuban 1v1 keeps the budgets above had before the horizon: its hands hold 20 tiles, so every
 #: world is searched to the end from the first tile. With Cuban 2v2's budgets it was slower (p95
-#: 173 ms against 39) and no stronger (40 deals: +9.25 against +13.46 a hand); docs/bots.md.
+#: 173 ms against 39) and no stronger (40 deals: +9.25 against +13.46 a hand); docs/bots.md. Like
+#: Cuban 2v2 it reads the other player by pips (the rules model was not measured there).
 CUBAN_1V1_SETTINGS = HardSettings(
-    lead_nodes=110_000, early_nodes=110_000, late_nodes=8_000, min_worlds=3, exact_tiles=40
+    lead_nodes=110_000,
+    early_nodes=110_000,
+    late_nodes=8_000,
+    min_worlds=3,
+    exact_tiles=40,
+    play_model="pips",
+    world_pool=0,
 )
 
 
