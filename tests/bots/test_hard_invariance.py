@@ -50,6 +50,8 @@ QUICK_HARD = HardSettings(
 )
 #: The same with the options that change which worlds count and which plays are searched.
 QUICK_HARD_FOLLOW = dataclasses.replace(QUICK_HARD, play_model="follow", early_actions=2)
+#: The pips model weighing the solved worlds (Cuban's default) instead of the rules and the pool.
+QUICK_HARD_PIPS = dataclasses.replace(QUICK_HARD, play_model="pips", world_pool=0)
 #: Worlds searched a few tiles deep to a horizon (Cuban's default path) instead of to the end.
 QUICK_HARD_HORIZON = dataclasses.replace(QUICK_HARD, exact_tiles=12, horizon_depth=6, shallow_worlds=0)
 
@@ -137,7 +139,8 @@ def test_the_bots_choose_the_same_in_worlds_their_seat_cannot_tell_apart(
     world: tuple[tuple[str, int | None], random.Random, int, list[tuple[int, int]]], rng: random.Random
 ) -> None:
     state, other = two_worlds(*world)
-    for bot in (HardBot(QUICK_HARD), HardBot(QUICK_HARD_FOLLOW), HardBot(QUICK_HARD_HORIZON), NormalBot()):
+    bots = (QUICK_HARD, QUICK_HARD_FOLLOW, QUICK_HARD_PIPS, QUICK_HARD_HORIZON)
+    for bot in (*(HardBot(quick) for quick in bots), NormalBot()):
         # Each world gets a generator in the same state: only the hidden tiles differ.
         here = first_choice_through_the_runner(state, bot, copy.copy(rng))
         there = first_choice_through_the_runner(other, bot, copy.copy(rng))
