@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from amigos.academy.compact import tile_set_for
 from amigos.bots.hard import HardBot, HardSettings
-from amigos.bots.knowledge import infer, sample_world
+from amigos.bots.knowledge import infer, sample_world, shown_suits
 from amigos.bots.likelihood import FollowModel, past_choices, systematic_resample
 from amigos.bots.normal import NormalBot
-from amigos.bots.weights import Weights
-from amigos.engine import Action, HandState, Play, find_variant, seat_view
+from amigos.bots.weights import Weights, suit_bonus
+from amigos.engine import Action, Arm, HandState, Line, Play, Tile, find_variant, seat_view
 from tests.bots.helpers import deal
 
 #: The normal level without its blocking term, which the model leaves out.
@@ -119,3 +119,26 @@ def test_a_hard_decision_solves_worlds_drawn_from_its_pool() -> None:
     )
     assert [world for _, world in plain] == pool[:6]
     assert [weight for weight, _ in plain] == [weigh(world) for world in pool[:6]]
+
+
+def test_an_ends_worth_by_the_table_follows_the_normal_levels_rules() -> None:
+    """`suit_bonus` (the normal level's and the model's one source): for seat 1 of four, a suit its
+    partner (seat 3) showed and does not lack is worth +2, one the partner lacks -3 (even if shown),
+    one the next seat (seat 2, an opponent) lacks +3, one the other opponent (seat 0) lacks +1.5."""
+    variant = find_variant("amigos-100", None)
+    voids = {3: {6}, 2: {5}, 0: {2}}
+    shown = {3: {4, 6}, 2: {1}, 0: {0}}
+    bonus = suit_bonus(variant, 1, voids, shown, Weights())
+    assert bonus == (0.0, 0.0, 1.5, 0.0, 2.0, 3.0, -3.0)
+    # between two, the other seat is the next one: only its voids count
+    duo = find_variant("cuban-1v1", None)
+    assert suit_bonus(duo, 0, {1: {3}}, {1: {4}}, Weights()) == tuple(
+        3.0 if s == 3 else 0.0 for s in range(10)
+    )
+
+
+def test_a_lead_shows_both_halves_and_a_later_play_its_outer_half() -> None:
+    line = Line.empty(False).lay(Play(Tile.of(6, 4)))
+    assert set(shown_suits(Play(Tile.of(6, 4)), line)) == {6, 4}
+    laid = line.lay(Play(Tile.of(4, 1), Arm.DOWN))
+    assert shown_suits(Play(Tile.of(4, 1), Arm.DOWN), laid) == (1,)

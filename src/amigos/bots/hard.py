@@ -38,7 +38,6 @@ docs/bots.md for the measured figures).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -55,6 +54,7 @@ from amigos.bots.likelihood import (
     PastChoice,
     log_likelihood,
     past_choices,
+    relative_weights,
     systematic_resample,
 )
 from amigos.bots.normal import NormalBot
@@ -361,8 +361,7 @@ class HardBot:
         if len(solved) < settings.min_worlds:
             return None
         # Weight each world by how well it explains the plays seen (see amigos.bots.likelihood).
-        top = max(weight for weight, _ in solved)
-        weights = [math.exp(weight - top) for weight, _ in solved]
+        weights = relative_weights([weight for weight, _ in solved])
         norm = sum(weights)
         return {
             action: sum(w * values[move] for w, (_, values) in zip(weights, solved, strict=True)) / norm

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from amigos.engine import DrawEvent, PassEvent, PlayEvent, Tile
+from amigos.engine import DrawEvent, PassEvent, Play, PlayEvent, Tile
 from amigos.engine.line import Line
 from amigos.engine.view import SeatView
 
@@ -142,3 +142,11 @@ def _augment(
             held[slot].append(other)
             room[slot] -= 1
     return False
+
+
+def shown_suits(play: Play, line: Line) -> tuple[int, ...]:
+    """The suits a seat shows by laying ``play`` (``line``: the line once it is laid): both halves
+    of a lead, else the outer half of the tile, the end it leaves for the others to follow."""
+    if play.arm is None:
+        return (play.tile.high, play.tile.low)
+    return (line.placements[-1].outer,)

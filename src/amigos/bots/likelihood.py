@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from amigos.academy.compact import tile_set_for
-from amigos.bots.weights import Weights
-from amigos.engine import Line, PassEvent, PlayEvent, Tile, Variant
+from amigos.bots.knowledge import shown_suits
+from amigos.bots.weights import Weights, suit_bonus
+from amigos.engine import Line, PassEvent, PlayEvent, Tile
 from amigos.engine.view import SeatView
 
 BETA = 0.3  # preference per pip of the model of other players
@@ -51,31 +52,6 @@ class PastChoice:
     #: the table stood when the seat played: its partner's suits and voids, its opponents' voids
     #: (`suit_bonus`). Public, so the same in every world; empty: none.
     suit_bonus: tuple[float, ...] = ()
-
-
-def suit_bonus(
-    variant: Variant, seat: int, voids: dict[int, set[int]], shown: dict[int, set[int]], weights: Weights
-) -> tuple[float, ...]:
-    """What the normal level (``NormalBot._score``) adds for each suit left showing by ``seat``'s
-    play, given every seat's known ``voids`` and the suits each ``shown`` by its plays (the outer
-    half of each tile, both halves of a lead) so far: the partner's suits it does not lack, less
-    its voids; the next seat's voids when it is an opponent, and the other opponents'."""
-    players = variant.players
-    team = variant.team_of(seat)
-    partners = [other for other in range(players) if other != seat and variant.team_of(other) == team]
-    opponents = [other for other in range(players) if variant.team_of(other) != team]
-    following = (seat + 1) % players
-    partner_voids = set().union(*(voids[partner] for partner in partners))
-    partner_suits = set().union(*(shown[partner] for partner in partners)) - partner_voids
-    next_voids = voids[following] if following in opponents else set()
-    other_voids = set().union(*(voids[other] for other in opponents if other != following))
-    return tuple(
-        weights.partner_suit * (suit in partner_suits)
-        - weights.partner_void * (suit in partner_voids)
-        + weights.next_opponent_void * (suit in next_voids)
-        + weights.other_opponent_void * (suit in other_voids)
-        for suit in range(variant.max_pip + 1)
-    )
 
 
 def past_choices(view: SeatView, weights: Weights | None = None) -> list[PastChoice]:
@@ -97,11 +73,7 @@ def past_choices(view: SeatView, weights: Weights | None = None) -> list[PastCho
             ends = line.open_ends()
             line = line.lay(event.play)
             plays.append((seat, ends, event.play.tile, line.open_ends(), bonus))
-            tile = event.play.tile
-            if event.play.arm is None:
-                shown[seat].update((tile.high, tile.low))
-            else:
-                shown[seat].add(line.placements[-1].outer)
+            shown[seat].update(shown_suits(event.play, line))
     out = []
     for index, (seat, ends, tile, after, bonus) in enumerate(plays):
         if seat == view.seat:
@@ -266,6 +238,14 @@ class FollowModel:
         return total
 
 
+def relative_weights(log_weights: Sequence[float]) -> list[float]:
+    """Log-weights as weights relative to the heaviest (which weighs 1): exponentiated after the
+    largest is taken off, so a log-weight far below zero underflows to 0 instead of every weight
+    overflowing or vanishing together."""
+    top = max(log_weights)
+    return [math.exp(weight - top) for weight in log_weights]
+
+
 def systematic_resample(log_weights: Sequence[float], count: int, rng: random.Random) -> list[int]:
     """``count`` indices into ``log_weights``, drawn in proportion to their weights by systematic
     resampling: one uniform offset, then ``count`` evenly spaced points through the cumulated
@@ -274,8 +254,7 @@ def systematic_resample(log_weights: Sequence[float], count: int, rng: random.Ra
     and a light one is seldom drawn, with less noise than ``count`` independent draws."""
     if not log_weights or count <= 0:
         return []
-    top = max(log_weights)
-    weights = [math.exp(weight - top) for weight in log_weights]
+    weights = relative_weights(log_weights)
     total = sum(weights)
     step = total / count
     point = rng.random() * step

@@ -23,8 +23,8 @@ import random
 from dataclasses import dataclass
 
 from amigos.bots.base import options
-from amigos.bots.knowledge import BONEYARD, Knowledge, infer
-from amigos.bots.weights import Weights
+from amigos.bots.knowledge import BONEYARD, Knowledge, infer, shown_suits
+from amigos.bots.weights import Weights, suit_bonus
 from amigos.engine import Action, Line, Play, PlayEvent, Tile, pips
 from amigos.engine.view import SeatView
 
@@ -62,7 +62,7 @@ class NormalBot:
     def scores(self, view: SeatView) -> dict[Action, float]:
         """The heuristic score of every legal play (higher is better)."""
         knowledge = infer(view)
-        context = _Context.build(view, knowledge)
+        context = _Context.build(view, knowledge, self.weights)
         return {
             action: self._score(view, knowledge, context, action)
             for action in view.legal_actions()
@@ -77,15 +77,7 @@ class NormalBot:
         rest = view.hand - {tile}
         score = w.pips * tile.pips + (w.double if tile.is_double else 0.0)
         for end in ends:
-            score += w.follow * min(3, sum(1 for t in rest if t.has(end)))
-            if end in context.partner_suits:
-                score += w.partner_suit
-            if end in context.partner_voids:
-                score -= w.partner_void
-            if end in context.next_voids:
-                score += w.next_opponent_void
-            if end in context.other_voids:
-                score += w.other_opponent_void
+            score += w.follow * min(3, sum(1 for t in rest if t.has(end))) + context.suit_bonus[end]
         if view.variant.scores_during_play:
             score += w.scored * view.variant.play_score(line.count())
             score -= w.threat * _best_reply_score(view, line)
@@ -97,36 +89,22 @@ class NormalBot:
 
 @dataclass(frozen=True)
 class _Context:
-    partner_suits: frozenset[int]
-    partner_voids: frozenset[int]
-    next_voids: frozenset[int]
-    other_voids: frozenset[int]
+    #: What an end of each suit adds to a play's score: partner's suits and voids, opponents'
+    #: voids (`amigos.bots.weights.suit_bonus`, which the hard level's model of players reads too).
+    suit_bonus: tuple[float, ...]
     partner_pips: float
     opponent_pips: float
 
     @staticmethod
-    def build(view: SeatView, knowledge: Knowledge) -> _Context:
+    def build(view: SeatView, knowledge: Knowledge, weights: Weights) -> _Context:
         variant = view.variant
         seat = knowledge.seat
         players = variant.players
         partners = [s for s in range(players) if s != seat and variant.team_of(s) == variant.team_of(seat)]
         opponents = [s for s in range(players) if variant.team_of(s) != variant.team_of(seat)]
-        nxt = (seat + 1) % players
-        partner_suits: set[int] = set()
-        partner_voids: set[int] = set()
-        for partner in partners:
-            partner_suits |= _laid_suits(view, partner)
-            partner_voids |= knowledge.voids.get(partner, frozenset())
-        other_voids: set[int] = set()
-        for opponent in opponents:
-            if opponent != nxt:
-                other_voids |= knowledge.voids.get(opponent, frozenset())
-        next_voids = knowledge.voids.get(nxt, frozenset()) if nxt in opponents else frozenset()
+        shown = {partner: _laid_suits(view, partner) for partner in partners}
         return _Context(
-            partner_suits=frozenset(partner_suits - partner_voids),
-            partner_voids=frozenset(partner_voids),
-            next_voids=frozenset(next_voids),
-            other_voids=frozenset(other_voids),
+            suit_bonus=suit_bonus(variant, seat, knowledge.voids, shown, weights),
             partner_pips=sum(expected_pips(knowledge, p) for p in partners),
             opponent_pips=max((expected_pips(knowledge, o) for o in opponents), default=0.0)
             if not variant.partnership
@@ -135,19 +113,15 @@ class _Context:
 
 
 def _laid_suits(view: SeatView, seat: int) -> set[int]:
-    """Suits ``seat`` showed by its plays: the outer half of each tile it laid (both halves of a lead)."""
+    """Suits ``seat`` showed by its plays (`shown_suits`)."""
     suits: set[int] = set()
     line = Line.empty(view.variant.spinner)
     for event in view.history:
         if not isinstance(event, PlayEvent):
             continue
-        play = event.play
-        line = line.lay(play)
+        line = line.lay(event.play)
         if event.seat == seat:
-            if play.arm is None:
-                suits.update((play.tile.high, play.tile.low))
-            else:
-                suits.add(line.placements[-1].outer)
+            suits.update(shown_suits(event.play, line))
     return suits
 
 
