@@ -53,8 +53,17 @@ def chromium() -> Iterator[Any]:
 
 
 @pytest.fixture
-def open_page(chromium: Any, site_server: ServerThread) -> Iterator[Callable[..., Any]]:
-    """New isolated browser sessions (each its own cookies), closed after the test."""
+def open_page(chromium: Any, site_server: ServerThread, settings: Any) -> Iterator[Callable[..., Any]]:
+    """New isolated browser sessions (each its own cookies), closed after the test.
+
+    The pages beat every 5 s, not the test settings' 1 s: a player is dropped from the online list
+    after three periods without a heartbeat written, and a written heartbeat waits for the page's
+    timer, the server's once-a-second batch and a database thread. Beside a CPU hog that chain took
+    over 3 s once, and a lobby test saw a just-signed-in player vanish. No browser test waits for a
+    silence to end a presence (signing out and closing a socket end it without one); a test that
+    needs another period sets it in its body.
+    """
+    settings.AMIGOS_HEARTBEAT_SECONDS = 5
     contexts: list[Any] = []
 
     def new_page(width: int = 1280, height: int = 800) -> Any:
