@@ -26,8 +26,12 @@ from amigos.academy import two_ended
 from amigos.academy.compact import tile_set_for
 from amigos.academy.solve import compact_position, rules_for
 from amigos.academy.two_ended import (
+    CUBAN_ESTIMATE,
+    ESTIMATE_FEATURES,
+    PIPS_ESTIMATE,
     BudgetExceeded,
     HandScoring,
+    HorizonEstimate,
     Move,
     Position,
     TwoEndedRules,
@@ -107,8 +111,12 @@ def test_a_horizon_gives_the_same_values_and_nodes_in_both(data: st.DataObject) 
     scored by ``estimate``) is mirrored by the kernel too, estimates and shared tables included."""
     rules = _rules(data)
     horizon = data.draw(st.integers(1, 16), label="horizon")
-    python = TwoEndedSolver(rules, compiled=False, horizon=horizon)
-    compiled = TwoEndedSolver(rules, compiled=True, horizon=horizon)
+    estimator = HorizonEstimate(
+        tuple(data.draw(st.lists(st.integers(-3_000, 6_000), min_size=15, max_size=15), label="weights")),
+        data.draw(st.integers(0, 5_000), label="lowest"),
+    )
+    python = TwoEndedSolver(rules, compiled=False, horizon=horizon, estimator=estimator)
+    compiled = TwoEndedSolver(rules, compiled=True, horizon=horizon, estimator=estimator)
     for _ in range(data.draw(st.integers(1, 3), label="positions")):
         position = _position(data, rules, data.draw(st.integers(1, 6), label="most"))
         assert compiled.action_values(position) == python.action_values(position)
@@ -134,11 +142,61 @@ def test_a_horizon_scores_the_positions_it_reaches_by_the_estimate() -> None:
         for move, value in values.items():
             left = list(hands)
             left[0] ^= 1 << move.tile
-            assert value == solver.estimate(left, 0)
+            assert value == solver.estimate(left, 0, *move.ends_after)
     # (9, 9) laid: side 0 holds 19 + 23 pips, side 1 holds 16 + 6; the shortest hands of both sides
     # hold 2 tiles, so side 0 wins with a chance of 45%: (45 * 22 - 55 * 42) // 100 = -14 (floored).
     left = [hands[0] ^ (1 << tiles.tile_index(9, 9)), *hands[1:]]
-    assert TwoEndedSolver(rules, horizon=40).estimate(left, 0) == -14
+    assert TwoEndedSolver(rules, horizon=40).estimate(left, 0, 9, 4) == -14
+
+
+def test_each_feature_of_the_estimate_reads_what_it_says() -> None:
+    """The features of one position, worked out by hand, and Cuban's estimate of it, in both searches."""
+    rules = TwoEndedRules(9, 4, HandScoring.LOSERS, 1)
+    tiles = tile_set_for(9)
+    hands = [
+        tiles.mask_of([(5, 1), (3, 3)]),  # seat 0 has just played (9, 0) on the 9; (5, 1) fits the 5
+        tiles.mask_of([(9, 5), (8, 8), (7, 2)]),  # next: one tile fits
+        tiles.mask_of([(6, 6), (4, 4), (2, 1), (1, 1)]),  # partner: none fits
+        tiles.mask_of([(5, 5), (6, 0)]),  # other: both fit
+    ]
+    solver = TwoEndedSolver(rules, horizon=40, estimator=CUBAN_ESTIMATE)
+    features = dict(zip(ESTIMATE_FEATURES, solver.estimate_features(hands, 0, 0, 5), strict=True))
+    assert features == {
+        "even": 1,
+        "tempo": 2 - 2,
+        "next_can": 1,
+        "other_can": 1,
+        "partner_can": 0,
+        "own_can": 1,
+        "next_fits": 1,
+        "other_fits": 2,
+        "partner_fits": 0,
+        "own_fits": 1,
+        "own_minus_next_tiles": 2 - 3,
+        "partner_minus_other_tiles": 4 - 2,
+        "pip_lead": (39 + 16) - (12 + 25),
+        "tie": 0,  # side 1 wins a tied block
+        "doubles": 4 - 2,
+    }
+    chance = sum(w * f for w, f in zip(CUBAN_ESTIMATE.weights, features.values(), strict=True))
+    chance = max(CUBAN_ESTIMATE.lowest, min(10_000 - CUBAN_ESTIMATE.lowest, chance))
+    assert solver.estimate(hands, 0, 0, 5) == (chance * 55 - (10_000 - chance) * 37) // 10_000
+    # Before that play: each of seat 0's plays is scored by the estimate, the same in the kernel.
+    before = Position((hands[0] | tiles.mask_of([(9, 0)]), *hands[1:]), (9, 5), 0)
+    for compiled in (False, True):
+        searched = TwoEndedSolver(rules, compiled=compiled, horizon=40, estimator=CUBAN_ESTIMATE)
+        values = searched.action_values(before)
+        assert len(values) == 2 and searched.stats.nodes == 0
+        for move, value in values.items():
+            left = [before.hands[0] ^ (1 << move.tile), *before.hands[1:]]
+            assert value == solver.estimate(left, 0, *move.ends_after)
+
+
+def test_an_estimate_needs_one_weight_per_feature() -> None:
+    with pytest.raises(ValueError, match="weights"):
+        HorizonEstimate((4_500,))
+    with pytest.raises(ValueError, match="lowest"):
+        HorizonEstimate(PIPS_ESTIMATE.weights, lowest=6_000)
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,7 +12,7 @@
  * are no interpreter calls per node.
  *
  * Interface (see _two_ended_kernel.pyi): Kernel(players, suit_masks, halves, pips, rank,
- * scoring, tie_winner, horizon=0); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
+ * scoring, tie_winner, horizon=0, estimate=None); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
  * -> (value or None when the budget ran out, nodes counted so far).
  */
 #define PY_SSIZE_T_CLEAN
@@ -27,10 +27,8 @@
 #define SCORING_LOSERS 0
 #define SCORING_ALL 1
 #define SCORING_HANDS 2
-/* The horizon's estimate: the same constants as two_ended.py's ESTIMATE_*. */
-#define ESTIMATE_EVEN 45
-#define ESTIMATE_TEMPO 0
-#define ESTIMATE_LOWEST 5
+/* The horizon's estimate: as many weights as two_ended.py's ESTIMATE_FEATURES, then `lowest`. */
+#define ESTIMATE_FEATURES 15
 
 /* What the table keeps of a position besides its key. */
 typedef struct {
@@ -49,6 +47,9 @@ typedef struct {
     int scoring;
     int tie_winner; /* -1: a tied block scores nothing */
     int horizon;    /* 0: exact; else a play leaving at most this many tiles in the hands is estimated */
+    int weights[ESTIMATE_FEATURES]; /* HorizonEstimate.weights, in ten-thousandths */
+    int lowest;                     /* HorizonEstimate.lowest */
+    uint64_t doubles;               /* the mask of the doubles */
     uint64_t suits[MAX_SUITS];
     int high[MAX_TILES];
     int low[MAX_TILES];
@@ -219,25 +220,53 @@ static int floor_div(int x, int d) {
     return (x % d != 0 && (x < 0) != (d < 0)) ? q - 1 : q;
 }
 
-/* TwoEndedSolver.estimate: the expected award for `seat`'s side, `seat` having just played. */
-static int estimate(const Kernel *k, const uint64_t *hands, int seat) {
-    int mine, theirs, own = 64, rival = 64;
-    side_pips(k, hands, seat, &mine, &theirs);
-    for (int other = 0; other < k->players; other++) {
-        int count = __builtin_popcountll(hands[other]);
-        if ((other & 1) == (seat & 1)) {
-            if (count < own)
-                own = count;
-        } else if (count < rival) {
-            rival = count;
-        }
+/* TwoEndedSolver.estimate: the expected award for `seat`'s side, `seat` having just played and left
+ * the ends a and b; the features in the order of two_ended.py's ESTIMATE_FEATURES. */
+static int estimate(const Kernel *k, const uint64_t *hands, int seat, int a, int b) {
+    int mine, theirs;
+    int players = k->players;
+    uint64_t fit = k->suits[a] | k->suits[b];
+    uint64_t own = hands[seat];
+    uint64_t following = hands[(seat + 1) % players];
+    uint64_t partner = players == 4 ? hands[(seat + 2) % 4] : 0;
+    uint64_t other = players == 4 ? hands[(seat + 3) % 4] : 0;
+    int c_own = __builtin_popcountll(own), c_partner = __builtin_popcountll(partner);
+    int c_next = __builtin_popcountll(following), c_other = __builtin_popcountll(other);
+    int f_next = __builtin_popcountll(following & fit), f_other = __builtin_popcountll(other & fit);
+    int f_partner = __builtin_popcountll(partner & fit), f_own = __builtin_popcountll(own & fit);
+    int own_side = c_own, other_side = c_next;
+    if (players == 4) {
+        if (c_partner < own_side)
+            own_side = c_partner;
+        if (c_other < other_side)
+            other_side = c_other;
     }
-    int chance = ESTIMATE_EVEN + ESTIMATE_TEMPO * (rival - own);
-    if (chance < ESTIMATE_LOWEST)
-        chance = ESTIMATE_LOWEST;
-    if (chance > 100 - ESTIMATE_LOWEST)
-        chance = 100 - ESTIMATE_LOWEST;
-    return floor_div(chance * theirs - (100 - chance) * mine, 100);
+    side_pips(k, hands, seat, &mine, &theirs);
+    int features[ESTIMATE_FEATURES] = {
+        1,
+        other_side - own_side,
+        f_next > 0,
+        f_other > 0,
+        f_partner > 0,
+        f_own > 0,
+        f_next,
+        f_other,
+        f_partner,
+        f_own,
+        c_own - c_next,
+        c_partner - c_other,
+        theirs - mine,
+        k->tie_winner >= 0 && k->tie_winner == (seat & 1),
+        __builtin_popcountll((own | partner) & k->doubles) - __builtin_popcountll((following | other) & k->doubles),
+    };
+    int chance = 0;
+    for (int i = 0; i < ESTIMATE_FEATURES; i++)
+        chance += k->weights[i] * features[i];
+    if (chance < k->lowest)
+        chance = k->lowest;
+    if (chance > 10000 - k->lowest)
+        chance = 10000 - k->lowest;
+    return floor_div(chance * theirs - (10000 - chance) * mine, 10000);
 }
 
 typedef struct {
@@ -378,7 +407,7 @@ static int search(Kernel *k, uint64_t *hands, uint64_t remaining, int a, int b, 
             uint64_t left = remaining ^ bit;
             if (left & (k->suits[na] | k->suits[nb])) {
                 if (k->horizon && __builtin_popcountll(left) <= k->horizon) {
-                    score = estimate(k, hands, seat);
+                    score = estimate(k, hands, seat, na, nb);
                 } else {
                     score = -search(k, hands, left, na, nb, following, -beta, -window_alpha);
                     if (k->exceeded) {
@@ -436,12 +465,26 @@ static int read_ints(PyObject *sequence, int *out, int limit, const char *what) 
 
 static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"players", "suit_masks", "halves", "pips", "rank", "scoring", "tie_winner",
-                               "horizon", NULL};
+                               "horizon", "estimate", NULL};
     int players, scoring, tie_winner, horizon = 0;
-    PyObject *suit_masks, *halves, *pips, *rank;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOii|i", keywords, &players, &suit_masks, &halves, &pips,
-                                     &rank, &scoring, &tie_winner, &horizon))
+    PyObject *suit_masks, *halves, *pips, *rank, *estimate_weights = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOii|iO", keywords, &players, &suit_masks, &halves, &pips,
+                                     &rank, &scoring, &tie_winner, &horizon, &estimate_weights))
         return -1;
+    /* No estimate given: two_ended.py's PIPS_ESTIMATE (a constant 45%, within 5% and 95%). */
+    memset(self->weights, 0, sizeof(self->weights));
+    self->weights[0] = 4500;
+    self->lowest = 500;
+    if (estimate_weights != Py_None) {
+        int given[ESTIMATE_FEATURES + 1];
+        if (read_ints(estimate_weights, given, ESTIMATE_FEATURES + 1, "estimate") != ESTIMATE_FEATURES + 1) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "estimate: one weight per feature, then lowest");
+            return -1;
+        }
+        memcpy(self->weights, given, sizeof(self->weights));
+        self->lowest = given[ESTIMATE_FEATURES];
+    }
     if (players != 2 && players != 4) {
         PyErr_SetString(PyExc_ValueError, "two-ended search supports 2 or 4 seats");
         return -1;
@@ -483,6 +526,7 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "too many tiles");
         return -1;
     }
+    self->doubles = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         if (read_ints(PySequence_Fast_GET_ITEM(pairs, i), flat + 2 * i, 2, "halves") != 2) {
             Py_DECREF(pairs);
@@ -492,6 +536,8 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
         }
         self->high[i] = flat[2 * i];
         self->low[i] = flat[2 * i + 1];
+        if (self->high[i] == self->low[i])
+            self->doubles |= 1ULL << i;
     }
     Py_DECREF(pairs);
     self->tile_count = (int)count;

@@ -13,6 +13,7 @@ class Kernel:
         scoring: int,
         tie_winner: int,
         horizon: int = 0,
+        estimate: Sequence[int] | None = None,
     ) -> None: ...
     def search(
         self,

@@ -35,15 +35,61 @@ COMPILED = Kernel is not None
 _KERNEL_SCORING = {"losers": 0, "all": 1, "hands": 2}
 #: "No budget": a node count no search reaches (the kernel counts in 64 bits).
 _UNLIMITED = 1 << 62
-#: The horizon's estimate (``TwoEndedSolver.estimate``; the same constants in _two_ended_kernel.c):
-#: the chance in percent that the side that just played wins, with equal tile counts; its change per
-#: tile of difference between the two sides' shortest hands; its bounds. Fitted to exact values of
-#: 573 Cuban 2v2 positions with 12 to 26 tiles in the hands (normal against normal, seed 11): 45 fit
-#: best, and any weight of the tile counts fitted worse (mean squared error 1,294 with 0, 1,489
-#: with 10; 1,400 for an estimate of 0), so that term is off.
-ESTIMATE_EVEN = 45
-ESTIMATE_TEMPO = 0
-ESTIMATE_LOWEST = 5
+#: What the horizon's estimate (``TwoEndedSolver.estimate``) reads of a position, in the order of
+#: ``HorizonEstimate.weights``; ``seat`` has just played, "next" moves after it, "other" is the
+#: next's partner (both absent, so 0, between two players). The compiled kernel reads the same.
+ESTIMATE_FEATURES = (
+    "even",  # 1
+    "tempo",  # the fewest tiles a seat of the other side holds, less the fewest of the seat's side
+    "next_can",  # 1 if the next seat holds a tile that fits an end
+    "other_can",
+    "partner_can",
+    "own_can",
+    "next_fits",  # how many of the next seat's tiles fit an end
+    "other_fits",
+    "partner_fits",
+    "own_fits",
+    "own_minus_next_tiles",  # the seat's tile count less the next seat's
+    "partner_minus_other_tiles",
+    "pip_lead",  # the other side's pips less the seat's side's
+    "tie",  # 1 if the seat's side wins a block with equal pips
+    "doubles",  # the doubles the seat's side holds less the other side's
+)
+
+
+@dataclass(frozen=True)
+class HorizonEstimate:
+    """How the horizon scores a hand not over: an expected award.
+
+    The chance that the side that has just played wins the hand, in ten-thousandths, is the sum of
+    ``weights`` times the position's features (``ESTIMATE_FEATURES``), kept within ``lowest`` and
+    10,000 - ``lowest``; the estimate is the other side's pips times that chance less the side's own
+    pips times the rest (floored). Integers throughout, so the compiled kernel computes the same.
+    """
+
+    weights: tuple[int, ...]
+    lowest: int = 500
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(ESTIMATE_FEATURES):
+            raise ValueError(f"a horizon estimate has {len(ESTIMATE_FEATURES)} weights")
+        if not 0 <= self.lowest <= 5_000:
+            raise ValueError("lowest is a chance in ten-thousandths, at most even")
+
+
+#: A constant 45% chance for the side that has just played: fitted to the exact values of 573
+#: Cuban 2v2 positions with 12 to 26 tiles in the hands (mean squared error 1,294, against 1,400
+#: for an estimate of 0); the tile counts made it worse. Amigos (amigos-100) keeps it.
+PIPS_ESTIMATE = HorizonEstimate((4_500,) + (0,) * (len(ESTIMATE_FEATURES) - 1))
+#: Cuban 2v2's estimate: every feature, fitted by least squares to the exact values of 21,691
+#: positions with 12 to 26 tiles in the hands, one side having just played (normal against normal,
+#: 1,500 deals of seeds 11 and 12). Mean squared error: 958, against 1,191 for ``PIPS_ESTIMATE``
+#: and 1,410 for an estimate of 0; fitted on one seed, 952 and 978 on the other. What it reads:
+#: a seat that can follow is worth the most (each tile of the next seat that fits costs the side
+#: that played 5.8%), holding doubles costs, and so does having fewer tiles than the next seat.
+CUBAN_ESTIMATE = HorizonEstimate(
+    (5_050, 152, 182, -30, -78, -79, -583, -117, 301, 126, 261, 325, 15, 32, -349)
+)
 
 
 class HandScoring(enum.Enum):
@@ -132,6 +178,8 @@ class TwoEndedSolver:
     # the hand) is not searched further but scored by ``estimate``: a depth-limited search whose
     # horizon is a property of the position (its number of tiles), so the table stays consistent.
     horizon: int = 0
+    # How the horizon scores a position (``horizon`` 0: never used).
+    estimator: HorizonEstimate = PIPS_ESTIMATE
     stats: SearchStats = field(default_factory=SearchStats)
     _table: dict[int, tuple[int, int, int]] = field(default_factory=dict, repr=False)
     # (fitting tiles, ends) -> plays in trial order; shared by every position with that hand and ends.
@@ -147,6 +195,7 @@ class TwoEndedSolver:
         self._search_fn = None if self.compiled else self._make_search()
         # Sort rank of each tile: heavier tiles first, doubles first among equals.
         order = sorted(range(self.tiles.size), key=lambda i: (-self.tiles.pips[i], -self._is_double(i)))
+        self._doubles = sum(1 << i for i, (high, low) in enumerate(self.tiles.halves) if high == low)
         self._rank = [0] * self.tiles.size
         for position, index in enumerate(order):
             self._rank[index] = position
@@ -163,6 +212,7 @@ class TwoEndedSolver:
                 _KERNEL_SCORING[self.rules.scoring.value],
                 -1 if self.rules.tie_winner is None else self.rules.tie_winner,
                 self.horizon,
+                (*self.estimator.weights, self.estimator.lowest),
             )
 
     # -- public API -------------------------------------------------------------------------------------
@@ -242,7 +292,7 @@ class TwoEndedSolver:
         if terminal is not None:
             return terminal
         if self.horizon and packed.bit_count() <= self.horizon:
-            return self.estimate(self._hands(packed), seat)
+            return self.estimate(self._hands(packed), seat, a, b)
         return -self._mtdf(packed, a, b, (seat + 1) % self.rules.players, -guess)
 
     def _mtdf(self, packed: int, a: int, b: int, seat: int, guess: int) -> int:
@@ -323,23 +373,44 @@ class TwoEndedSolver:
         award = mine + theirs if scoring is HandScoring.ALL else (theirs if won else mine)
         return award if won else -award
 
-    def estimate(self, hands: list[int], seat: int) -> int:
-        """The horizon's score of a hand not over, for ``seat``'s side, ``seat`` having just played.
-
-        An expected award: the other side's pips times the chance that ``seat``'s side wins the hand,
-        less its own pips times the chance that it loses. The chance (in percent) starts at
-        ``ESTIMATE_EVEN`` (the other side moves next) and moves by ``ESTIMATE_TEMPO`` for each tile
-        by which the fewest any seat of ``seat``'s side holds differs from the other side's fewest
-        (a seat with fewer tiles is nearer to going out), within ``ESTIMATE_LOWEST`` and
-        100 - ``ESTIMATE_LOWEST``. The compiled kernel computes the same (floor division).
-        """
-        players = self.rules.players
+    def estimate(self, hands: list[int], seat: int, a: int, b: int) -> int:
+        """The horizon's score of a hand not over, for ``seat``'s side, ``seat`` having just played
+        and left the ends ``a`` and ``b`` (see ``HorizonEstimate``)."""
+        estimator = self.estimator
         mine, theirs = self._side_pips(hands, seat)
-        own = min(hands[other].bit_count() for other in range(players) if other % 2 == seat % 2)
-        rival = min(hands[other].bit_count() for other in range(players) if other % 2 != seat % 2)
-        chance = ESTIMATE_EVEN + ESTIMATE_TEMPO * (rival - own)
-        chance = max(ESTIMATE_LOWEST, min(100 - ESTIMATE_LOWEST, chance))
-        return (chance * theirs - (100 - chance) * mine) // 100
+        chance = 0
+        for weight, feature in zip(estimator.weights, self.estimate_features(hands, seat, a, b), strict=True):
+            chance += weight * feature
+        chance = max(estimator.lowest, min(10_000 - estimator.lowest, chance))
+        return (chance * theirs - (10_000 - chance) * mine) // 10_000
+
+    def estimate_features(self, hands: list[int], seat: int, a: int, b: int) -> list[int]:
+        """The values of ``ESTIMATE_FEATURES`` after ``seat``'s play (the order is the weights')."""
+        players = self.rules.players
+        fit = self.tiles.suit_masks[a] | self.tiles.suit_masks[b]
+
+        def at(offset: int) -> int:
+            return hands[(seat + offset) % players] if offset < players else 0
+
+        own, following, partner, other = at(0), at(1), at(2), at(3)
+        counts = [hand.bit_count() for hand in (own, partner, following, other)]
+        fits = [(hand & fit).bit_count() for hand in (following, other, partner, own)]
+        own_side = counts[:2] if players == 4 else counts[:1]
+        other_side = counts[2:] if players == 4 else counts[2:3]
+        mine, theirs = self._side_pips(hands, seat)
+        tie = self.rules.tie_winner
+        doubles = self._doubles
+        return [
+            1,
+            min(other_side) - min(own_side),
+            *(1 if count else 0 for count in fits),
+            *fits,
+            counts[0] - counts[2],
+            counts[1] - counts[3],
+            theirs - mine,
+            1 if tie is not None and tie == seat % 2 else 0,
+            ((own | partner) & doubles).bit_count() - ((following | other) & doubles).bit_count(),
+        ]
 
     def _search(self, packed: int, a: int, b: int, seat: int, alpha: int, beta: int) -> int:
         """Negamax value for ``seat``'s side with ends ``a <= b`` (see ``_make_search``)."""
@@ -448,7 +519,7 @@ class TwoEndedSolver:
                     left = remaining ^ bit
                     if left & (suits[new_a] | suits[new_b]):
                         if horizon and left.bit_count() <= horizon:
-                            score = estimate(hands_of(child), seat)
+                            score = estimate(hands_of(child), seat, new_a, new_b)
                         else:
                             score = -search(child, left, new_a, new_b, following, -beta, -window_alpha)
                     else:

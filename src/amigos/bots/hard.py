@@ -46,7 +46,15 @@ from typing import Literal, NamedTuple
 from amigos.academy.compact import tile_set_for
 from amigos.academy.solve import compact_move, is_two_ended, rules_for
 from amigos.academy.spinner_search import Rivals, SpinnerSearch
-from amigos.academy.two_ended import BudgetExceeded, Move, Position, TwoEndedSolver
+from amigos.academy.two_ended import (
+    CUBAN_ESTIMATE,
+    PIPS_ESTIMATE,
+    BudgetExceeded,
+    HorizonEstimate,
+    Move,
+    Position,
+    TwoEndedSolver,
+)
 from amigos.bots.base import options
 from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
 from amigos.bots.likelihood import (
@@ -89,6 +97,14 @@ class HardSettings:
     # normal (900 paired deals, seeds 102, 7 and 2026: +0.12, +0.04 and +0.31 a hand) with under
     # half the thinking time (p95 75 to 83 ms a decision against 183 to 198): more worlds fit.
     horizon_depth: int = 12
+    # How the positions at that depth are scored (``amigos.academy.two_ended.HorizonEstimate``).
+    horizon_estimate: HorizonEstimate = PIPS_ESTIMATE
+    # Plays whose searched value is within this many points of the best are ranked by the normal
+    # level's rules of thumb (0: only exact ties). A world is perfect information, so the search
+    # cannot see what a play tells a partner or costs against a seat that passed; where its worlds
+    # are rough guesses (Cuban: 15 tiles set aside, never seen) those rules rank near-equal plays
+    # better, and the search vetoes the plays it values well below the best (docs/bots.md).
+    defer_margin: float = 0.0
     play_inference: bool = True  # weight worlds by the likelihood of the plays seen
     # The model of the other players behind that weighting (``amigos.bots.likelihood``): "pips"
     # (heavy tiles first, ``play_beta`` a pip), "follow" (the normal level's rules of thumb,
@@ -203,7 +219,10 @@ DOUBLE_NINE = 9
 #: Cuban reads the other players by pips and weighs the worlds it solves, as before the rules
 #: model: with the opponents read by the rules and worlds drawn from a pool of 400, Cuban 2v2 read
 #: +2.53 a hand against +3.23 (-0.69 paired, -4.69 to +3.30, 300 deals of seed 5), thinking p95
-#: 54.5 ms a decision from the 8th tile against 14.3 (docs/bots.md).
+#: 54.5 ms a decision from the 8th tile against 14.3 (docs/bots.md). Its horizon is scored by
+#: Cuban's own estimate, and plays within 6 points of the best are ranked by the normal level's
+#: rules: together +3.03 a hand (+0.79 to +5.26, paired over 1,000 deals of seed 5) over the level
+#: without either.
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=500_000,
     early_nodes=300_000,
@@ -211,6 +230,8 @@ CUBAN_SETTINGS = HardSettings(
     min_worlds=3,
     exact_tiles=24,
     horizon_depth=12,
+    horizon_estimate=CUBAN_ESTIMATE,
+    defer_margin=6.0,
     play_model="pips",
     world_pool=0,
 )
@@ -300,10 +321,11 @@ class HardBot:
             # the normal level's rules of thumb answer.
             return self._heuristic.choose(view, rng)
         best = max(totals.values())
-        top = [action for action in actions if totals.get(action, -float("inf")) >= best - 1e-9]
+        near = best - settings.defer_margin - 1e-9
+        top = [action for action in actions if totals.get(action, -float("inf")) >= near]
         if len(top) == 1:
             return top[0]
-        # Equal values: let the normal level's rules of thumb break the tie.
+        # Equal values (or within ``defer_margin``): the normal level's rules of thumb choose.
         heuristic = self._heuristic.scores(view)
         return max(top, key=lambda action: heuristic.get(action, 0.0))
 
@@ -324,7 +346,12 @@ class HardBot:
             budget = settings.lead_nodes
         else:
             budget = settings.early_nodes if laid < 7 else settings.late_nodes
-        solver = TwoEndedSolver(rules_for(variant, view.tie_winner), node_budget=budget, horizon=horizon)
+        solver = TwoEndedSolver(
+            rules_for(variant, view.tie_winner),
+            node_budget=budget,
+            horizon=horizon,
+            estimator=settings.horizon_estimate,
+        )
         moves: dict[Action, Move] = {
             action: compact_move(view.line, action, variant.max_pip)
             for action in actions
