@@ -65,6 +65,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/archive.py
 	$(BIN)/python bench/academy.py
 	$(BIN)/python bench/frames.py
+	$(BIN)/python bench/horizon.py
 
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
@@ -77,6 +78,7 @@ bench-quick: $(STAMP)
 	$(BIN)/python bench/academy.py --quick
 	$(BIN)/python bench/frames.py --quick
 	$(BIN)/python bench/line_layout.py --quick
+	$(BIN)/python bench/horizon.py --quick
 
 clean:
 	rm -rf $(VENV) $(BARE) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,4 +1,5 @@
-"""`amigos bench engine|bots|archive|table [--quick] [--json]`: run a benchmark and print its figures."""
+"""`amigos bench engine|bots|archive|table|horizon [--quick] [--json]`: run a benchmark, print its
+figures."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ BENCHMARKS = {
     "bots": "amigos.bench.bots",
     "archive": "amigos.bench.archive",
     "table": "amigos.bench.table",
+    "horizon": "amigos.bench.horizon",
 }
 
 
