@@ -28,7 +28,11 @@ docs/bots.md for the measured figures).
   takes about half a million nodes, so a few thousand buy many more worlds.
   Where the estimate does not model the scoring (amigos-200, amigos-hands)
   every world is searched to the end.  When the budget runs out before
-  ``min_worlds`` worlds were solved the normal level decides.
+  ``min_worlds`` worlds were solved the normal level decides.  In Cuban 2v2
+  the estimate is Cuban's own (``CUBAN_ESTIMATE``) and the normal level also
+  chooses among the plays valued within ``defer_margin`` of the best: the
+  worlds there are rough guesses, and a world's search cannot see what a play
+  tells a partner.
 * Draw and fives games: each world (hidden hands and boneyard order) is built
   with ``SeatView.determinize`` and searched by ``SpinnerSearch``: with three
   or four players to the end of the hand when that fits a small budget (late
