@@ -84,9 +84,11 @@ PIPS_ESTIMATE = HorizonEstimate((4_500,) + (0,) * (len(ESTIMATE_FEATURES) - 1))
 #: Cuban 2v2's estimate: every feature, fitted by least squares to the exact values of 21,691
 #: positions with 12 to 26 tiles in the hands, one side having just played (normal against normal,
 #: 1,500 deals of seeds 11 and 12). Mean squared error: 958, against 1,191 for ``PIPS_ESTIMATE``
-#: and 1,410 for an estimate of 0; fitted on one seed, 952 and 978 on the other. What it reads:
-#: a seat that can follow is worth the most (each tile of the next seat that fits costs the side
-#: that played 5.8%), holding doubles costs, and so does having fewer tiles than the next seat.
+#: and 1,394 for an estimate of 0; fitted on one seed, 952 and 978 on the other
+#: (``bench/horizon.py --seeds 11 12 --deals 1500`` refits it). What it reads, the other features
+#: held: who can follow matters most (each tile of the next seat that fits an end costs the side
+#: that played 5.8%), each double more than the other side costs 3.5%, and each tile fewer than
+#: the next seat holds 2.6%.
 CUBAN_ESTIMATE = HorizonEstimate(
     (5_050, 152, 182, -30, -78, -79, -583, -117, 301, 126, 261, 325, 15, 32, -349)
 )
