@@ -215,7 +215,7 @@ EXPERT_SETTINGS = HardSettings(
 #: 28 tiles in the hands (the last third of a hand): with budgets that searched only there (110,000
 #: nodes before the 8th tile, 8,000 after) hard played the normal level's rules for most of a hand
 #: and was even with normal in Cuban 2v2 (+0.66 a hand, 95% interval -1.80 to +3.11, 300 deals;
-#: Amigos' budgets -1.41, a shallow Python search where no world fits -3.43). So above 24 tiles in
+#: Amigos' budgets -1.41, a shallow Python search where no world fits -3.43). So above 20 tiles in
 #: the hands each world is searched 12 tiles deep (a few thousand kernel nodes) to a horizon scored
 #: by the solver's estimate; docs/bots.md has the runs.
 #: The highest pip of the double-nine set, whose games (Cuban) search on :data:`CUBAN_SETTINGS`.
@@ -226,13 +226,15 @@ DOUBLE_NINE = 9
 #: 54.5 ms a decision from the 8th tile against 14.3 (docs/bots.md). Its horizon is scored by
 #: Cuban's own estimate, and plays within 6 points of the best are ranked by the normal level's
 #: rules: together +3.03 a hand (+0.79 to +5.26, paired over 1,000 deals of seed 5) over the level
-#: without either.
+#: without either. With Cuban's estimate, worlds are searched to the end only from 20 tiles in the
+#: hands (24 before): +1.56 (+0.32 to +2.79) paired on the same deals, +1.01 on 600 of seed 11
+#: (18 and 16 tiles: no better than 20).
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=500_000,
     early_nodes=300_000,
     late_nodes=80_000,
     min_worlds=3,
-    exact_tiles=24,
+    exact_tiles=20,
     horizon_depth=12,
     horizon_estimate=CUBAN_ESTIMATE,
     defer_margin=6.0,
