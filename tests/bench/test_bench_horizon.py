@@ -20,7 +20,7 @@ def test_its_positions_are_horizon_positions_scored_as_the_solver_scores_them() 
         assert sample.features[ESTIMATE_FEATURES.index("pip_lead")] == sample.theirs - sample.mine
         # A constant 45%: the arithmetic of TwoEndedSolver.estimate with PIPS_ESTIMATE.
         expected = (4_500 * sample.theirs - 5_500 * sample.mine) // 10_000
-        assert horizon.estimated(PIPS_ESTIMATE, sample) == expected
+        assert PIPS_ESTIMATE.award(sample.features, sample.mine, sample.theirs) == expected
         # The exact value is an award: at most every pip the losing side holds.
         assert -sample.mine - sample.theirs <= sample.value <= sample.mine + sample.theirs
 
@@ -38,8 +38,7 @@ def test_the_fit_finds_the_weights_that_made_the_values(data: st.DataObject) -> 
     for _ in range(400):
         features = (1, *(rng.randint(-3, 3) for _ in ESTIMATE_FEATURES[1:]))
         mine, theirs = rng.randint(500, 1_000), rng.randint(500, 1_000)
-        sample = horizon.Sample(features, mine, theirs, 0)
-        found.append(horizon.Sample(features, mine, theirs, horizon.estimated(truth, sample)))
+        found.append(horizon.Sample(features, mine, theirs, truth.award(features, mine, theirs)))
     fitted = horizon.fit(found).weights
     assert all(abs(got - want) <= 3 for got, want in zip(fitted, true, strict=True)), (fitted, true)
 

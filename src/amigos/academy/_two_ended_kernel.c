@@ -12,7 +12,7 @@
  * are no interpreter calls per node.
  *
  * Interface (see _two_ended_kernel.pyi): Kernel(players, suit_masks, halves, pips, rank,
- * scoring, tie_winner, horizon=0, estimate=None); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
+ * scoring, tie_winner, horizon, estimate); kernel.search(hands, a, b, seat, alpha, beta, nodes, budget)
  * -> (value or None when the budget ran out, nodes counted so far).
  */
 #define PY_SSIZE_T_CLEAN
@@ -466,25 +466,20 @@ static int read_ints(PyObject *sequence, int *out, int limit, const char *what) 
 static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"players", "suit_masks", "halves", "pips", "rank", "scoring", "tie_winner",
                                "horizon", "estimate", NULL};
-    int players, scoring, tie_winner, horizon = 0;
-    PyObject *suit_masks, *halves, *pips, *rank, *estimate_weights = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOii|iO", keywords, &players, &suit_masks, &halves, &pips,
+    int players, scoring, tie_winner, horizon;
+    PyObject *suit_masks, *halves, *pips, *rank, *estimate_weights;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOiiiO", keywords, &players, &suit_masks, &halves, &pips,
                                      &rank, &scoring, &tie_winner, &horizon, &estimate_weights))
         return -1;
-    /* No estimate given: two_ended.py's PIPS_ESTIMATE (a constant 45%, within 5% and 95%). */
-    memset(self->weights, 0, sizeof(self->weights));
-    self->weights[0] = 4500;
-    self->lowest = 500;
-    if (estimate_weights != Py_None) {
-        int given[ESTIMATE_FEATURES + 1];
-        if (read_ints(estimate_weights, given, ESTIMATE_FEATURES + 1, "estimate") != ESTIMATE_FEATURES + 1) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "estimate: one weight per feature, then lowest");
-            return -1;
-        }
-        memcpy(self->weights, given, sizeof(self->weights));
-        self->lowest = given[ESTIMATE_FEATURES];
+    /* The HorizonEstimate (its weights, then `lowest`): two_ended.py always passes its solver's. */
+    int given[ESTIMATE_FEATURES + 1];
+    if (read_ints(estimate_weights, given, ESTIMATE_FEATURES + 1, "estimate") != ESTIMATE_FEATURES + 1) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "estimate: one weight per feature, then lowest");
+        return -1;
     }
+    memcpy(self->weights, given, sizeof(self->weights));
+    self->lowest = given[ESTIMATE_FEATURES];
     if (players != 2 && players != 4) {
         PyErr_SetString(PyExc_ValueError, "two-ended search supports 2 or 4 seats");
         return -1;

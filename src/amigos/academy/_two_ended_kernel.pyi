@@ -12,8 +12,8 @@ class Kernel:
         rank: Sequence[int],
         scoring: int,
         tie_winner: int,
-        horizon: int = 0,
-        estimate: Sequence[int] | None = None,
+        horizon: int,
+        estimate: Sequence[int],
     ) -> None: ...
     def search(
         self,

@@ -18,7 +18,7 @@ that side wins it, negative when the other side does (see ``HandScoring``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from amigos.academy.compact import TileSet, tile_set_for
@@ -75,6 +75,13 @@ class HorizonEstimate:
             raise ValueError(f"a horizon estimate has {len(ESTIMATE_FEATURES)} weights")
         if not 0 <= self.lowest <= 5_000:
             raise ValueError("lowest is a chance in ten-thousandths, at most even")
+
+    def award(self, features: Sequence[int], mine: int, theirs: int) -> int:
+        """The expected award for the side that has just played, holding ``mine`` pips against
+        ``theirs``, in a position with these ``features`` (floored, as the kernel does)."""
+        chance = sum(weight * feature for weight, feature in zip(self.weights, features, strict=True))
+        chance = max(self.lowest, min(10_000 - self.lowest, chance))
+        return (chance * theirs - (10_000 - chance) * mine) // 10_000
 
 
 #: A constant 45% chance for the side that has just played: fitted to the exact values of 573
@@ -336,7 +343,7 @@ class TwoEndedSolver:
             return None
         return self._block_value(hands, seat)
 
-    def _side_pips(self, hands: list[int], seat: int) -> tuple[int, int]:
+    def side_pips(self, hands: list[int], seat: int) -> tuple[int, int]:
         """(pips of ``seat``'s side, pips of the other side)."""
         side_masks = [0, 0]
         for other, hand in enumerate(hands):
@@ -346,11 +353,11 @@ class TwoEndedSolver:
         return mine, theirs
 
     def _domino_value(self, hands: list[int], seat: int) -> int:
-        mine, theirs = self._side_pips(hands, seat)
+        mine, theirs = self.side_pips(hands, seat)
         return self._domino_award(mine, theirs)
 
     def _block_value(self, hands: list[int], seat: int) -> int:
-        mine, theirs = self._side_pips(hands, seat)
+        mine, theirs = self.side_pips(hands, seat)
         return self._block_award(mine, theirs, seat)
 
     def _domino_award(self, mine: int, theirs: int) -> int:
@@ -378,16 +385,15 @@ class TwoEndedSolver:
     def estimate(self, hands: list[int], seat: int, a: int, b: int) -> int:
         """The horizon's score of a hand not over, for ``seat``'s side, ``seat`` having just played
         and left the ends ``a`` and ``b`` (see ``HorizonEstimate``)."""
-        estimator = self.estimator
-        mine, theirs = self._side_pips(hands, seat)
-        chance = 0
-        for weight, feature in zip(estimator.weights, self.estimate_features(hands, seat, a, b), strict=True):
-            chance += weight * feature
-        chance = max(estimator.lowest, min(10_000 - estimator.lowest, chance))
-        return (chance * theirs - (10_000 - chance) * mine) // 10_000
+        mine, theirs = self.side_pips(hands, seat)
+        return self.estimator.award(self._features(hands, seat, a, b, mine, theirs), mine, theirs)
 
     def estimate_features(self, hands: list[int], seat: int, a: int, b: int) -> list[int]:
         """The values of ``ESTIMATE_FEATURES`` after ``seat``'s play (the order is the weights')."""
+        return self._features(hands, seat, a, b, *self.side_pips(hands, seat))
+
+    def _features(self, hands: list[int], seat: int, a: int, b: int, mine: int, theirs: int) -> list[int]:
+        """``estimate_features`` with the sides' pips (``side_pips``) already counted."""
         players = self.rules.players
         fit = self.tiles.suit_masks[a] | self.tiles.suit_masks[b]
 
@@ -399,7 +405,6 @@ class TwoEndedSolver:
         fits = [(hand & fit).bit_count() for hand in (following, other, partner, own)]
         own_side = counts[:2] if players == 4 else counts[:1]
         other_side = counts[2:] if players == 4 else counts[2:3]
-        mine, theirs = self._side_pips(hands, seat)
         tie = self.rules.tie_winner
         doubles = self._doubles
         return [

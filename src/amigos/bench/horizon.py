@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from amigos.academy.compact import tile_set_for
 from amigos.academy.solve import compact_position, rules_for
 from amigos.academy.two_ended import (
     CUBAN_ESTIMATE,
@@ -66,7 +65,6 @@ def samples(seed: int, deals: int) -> list[Sample]:
     """The kept positions of ``deals`` deals of ``seed`` (see the module docstring)."""
     variant = find_variant("cuban-2v2")
     normal = NormalBot()
-    tiles = tile_set_for(variant.max_pip)
     found: list[Sample] = []
     for index in range(deals):
         state = deal_state(variant, seed, index)
@@ -90,18 +88,10 @@ def samples(seed: int, deals: int) -> list[Sample]:
             value = -solver.value(position)  # the value is the next seat's: the other side's
             hands = list(position.hands)
             a, b = position.ends
-            mine = tiles.pip_sum(hands[seat] | hands[(seat + 2) % 4])
-            theirs = tiles.pip_sum(hands[(seat + 1) % 4] | hands[(seat + 3) % 4])
+            mine, theirs = solver.side_pips(hands, seat)
             features = tuple(solver.estimate_features(hands, seat, a, b))
             found.append(Sample(features, mine, theirs, value))
     return found
-
-
-def estimated(estimator: HorizonEstimate, sample: Sample) -> int:
-    """``TwoEndedSolver.estimate`` from a sample's features (the same arithmetic)."""
-    chance = sum(weight * feature for weight, feature in zip(estimator.weights, sample.features, strict=True))
-    chance = max(estimator.lowest, min(10_000 - estimator.lowest, chance))
-    return (chance * sample.theirs - (10_000 - chance) * sample.mine) // 10_000
 
 
 def squared_error(estimator: HorizonEstimate | None, found: Sequence[Sample]) -> float:
@@ -110,7 +100,7 @@ def squared_error(estimator: HorizonEstimate | None, found: Sequence[Sample]) ->
         return 0.0
     total = 0
     for sample in found:
-        guess = 0 if estimator is None else estimated(estimator, sample)
+        guess = 0 if estimator is None else estimator.award(sample.features, sample.mine, sample.theirs)
         total += (guess - sample.value) ** 2
     return total / len(found)
 
@@ -167,6 +157,7 @@ def run(seeds: Sequence[int], deals: int) -> dict[str, Any]:
         for seed in seeds:
             others = [sample for other in seeds if other != seed for sample in by_seed[other]]
             cross[str(seed)] = round(squared_error(fit(by_seed[seed]), others), 1)
+    refit = fit(every)
     return {
         "machine_loop_ns": round(machine_loop_ns(), 1),
         "seeds": list(seeds),
@@ -177,8 +168,8 @@ def run(seeds: Sequence[int], deals: int) -> dict[str, Any]:
             "pips_estimate": round(squared_error(PIPS_ESTIMATE, every), 1),
             "cuban_estimate": round(squared_error(CUBAN_ESTIMATE, every), 1),
         },
-        "refit": list(fit(every).weights),
-        "refit_mse": round(squared_error(fit(every), every), 1),
+        "refit": list(refit.weights),
+        "refit_mse": round(squared_error(refit, every), 1),
         "fitted_on_one_seed_mse_on_the_others": cross,
     }
 
