@@ -1,20 +1,14 @@
 """The archive's benchmark from a checkout: `python bench/archive.py [--quick]`.
 
-A thin runner around `amigos.bench.archive` (also `amigos bench archive`); set AMIGOS_DATABASE_URL
-to measure on PostgreSQL (the figures that count).
+A thin runner around `amigos.bench.archive` (also `amigos bench archive`; see bench/_checkout.py); set
+AMIGOS_DATABASE_URL to measure on PostgreSQL (the figures that count).
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-try:
-    import amigos  # noqa: F401
-except ImportError:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from amigos.bench.archive import main
+from _checkout import run_benchmark
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_benchmark("amigos.bench.archive"))

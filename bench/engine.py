@@ -1,20 +1,14 @@
 """Engine benchmark from a checkout: `python bench/engine.py [--quick] [--json]`.
 
-A thin runner around `amigos.bench.engine` (also `amigos bench engine`); it puts the checkout's
-`src` on the path when the package is not installed, so it runs straight from a clone.
+A thin runner around `amigos.bench.engine` (also `amigos bench engine`); bench/_checkout.py runs it
+from a clone where the package is not installed.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-try:
-    import amigos  # noqa: F401
-except ImportError:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from amigos.bench.engine import main
+from _checkout import run_benchmark
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_benchmark("amigos.bench.engine"))
