@@ -197,13 +197,20 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return ordered[rank]
 
 
+def mean_and_half_interval(per_deal: Sequence[float]) -> tuple[float, float]:
+    """The mean of one figure a deal and the half-width of its 95% interval (normal
+    approximation; 0 and 0 for no deals, a zero width for one)."""
+    if not per_deal:
+        return 0.0, 0.0
+    mean = sum(per_deal) / len(per_deal)
+    spread = statistics.stdev(per_deal) if len(per_deal) > 1 else 0.0
+    return mean, 1.96 * spread / math.sqrt(len(per_deal))
+
+
 def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, Any]:
     """The arena's figures, from A's side (see docs/bots.md for their exact meaning)."""
     hands = 2 * len(results)
-    per_deal = [(r.margins[0] + r.margins[1]) / 2 for r in results]
-    mean = sum(per_deal) / len(per_deal) if per_deal else 0.0
-    spread = statistics.stdev(per_deal) if len(per_deal) > 1 else 0.0
-    half = 1.96 * spread / math.sqrt(len(per_deal)) if per_deal else 0.0
+    mean, half = mean_and_half_interval([(r.margins[0] + r.margins[1]) / 2 for r in results])
     decided = sum(r.decided for r in results)
     won = sum(r.won for r in results)
     times = [ms for r in results for _, ms, _ in r.decisions]
@@ -236,6 +243,31 @@ def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, A
         },
         "seed": config.seed,
         "first_deal": min((r.index for r in results), default=config.first_deal),
+    }
+
+
+def paired_difference(first: Sequence[DealResult], second: Sequence[DealResult]) -> dict[str, Any]:
+    """How many points a hand bot A gained in ``first`` over bot A in ``second``, deal by deal.
+
+    Two runs of the same variant and seed play the same deals, so the difference of a deal's
+    two means cancels the deal's luck, as the duplicate format does for the two bots of one run;
+    this is how a change to a level is judged against the level before it (run the arena with
+    ``--log`` before and after, then ``amigos arena-compare``). Only the deals both runs played
+    count; none in common is a ``ValueError``.
+    """
+    mine = {result.index: result for result in first}
+    theirs = {result.index: result for result in second}
+    common = sorted(mine.keys() & theirs.keys())
+    if not common:
+        raise ValueError("the two runs have no deal in common")
+    differences = [(sum(mine[i].margins) - sum(theirs[i].margins)) / 2 for i in common]
+    mean, half = mean_and_half_interval(differences)
+    return {
+        "deals": len(common),
+        "first_points_per_hand": round(sum(sum(mine[i].margins) for i in common) / (2 * len(common)), 3),
+        "second_points_per_hand": round(sum(sum(theirs[i].margins) for i in common) / (2 * len(common)), 3),
+        "difference": round(mean, 3),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
     }
 
 

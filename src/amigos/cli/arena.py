@@ -1,6 +1,8 @@
-"""`amigos arena A B --variant V --deals N [--seed S] [--first-deal F] [--log FILE] [--workers W] [--json]`.
+"""`amigos arena A B --variant V --deals N [--seed S] [--first-deal F] [--log FILE] [--workers W] [--json]`
+and `amigos arena-compare FIRST.log SECOND.log [--json]`.
 
-Bot against bot in duplicate format.
+Bot against bot in duplicate format; and two such runs' deal logs compared deal by deal (a level
+against the level before it, each run against the same opponent on the same deals).
 
 The logic lives in ``amigos.bots.arena``; this module only reads the options and prints.
 """
@@ -37,6 +39,14 @@ def register(sub: Any) -> None:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
+    compare = sub.add_parser(
+        "arena-compare",
+        help="compare two arena runs' deal logs (--log) deal by deal: bot A's gain in the first",
+    )
+    compare.add_argument("first", help="deal log of the first run (its bot A is the one judged)")
+    compare.add_argument("second", help="deal log of the second run, on the same variant and seed")
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.set_defaults(func=run_compare)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,5 +96,29 @@ def run(args: argparse.Namespace) -> int:
             f"(95% CI {summary['ci95'][0]:+.2f} to {summary['ci95'][1]:+.2f}) over {summary['hands']} hands; "
             f"{summary['hands_won_pct']}% of decided hands won; "
             f"decision p50 {summary['decision_ms']['p50']} ms, p95 {summary['decision_ms']['p95']} ms"
+        )
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from amigos.bots.arena import paired_difference, read_deal_log
+
+    try:
+        runs = []
+        for path in (args.first, args.second):
+            with open(path, encoding="utf-8") as log:
+                runs.append(read_deal_log(log))
+        figures = paired_difference(runs[0], runs[1])
+    except (OSError, ValueError) as exc:
+        print(f"amigos arena-compare: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        low, high = figures["ci95"]
+        print(
+            f"bot A gained {figures['difference']:+.2f} points per hand in the first run over the second "
+            f"(95% CI {low:+.2f} to {high:+.2f}) over {figures['deals']} deals both played: "
+            f"{figures['first_points_per_hand']:+.2f} against {figures['second_points_per_hand']:+.2f}"
         )
     return 0
