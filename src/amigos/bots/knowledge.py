@@ -56,6 +56,12 @@ class Knowledge:
         every world was most of its sampling time."""
         return {tile: self.allowed(tile) for tile in self.unseen}
 
+    @cached_property
+    def open_slots(self) -> tuple[int, ...]:
+        """The hidden slots that hold any tile, in the order ``allowed`` gives them: what a tile
+        no void rules out is allowed."""
+        return tuple(slot for slot, size in self.sizes.items() if size > 0)
+
 
 def infer(view: SeatView) -> Knowledge:
     """Read the voids of every other seat from the public history."""
@@ -100,7 +106,11 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
     probability proportional to its free room (close to uniform over the
     consistent deals); when a tile finds every allowed slot full, tiles already
     placed are moved along an augmenting path, which always succeeds because
-    the real deal is one consistent assignment.
+    the real deal is one consistent assignment. The tiles no void rules out
+    come last; dealing them one by one in that way is a uniformly random split
+    of them into the room left, so they are dealt at once, in their shuffled
+    order, room by room (the same distribution, in a fraction of the time: most
+    of a hand's unseen tiles are such tiles).
     """
     tiles = list(knowledge.unseen)
     rng.shuffle(tiles)
@@ -108,7 +118,15 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
     tiles.sort(key=lambda tile: len(options[tile]))
     room = dict(knowledge.sizes)
     held: dict[int, list[Tile]] = {slot: [] for slot in room}
-    for tile in tiles:
+    anywhere = knowledge.open_slots
+    for position, tile in enumerate(tiles):
+        if options[tile] == anywhere:  # so is every later tile (sorted by their number of slots)
+            start = position
+            for slot in anywhere:
+                held[slot].extend(tiles[start : start + room[slot]])
+                start += room[slot]
+                room[slot] = 0
+            break
         free = [slot for slot in options[tile] if room[slot] > 0]
         if free:
             total = sum(room[slot] for slot in free)
