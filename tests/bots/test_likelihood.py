@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from amigos.bots.likelihood import FollowModel, log_likelihood, past_choices
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from amigos.bots.knowledge import infer, sample_world
+from amigos.bots.likelihood import FollowModel, PipsModel, log_likelihood, past_choices
 from amigos.engine import Arm, HandState, Play, Tile, find_variant
 from amigos.engine.view import seat_view
+from tests.bots.helpers import random_position
 
 t = Tile.of
 
@@ -92,3 +100,25 @@ def test_the_follow_model_is_a_probability_of_the_plays_seen() -> None:
     model = FollowModel(choices, view.variant.max_pip)
     assert model.log_likelihood({1: [t(2, 0)]}) == 0.0  # the 6-4 was its only six
     assert model.log_likelihood({1: [t(6, 0)]}) < 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(("amigos-100", "cuban-2v2", "cuban-1v1")),
+    st.randoms(use_true_random=False),
+    st.integers(0, 40),
+    st.sampled_from((0.0, 0.15, 0.3, 0.6)),
+)
+def test_the_pips_model_built_once_weighs_every_world_as_log_likelihood(
+    name: str, rng: random.Random, steps: int, beta: float
+) -> None:
+    """The hard level weighs hundreds of worlds a decision with ``PipsModel``; its figure is the
+    reference function's, for every play seen (leads, doubles, ends alike or not) and world."""
+    state = random_position(name, None, rng, steps=steps)
+    view = seat_view(state, state.to_move)
+    choices = past_choices(view)
+    model = PipsModel(choices, beta)
+    knowledge = infer(view)
+    for _ in range(3):
+        world = sample_world(knowledge, rng)
+        assert model.log_likelihood(world) == pytest.approx(log_likelihood(choices, world, beta), abs=1e-9)

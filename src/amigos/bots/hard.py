@@ -64,7 +64,7 @@ from amigos.bots.knowledge import BONEYARD, Knowledge, infer, sample_world
 from amigos.bots.likelihood import (
     FollowModel,
     PastChoice,
-    log_likelihood,
+    PipsModel,
     past_choices,
     relative_weights,
     systematic_resample,
@@ -430,7 +430,7 @@ class HardBot:
         """The log-likelihood of the plays seen in a world, under the settings' model of players."""
         beta = settings.play_beta
         if settings.play_model == "pips":
-            return lambda world: log_likelihood(choices, world, beta)
+            return PipsModel(choices, beta).log_likelihood
         if settings.play_model == "follow":
             return FollowModel(choices, variant.max_pip, settings.follow_beta).log_likelihood
         team = variant.team_of(seat)
@@ -440,7 +440,8 @@ class HardBot:
             variant.max_pip,
             settings.follow_beta,
         )
-        return lambda world: log_likelihood(partners, world, beta) + rules.log_likelihood(world)
+        pips = PipsModel(partners, beta)
+        return lambda world: pips.log_likelihood(world) + rules.log_likelihood(world)
 
     def _determinized_totals(
         self,

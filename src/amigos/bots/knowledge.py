@@ -62,6 +62,16 @@ class Knowledge:
         no void rules out is allowed."""
         return tuple(slot for slot, size in self.sizes.items() if size > 0)
 
+    @cached_property
+    def anywhere(self) -> tuple[Tile, ...]:
+        """The unseen tiles no void rules out of any slot that holds tiles."""
+        return tuple(tile for tile in self.unseen if self.options[tile] == self.open_slots)
+
+    @cached_property
+    def ruled_out(self) -> tuple[Tile, ...]:
+        """The unseen tiles some void keeps out of a slot: they are dealt first."""
+        return tuple(tile for tile in self.unseen if self.options[tile] != self.open_slots)
+
 
 def infer(view: SeatView) -> Knowledge:
     """Read the voids of every other seat from the public history."""
@@ -106,27 +116,18 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
     probability proportional to its free room (close to uniform over the
     consistent deals); when a tile finds every allowed slot full, tiles already
     placed are moved along an augmenting path, which always succeeds because
-    the real deal is one consistent assignment. The tiles no void rules out
-    come last; dealing them one by one in that way is a uniformly random split
-    of them into the room left, so they are dealt at once, in their shuffled
-    order, room by room (the same distribution, in a fraction of the time: most
-    of a hand's unseen tiles are such tiles).
+    the real deal is one consistent assignment; among tiles with as many places
+    the order is random. The tiles no void rules out come last; dealing them one
+    by one in that way is a uniformly random split of them into the room left,
+    so they are put in a random order and dealt at once, room by room (the same
+    distribution, in a fraction of the time: most unseen tiles are such tiles).
     """
-    tiles = list(knowledge.unseen)
-    rng.shuffle(tiles)
     options = knowledge.options
-    tiles.sort(key=lambda tile: len(options[tile]))
+    draw = rng.random
+    ruled = sorted(knowledge.ruled_out, key=lambda tile: (len(options[tile]), draw()))
     room = dict(knowledge.sizes)
     held: dict[int, list[Tile]] = {slot: [] for slot in room}
-    anywhere = knowledge.open_slots
-    for position, tile in enumerate(tiles):
-        if options[tile] == anywhere:  # so is every later tile (sorted by their number of slots)
-            start = position
-            for slot in anywhere:
-                held[slot].extend(tiles[start : start + room[slot]])
-                start += room[slot]
-                room[slot] = 0
-            break
+    for tile in ruled:
         free = [slot for slot in options[tile] if room[slot] > 0]
         if free:
             total = sum(room[slot] for slot in free)
@@ -139,6 +140,11 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
             room[slot] -= 1
         elif not _augment(tile, options, held, room, set()):
             raise ValueError("no deal of the unseen tiles fits the view")
+    anywhere = sorted(knowledge.anywhere, key=lambda _: draw())
+    start = 0
+    for slot in knowledge.open_slots:
+        held[slot].extend(anywhere[start : start + room[slot]])
+        start += room[slot]
     return held
 
 
