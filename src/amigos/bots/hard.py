@@ -220,15 +220,20 @@ EXPERT_SETTINGS = HardSettings(
 #: by the solver's estimate; docs/bots.md has the runs.
 #: The highest pip of the double-nine set, whose games (Cuban) search on :data:`CUBAN_SETTINGS`.
 DOUBLE_NINE = 9
-#: Cuban reads the other players by pips and weighs the worlds it solves, as before the rules
-#: model: with the opponents read by the rules and worlds drawn from a pool of 400, Cuban 2v2 read
-#: +2.53 a hand against +3.23 (-0.69 paired, -4.69 to +3.30, 300 deals of seed 5), thinking p95
-#: 54.5 ms a decision from the 8th tile against 14.3 (docs/bots.md). Its horizon is scored by
+#: Cuban reads the other players by pips, not by the rules: with the opponents read by the rules
+#: and worlds drawn from a pool of 400, Cuban 2v2 read +2.53 a hand against +3.23 (-0.69 paired,
+#: -4.69 to +3.30, 300 deals of seed 5), thinking p95 54.5 ms a decision from the 8th tile
+#: against 14.3 (docs/bots.md). Its horizon is scored by
 #: Cuban's own estimate, and plays within 6 points of the best are ranked by the normal level's
 #: rules: together +3.03 a hand (+0.79 to +5.26, paired over 1,000 deals of seed 5) over the level
 #: without either. With Cuban's estimate, worlds are searched to the end only from 20 tiles in the
 #: hands (24 before): +1.56 (+0.32 to +2.79) paired on the same deals, +1.01 on 600 of seed 11
-#: (18 and 16 tiles: no better than 20).
+#: (18 and 16 tiles: no better than 20). Then the worlds, read by pips as before, drawn from a
+#: pool of 400 sampled and weighed (as in Amigos) instead of the solved worlds weighed: +2.30 a
+#: hand (+0.32 to +4.28) paired over the 1,000 deals of seed 5, +2.71 (+0.21 to +5.22) over 600
+#: of seed 11; weighing the solved worlds let a few decide (a sharper model, pips at 0.6 a pip,
+#: lost 3.31), the pool keeps 40 worlds in play. Sampling and weighing 400 worlds made the pool
+#: affordable only once both were made faster (``PipsModel``, ``sample_world``).
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=500_000,
     early_nodes=300_000,
@@ -239,7 +244,7 @@ CUBAN_SETTINGS = HardSettings(
     horizon_estimate=CUBAN_ESTIMATE,
     defer_margin=6.0,
     play_model="pips",
-    world_pool=0,
+    world_pool=400,
 )
 #: Cuban 1v1 keeps the budgets above had before the horizon: its hands hold 20 tiles, so every
 #: world is searched to the end from the first tile. With Cuban 2v2's budgets it was slower (p95

@@ -62,16 +62,6 @@ class Knowledge:
         no void rules out is allowed."""
         return tuple(slot for slot, size in self.sizes.items() if size > 0)
 
-    @cached_property
-    def anywhere(self) -> tuple[Tile, ...]:
-        """The unseen tiles no void rules out of any slot that holds tiles."""
-        return tuple(tile for tile in self.unseen if self.options[tile] == self.open_slots)
-
-    @cached_property
-    def ruled_out(self) -> tuple[Tile, ...]:
-        """The unseen tiles some void keeps out of a slot: they are dealt first."""
-        return tuple(tile for tile in self.unseen if self.options[tile] != self.open_slots)
-
 
 def infer(view: SeatView) -> Knowledge:
     """Read the voids of every other seat from the public history."""
@@ -116,22 +106,39 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
     probability proportional to its free room (close to uniform over the
     consistent deals); when a tile finds every allowed slot full, tiles already
     placed are moved along an augmenting path, which always succeeds because
-    the real deal is one consistent assignment; among tiles with as many places
-    the order is random. The tiles no void rules out come last; dealing them one
-    by one in that way is a uniformly random split of them into the room left,
-    so they are put in a random order and dealt at once, room by room (the same
-    distribution, in a fraction of the time: most unseen tiles are such tiles).
+    the real deal is one consistent assignment.
+
+    The tiles no void rules out come last, and most unseen tiles are such tiles:
+    for them the room left is the number of tiles left, so the draw needs no
+    list of free slots (a slot without room takes nothing). The worlds, and the
+    generator's draws, are exactly those of dealing them like the others: every
+    figure measured with a given seed stays reproducible.
     """
+    tiles = list(knowledge.unseen)
+    rng.shuffle(tiles)
     options = knowledge.options
-    draw = rng.random
-    ruled = sorted(knowledge.ruled_out, key=lambda tile: (len(options[tile]), draw()))
+    tiles.sort(key=lambda tile: len(options[tile]))
     room = dict(knowledge.sizes)
     held: dict[int, list[Tile]] = {slot: [] for slot in room}
-    for tile in ruled:
+    anywhere = knowledge.open_slots
+    draw = rng.random
+    for position, tile in enumerate(tiles):
+        if options[tile] == anywhere:  # so is every later tile (sorted by their number of slots)
+            left = len(tiles) - position
+            for rest in tiles[position:]:
+                pick = draw() * left
+                for slot in anywhere:
+                    pick -= room[slot]
+                    if pick < 0:
+                        break
+                held[slot].append(rest)
+                room[slot] -= 1
+                left -= 1
+            break
         free = [slot for slot in options[tile] if room[slot] > 0]
         if free:
             total = sum(room[slot] for slot in free)
-            pick = rng.random() * total
+            pick = draw() * total
             for slot in free:
                 pick -= room[slot]
                 if pick < 0:
@@ -140,11 +147,6 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
             room[slot] -= 1
         elif not _augment(tile, options, held, room, set()):
             raise ValueError("no deal of the unseen tiles fits the view")
-    anywhere = sorted(knowledge.anywhere, key=lambda _: draw())
-    start = 0
-    for slot in knowledge.open_slots:
-        held[slot].extend(anywhere[start : start + room[slot]])
-        start += room[slot]
     return held
 
 
