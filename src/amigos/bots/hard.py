@@ -230,10 +230,11 @@ DOUBLE_NINE = 9
 #: hands (24 before): +1.56 (+0.32 to +2.79) paired on the same deals, +1.01 on 600 of seed 11
 #: (18 and 16 tiles: no better than 20). Then the worlds, read by pips as before, drawn from a
 #: pool of 400 sampled and weighed (as in Amigos) instead of the solved worlds weighed: +2.30 a
-#: hand (+0.32 to +4.28) paired over the 1,000 deals of seed 5, +2.71 (+0.21 to +5.22) over 600
-#: of seed 11; weighing the solved worlds let a few decide (a sharper model, pips at 0.6 a pip,
-#: lost 3.31), the pool keeps 40 worlds in play. Sampling and weighing 400 worlds made the pool
-#: affordable only once both were made faster (``PipsModel``, ``sample_world``).
+#: hand (+0.32 to +4.28) paired over the 1,000 deals of seed 5, +2.74 (+0.18 to +5.30) over 600
+#: of seed 11 (``amigos arena-compare``). Weighing the solved worlds let a few of them decide (a
+#: sharper model, pips at 0.6 a pip, lost 3.31); the pool keeps 40 in play. Its 400 worlds are
+#: sampled and weighed at every decision, affordable once both were made faster (``PipsModel``,
+#: ``Knowledge.options``): p95 25 ms a decision from the 8th tile, against 45 ms before.
 CUBAN_SETTINGS = HardSettings(
     lead_nodes=500_000,
     early_nodes=300_000,
