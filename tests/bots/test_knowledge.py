@@ -75,8 +75,8 @@ def test_draws_restart_what_is_known_about_a_seat() -> None:
 
 def _one_by_one(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Tile]]:
     """The rule ``sample_world`` stands for, written plainly: shuffle, most constrained first, each
-    tile to a slot with room in proportion to that room (no augmenting path: the test's positions
-    are dealt without one when the draws below find it unneeded)."""
+    tile to a slot with room in proportion to that room. It has no augmenting path: where a draw
+    would need one it raises ``LookupError`` and the example stops there."""
     tiles = list(knowledge.unseen)
     rng.shuffle(tiles)
     tiles.sort(key=lambda tile: len(knowledge.allowed(tile)))

@@ -58,8 +58,8 @@ class Knowledge:
 
     @cached_property
     def open_slots(self) -> tuple[int, ...]:
-        """The hidden slots that hold any tile, in the order ``allowed`` gives them: what a tile
-        no void rules out is allowed."""
+        """The hidden slots that hold any tile, in ``allowed``'s order: exactly the slots
+        ``allowed`` gives a tile that no void rules out."""
         return tuple(slot for slot, size in self.sizes.items() if size > 0)
 
 

@@ -92,8 +92,9 @@ def _weights(beta: float) -> tuple[float, ...]:
 def log_likelihood(choices: list[PastChoice], world: dict[int, list[Tile]], beta: float = BETA) -> float:
     """Log-probability (up to a constant) of the plays seen, if the hidden hands are ``world``.
 
-    This runs once per sampled world in every decision of the hard level, so the weights come
-    from a table and a tile fits when either half shows one of the ends.
+    The model stated plainly, play by play: the hard level runs ``PipsModel``, which works out
+    the same figure faster when many worlds are weighed against the same plays, and is tested
+    against this function.
     """
     weight = _weights(beta)
     total = 0.0
