@@ -18,6 +18,7 @@ apart from the real one.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -126,28 +127,30 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> dict[int, list[Til
         if options[tile] == anywhere:  # so is every later tile (sorted by their number of slots)
             left = len(tiles) - position
             for rest in tiles[position:]:
-                pick = draw() * left
-                for slot in anywhere:
-                    pick -= room[slot]
-                    if pick < 0:
-                        break
+                slot = _slot_at(draw() * left, anywhere, room)
                 held[slot].append(rest)
                 room[slot] -= 1
                 left -= 1
             break
         free = [slot for slot in options[tile] if room[slot] > 0]
         if free:
-            total = sum(room[slot] for slot in free)
-            pick = draw() * total
-            for slot in free:
-                pick -= room[slot]
-                if pick < 0:
-                    break
+            slot = _slot_at(draw() * sum(room[each] for each in free), free, room)
             held[slot].append(tile)
             room[slot] -= 1
         elif not _augment(tile, options, held, room, set()):
             raise ValueError("no deal of the unseen tiles fits the view")
     return held
+
+
+def _slot_at(pick: float, slots: Sequence[int], room: dict[int, int]) -> int:
+    """The slot at ``pick`` once the room of ``slots`` is laid end to end (``pick`` is a uniform
+    draw times that total room, so each slot comes up in proportion to its room; a slot without
+    room takes nothing)."""
+    for slot in slots:
+        pick -= room[slot]
+        if pick < 0:
+            break
+    return slot
 
 
 def _augment(
