@@ -68,6 +68,11 @@ class DealResult:
     # A's choices: (tiles on the table, processor ms, wall ms)
     decisions: list[tuple[int, float, float]] = field(default_factory=list)
 
+    @property
+    def per_hand(self) -> float:
+        """A's margin a hand over the deal's two games: the deal's one paired figure."""
+        return (self.margins[0] + self.margins[1]) / 2
+
     def to_json(self) -> str:
         """One line of a deal log (see ``run_arena``'s ``on_deal`` and ``read_deal_log``)."""
         return json.dumps(
@@ -210,7 +215,7 @@ def mean_and_half_interval(per_deal: Sequence[float]) -> tuple[float, float]:
 def summarize(config: ArenaConfig, results: Sequence[DealResult]) -> dict[str, Any]:
     """The arena's figures, from A's side (see docs/bots.md for their exact meaning)."""
     hands = 2 * len(results)
-    mean, half = mean_and_half_interval([(r.margins[0] + r.margins[1]) / 2 for r in results])
+    mean, half = mean_and_half_interval([r.per_hand for r in results])
     decided = sum(r.decided for r in results)
     won = sum(r.won for r in results)
     times = [ms for r in results for _, ms, _ in r.decisions]
@@ -260,12 +265,13 @@ def paired_difference(first: Sequence[DealResult], second: Sequence[DealResult])
     common = sorted(mine.keys() & theirs.keys())
     if not common:
         raise ValueError("the two runs have no deal in common")
-    differences = [(sum(mine[i].margins) - sum(theirs[i].margins)) / 2 for i in common]
-    mean, half = mean_and_half_interval(differences)
+    first_figures = [mine[index].per_hand for index in common]
+    second_figures = [theirs[index].per_hand for index in common]
+    mean, half = mean_and_half_interval([a - b for a, b in zip(first_figures, second_figures, strict=True)])
     return {
         "deals": len(common),
-        "first_points_per_hand": round(sum(sum(mine[i].margins) for i in common) / (2 * len(common)), 3),
-        "second_points_per_hand": round(sum(sum(theirs[i].margins) for i in common) / (2 * len(common)), 3),
+        "first_points_per_hand": round(sum(first_figures) / len(common), 3),
+        "second_points_per_hand": round(sum(second_figures) / len(common), 3),
         "difference": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
     }
