@@ -365,7 +365,7 @@ def test_leaving_before_the_match_starts_sends_the_others_to_the_lobby() -> None
 def test_leaving_once_the_match_started_is_an_absence() -> None:
     table = ready()
     effects = table.at(1.0, Leave(2))
-    assert Notice(NoticeKind.PLAYER_LEFT, 2) in effects
+    assert Notice(NoticeKind.PLAYER_LEFT, 2, since=1.0) in effects
     assert table.state.phase is Phase.DEALING and table.state.seats[2].is_away
 
 

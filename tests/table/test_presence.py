@@ -89,7 +89,7 @@ def test_missing_heartbeat_tells_the_table_and_pauses_the_clock() -> None:
     table = live()
     beat(table, 10.0, (0, 1, 2))
     effects = table.at(30.0, Tick())
-    assert Notice(NoticeKind.PLAYER_AWAY, 3) in effects
+    assert Notice(NoticeKind.PLAYER_AWAY, 3, since=30.0) in effects
     assert table.state.paused and table.state.clock is None
     # While the table waits, nobody moves and no card falls.
     with pytest.raises(TableError) as caught:
@@ -127,7 +127,7 @@ def test_a_waiting_player_who_leaves_is_marked_abandon_and_has_their_own_5_minut
     table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
     table.at(5.0, Disconnected(2))
     effects = table.at(100.0, Leave(0))
-    assert Notice(NoticeKind.ABANDON, 0) in effects
+    assert Notice(NoticeKind.ABANDON, 0, since=100.0) in effects
     assert table.state.seats[0].abandon
     # Seat 2 comes back; the table still waits for seat 0.
     table.at(200.0, Reconnected(2))
@@ -139,7 +139,7 @@ def test_a_waiting_player_who_leaves_is_marked_abandon_and_has_their_own_5_minut
 
 def test_a_player_who_leaves_while_nobody_waits_is_said_to_have_left() -> None:
     table = Table(playing(OPEN, timing=Timing(heartbeat_timeout=1e9)))
-    assert Notice(NoticeKind.PLAYER_LEFT, 3) in table.at(5.0, Leave(3))
+    assert Notice(NoticeKind.PLAYER_LEFT, 3, since=5.0) in table.at(5.0, Leave(3))
     assert table.state.paused
 
 
@@ -428,7 +428,7 @@ def test_a_play_from_a_seat_judged_away_for_silence_brings_it_back_and_stands() 
     server takes the play as the player's return (`heard_from`)."""
     table = live()
     beat(table, 10.0, (0, 2, 3))
-    assert Notice(NoticeKind.PLAYER_AWAY, 1) in table.at(30.0, Tick())
+    assert Notice(NoticeKind.PLAYER_AWAY, 1, since=30.0) in table.at(30.0, Tick())
     assert table.state.paused and table.state.seats[1].page_open
     effects = table.at(31.0, Move(1, OPEN.legal_actions()[0]))
     assert Notice(NoticeKind.PLAYER_BACK, 1) in effects
@@ -505,7 +505,7 @@ def test_a_refused_play_brings_back_a_seat_judged_away_whose_page_is_joined() ->
     back all the same, the table no longer waiting and the seat in turn given a fresh clock."""
     table = live()
     beat(table, 10.0, (0, 1, 3))
-    assert Notice(NoticeKind.PLAYER_AWAY, 2) in table.at(30.0, Tick())
+    assert Notice(NoticeKind.PLAYER_AWAY, 2, since=30.0) in table.at(30.0, Tick())
     assert table.state.paused and table.state.clock is None
     code, effects = refused_but_heard(table, 31.0, Move(2, OPEN.legal_actions()[0]))
     assert code == "not_your_turn" and Notice(NoticeKind.PLAYER_BACK, 2) in effects
@@ -523,7 +523,7 @@ def test_a_command_refused_before_the_table_judged_it_is_heard_as_a_play() -> No
     whose pages all closed stays away; nothing is played either way."""
     table = live()
     beat(table, 10.0, (0, 1, 3))
-    assert Notice(NoticeKind.PLAYER_AWAY, 2) in table.at(30.0, Tick())
+    assert Notice(NoticeKind.PLAYER_AWAY, 2, since=30.0) in table.at(30.0, Tick())
     effects = table.at(31.0, CommandHeard(2))
     assert Notice(NoticeKind.PLAYER_BACK, 2) in effects and not table.state.paused
     assert table.state.seats[2].last_seen == 31.0

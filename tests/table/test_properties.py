@@ -137,6 +137,8 @@ def check(before: TableState, after: TableState, effects: list[Effect], now: flo
             NoticeKind.ABANDON,
         ):
             away.add(effect.seat or 0)
+            # It says when the absence began, within this step (the seat may be back by its end).
+            assert effect.since is not None and before.now <= effect.since <= max(now, before.now)
         if isinstance(effect, CardGiven):
             assert effect.at <= now
             if effect.colour is Colour.YELLOW:

@@ -162,7 +162,7 @@ def test_heartbeat_lapse_stops_the_clock() -> None:
     # Seat 1 (in turn) sends nothing: at 30 s it is away and the table waits, so no card at 35 s.
     table.at(36.0, Tick())
     assert yellow_times(table) == [20.0, 25.0, 30.0]
-    assert Notice(NoticeKind.PLAYER_AWAY, 1) in table.effects(Notice)
+    assert Notice(NoticeKind.PLAYER_AWAY, 1, since=30.0) in table.effects(Notice)
     assert table.state.paused
 
 

@@ -229,8 +229,15 @@ class CardGiven:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
+    """Something the table says to everyone. ``since``: for a seat found away, left, or marked
+    "Abandono", the moment its absence began. Why it is carried here rather than read off the
+    table after the step: one step may find a seat away (a silence that fell due) and then hear
+    it back (the heartbeat or page that came late), so the state after the step no longer says
+    when that absence began, while its log entry must."""
+
     kind: NoticeKind
     seat: int | None = None
+    since: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

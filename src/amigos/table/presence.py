@@ -203,7 +203,7 @@ def seat_away(state: TableState, seat: int, at: float, effects: list[Effect], de
     state = set_seat(state, seat, away_since=at, abandon=waiting)
     # "Abandono": a player who leaves while the table already waits for someone else.
     away = NoticeKind.PLAYER_LEFT if deliberate else NoticeKind.PLAYER_AWAY
-    effects.append(Notice(NoticeKind.ABANDON if waiting else away, seat))
+    effects.append(Notice(NoticeKind.ABANDON if waiting else away, seat, since=at))
     if state.paused:
         return replace(state, clock=None)
     return state

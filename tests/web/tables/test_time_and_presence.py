@@ -339,6 +339,36 @@ async def test_a_heartbeat_taken_while_the_silence_is_judged_keeps_the_seat_pres
     assert 0 not in actor.away_since
 
 
+@pytest.mark.parametrize("sign", ["join", "heartbeat"])
+async def test_a_page_heard_after_its_silence_fell_due_but_before_the_timer_is_away_then_back(
+    make_player: Callable[..., User], fake_clock: FakeClock, sign: str
+) -> None:
+    """Regression (seen at 1,000 tables across three hosts, where timers ran late): the seat's
+    silence fell due at 30 s, and its page joined again (or beat) at 31 s before the actor's timer
+    fired. One step of the pure table then found the seat away and heard it back, and writing the
+    step's rows read when the absence began off the table after the step, where the seat was no
+    longer away: an AssertionError, the join refused, and the step's rows never stored. Both rows
+    are stored now, the absence from the moment it fell due, and a rebuild from the log agrees."""
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    start = fake_clock.now()
+    fake_clock.advance(31)  # the silence fell due at 30 s; no timer has fired
+    if sign == "join":
+        await actor.call(lambda: actor.join(Recorder(user.pk), True, None))
+    else:
+        await actor.call(lambda: actor.heard(0))
+    away, back = me.events("disconnected"), me.events("reconnected")
+    assert len(away) == 1 and len(back) == 1
+    assert away[0]["data"]["since"] == "2026-11-22T20:00:30.000Z"
+    assert away[0]["version"] < back[0]["version"]
+    assert 0 not in actor.away_since and fake_clock.now() == start + timedelta(seconds=31)
+    await registry.stop_all()
+    rebuilt = await registry.get_actor(actor.id)
+    assert rebuilt is not None and rebuilt is not actor
+    assert rebuilt.away_since == {} and not rebuilt.paused
+
+
 async def test_at_a_timed_table_a_computer_holds_the_seat_after_two_minutes_until_the_return(
     make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
 ) -> None:

@@ -362,9 +362,9 @@ def _notice(effect: fx.Notice, after: TableState, context: EntryContext) -> list
         assert seat is not None
         return [le.Reconnected(seat)]
     if kind in (fx.NoticeKind.PLAYER_AWAY, fx.NoticeKind.PLAYER_LEFT, fx.NoticeKind.ABANDON):
-        assert seat is not None
-        since = after.seats[seat].away_since
-        assert since is not None
+        # The moment the notice carries: the seat may be back by the step's end (`fx.Notice`).
+        since = effect.since
+        assert seat is not None and since is not None
         lasts = window(after.config.conduct, after.config.timing)
         return [
             le.Disconnected(seat, context.at(since), context.at(since + lasts), kind is fx.NoticeKind.ABANDON)
