@@ -12,8 +12,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from amigos.web.accounts.models import User
+from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
-from amigos.web.tables import registry, store, storing
+from amigos.web.tables import actor_decide
+from amigos.web.tables import registry, socket_keys, store, storing
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import LogRow, Table
 from tests.web.tables.support import Recorder
@@ -82,3 +84,35 @@ async def test_a_broken_table_deleted_before_its_rebuild_is_let_go(
     await break_on_a_computer_play(actor, user, monkeypatch)
     await sync_to_async(Table.objects.filter(pk=actor.id).delete)()
     await until(lambda: registry.local_actor(actor.id) is None)
+
+
+async def test_a_step_whose_rows_could_not_be_written_breaks_the_actor_which_is_rebuilt_from_the_log(
+    make_player: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a step the model took but whose rows failed to be written (a bug in writing
+    them, seen as an AssertionError at 1,000 tables) left the actor serving with its memory ahead
+    of the log, the step never stored nor told. Now the command is answered `busy`, the actor is
+    broken, and the next actor is built from the log, which holds every version it told."""
+    monkeypatch.setattr(actor_module, "REBUILD_SECONDS", 0.05)
+    user, actor = await against_computers(make_player, "cuban-1v1")
+    me = Recorder(user.pk)
+    await actor.call(lambda: actor.join(me, True, None))
+    real_entries_of = actor_decide.entries_of
+    told: list[int] = []  # the version told when the step failed (computer players move too)
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        told.append(actor.version)
+        raise AssertionError("a bug in writing the step's rows")
+
+    monkeypatch.setattr(actor_decide, "entries_of", failing)
+    with pytest.raises(CommandError) as refused:
+        await actor.call(lambda: actor.detach(socket_keys.key_of(me), 0))  # seat 0 away: a step
+    assert refused.value.code == "busy" and actor.broken and [actor.version] == told
+    monkeypatch.setattr(actor_decide, "entries_of", real_entries_of)
+    await until(lambda: (new := registry.local_actor(actor.id)) is not None and new is not actor)
+    rebuilt: Any = registry.local_actor(actor.id)
+    assert rebuilt.version >= told[0] and not rebuilt.broken
+    stored = await sync_to_async(
+        lambda: list(LogRow.objects.filter(table_id=actor.id).values_list("version", flat=True))
+    )()
+    assert stored == list(range(1, len(stored) + 1))

@@ -73,6 +73,7 @@ class DecideMixin:
     deadline_kind: str
     model_origin: datetime
     links: NextTables
+    broken: bool
 
     if TYPE_CHECKING:
         # Defined by the actor, its model part and its presence part.
@@ -82,6 +83,7 @@ class DecideMixin:
         def entry_context(self, match_number: int) -> EntryContext: ...
         def _absent_seats(self) -> tuple[int, ...]: ...
         async def _commit(self, pending: Pending) -> None: ...
+        def _rebuild_later(self) -> None: ...
         def _new_key(self) -> str: ...
         def _seat_by_lot(self) -> int: ...
         async def _wake_next_table(self) -> None: ...
@@ -101,8 +103,29 @@ class DecideMixin:
         did (a person's move is a sign of life whatever the rules say of it:
         `amigos.table.TableError.heard`)."""
         steps: list[Step] = []
-        index = 0
         refusal = self._feed(given, steps, at)
+        try:
+            stored, voted = await self._carry_out_steps(steps)
+        except CommandError:
+            raise  # a write refused: `_commit` marked the actor broken already
+        except Exception:
+            # The model took the steps, but their rows were not all stored: the actor's memory is
+            # ahead of the log. It stops serving and is rebuilt from the log, which has every
+            # step it told; what it did not store was never told to anyone.
+            self.broken = True
+            log.exception("table %s: could not carry out a step; it will be rebuilt", self.id)
+            self._rebuild_later()
+            raise CommandError("busy", "the table is being reloaded; try again") from None
+        if voted:
+            await self._wake_next_table()
+        if refusal is not None and not quiet:
+            raise CommandError(refusal.code, refusal.detail or refusal.code)
+        return stored
+
+    async def _carry_out_steps(self, steps: list[Step]) -> tuple[list[LogEntry], bool]:
+        """Store and tell ``steps`` (the model's, growing as deals and suspensions are fed in),
+        in writes as `_decided` says; the entries stored, and whether a vote was decided."""
+        index = 0
         stored: list[LogEntry] = []
         voted = False
         while True:
@@ -128,11 +151,7 @@ class DecideMixin:
             if seat is None:
                 break
             self._feed(inputs.Suspend(seat), steps)
-        if voted:
-            await self._wake_next_table()
-        if refusal is not None and not quiet:
-            raise CommandError(refusal.code, refusal.detail or refusal.code)
-        return stored
+        return stored, voted
 
     def _suspended_seat(self, accounts: list[int]) -> int | None:
         """The seat of the first of ``accounts`` (suspended by cards just stored) seated here
