@@ -14,8 +14,7 @@ from asgiref.sync import sync_to_async
 from amigos.web.accounts.models import User
 from amigos.web.realtime.commands import CommandError
 from amigos.web.tables import actor as actor_module
-from amigos.web.tables import actor_decide
-from amigos.web.tables import registry, socket_keys, store, storing
+from amigos.web.tables import actor_decide, registry, socket_keys, store, storing
 from amigos.web.tables.actor import TableActor
 from amigos.web.tables.models import LogRow, Table
 from tests.web.tables.support import Recorder
