@@ -66,6 +66,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/academy.py
 	$(BIN)/python bench/frames.py
 	$(BIN)/python bench/horizon.py
+	$(BIN)/python bench/db_calls.py
 
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
@@ -79,6 +80,7 @@ bench-quick: $(STAMP)
 	$(BIN)/python bench/frames.py --quick
 	$(BIN)/python bench/line_layout.py --quick
 	$(BIN)/python bench/horizon.py --quick
+	$(BIN)/python bench/db_calls.py --quick
 
 clean:
 	rm -rf $(VENV) $(BARE) .mypy_cache .ruff_cache .pytest_cache .hypothesis

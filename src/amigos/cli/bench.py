@@ -1,4 +1,4 @@
-"""`amigos bench engine|bots|archive|table|horizon [--quick] [--json]`: run a benchmark, print its
+"""`amigos bench engine|bots|archive|table|horizon|db_calls [--quick] [--json]`: run a benchmark, print its
 figures."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ BENCHMARKS = {
     "archive": "amigos.bench.archive",
     "table": "amigos.bench.table",
     "horizon": "amigos.bench.horizon",
+    "db_calls": "amigos.bench.db_calls",
 }
 
 

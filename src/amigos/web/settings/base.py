@@ -111,11 +111,19 @@ DATABASE_URL = os.environ.get("AMIGOS_DATABASE_URL", "")
 if not DATABASE_URL:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{DATA_DIR / 'amigos.sqlite3'}"
-# AMIGOS_DB_CONN_MAX_AGE keeps database connections open between socket commands (seconds; 0 opens
-# one per command, which PostgreSQL pays for with thousands of sockets online).
+# AMIGOS_DB_CONN_MAX_AGE: how long (seconds) a thread keeps its database connection between the
+# socket commands and pages it serves; 0 opens one for each. PostgreSQL keeps them 60 s unless told
+# otherwise: a connection each is a new server process and a TCP handshake behind every command
+# (a socket command's database call measured 7.4-7.8 ms against 0.66-0.75 ms kept, 2.4-2.6 ms of
+# the process's CPU against 0.6, machine_loop_ns 66-71; bench/README.md). The health check Django
+# runs before reusing a connection drops one that a database restart broke. SQLite opens a file:
+# 0, as always.
+_CONN_MAX_AGE_DEFAULT = 0 if DATABASE_URL.startswith("sqlite") else 60
 DATABASES = {
     "default": dj_database_url.parse(
-        DATABASE_URL, conn_max_age=env_int("AMIGOS_DB_CONN_MAX_AGE", 0), conn_health_checks=True
+        DATABASE_URL,
+        conn_max_age=env_int("AMIGOS_DB_CONN_MAX_AGE", _CONN_MAX_AGE_DEFAULT),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -16,6 +16,11 @@ if DATABASE_URL.startswith("sqlite"):
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_amigos_{os.getpid()}"}
 
+# The suite opens a connection per command, as it always has, rather than PostgreSQL's default of
+# keeping them (base.py): threads of tests long finished must not hold connections to the test
+# database that pytest-django drops at the end.
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("AMIGOS_DB_CONN_MAX_AGE", 0)
+
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Short clocks so that presence and idle sign-out can be exercised in seconds; a test that needs a
