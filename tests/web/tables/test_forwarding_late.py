@@ -93,3 +93,71 @@ async def test_an_owner_that_did_not_answer_is_still_believed(
     # Before, the belief was dropped and the socket's next try asked the database who holds the
     # table (a statement on the database thread for each `busy`).
     assert leases.holder_known(5) == OWNER
+
+
+@pytest.mark.parametrize("op", ["table.join", "table.presence"])
+async def test_a_join_waits_a_lease_for_its_owner_other_commands_the_forward_timeout(
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch, op: str
+) -> None:
+    """A join answered `busy` is asked again with all its work done once more, so it waits longer:
+    at start-up (1,000 tables across three hosts) the owners, more than the forward timeout
+    behind, answered no join in time and the joins asked again kept them behind."""
+    monkeypatch.setattr(forwarding.time, "time", lambda: 1000.0)
+    monkeypatch.setattr(lease, "forward_timeout", lambda: 0.01)
+    monkeypatch.setattr(lease, "lease_seconds", lambda: 0.02)
+
+    async def elsewhere(table_id: int, loop: Any = None, *, ended: bool = True) -> registry.Elsewhere:
+        return registry.Elsewhere(OWNER)
+
+    class NothingHeard:  # the join's buffers on the socket's topics (the test hub has no topics)
+        @classmethod
+        async def start(cls, table_id: int) -> NothingHeard:
+            return cls()
+
+        async def stop(self) -> None:
+            return None
+
+    monkeypatch.setattr(registry, "locate", elsewhere)
+    monkeypatch.setattr(forwarding, "_Heard", NothingHeard)
+    with pytest.raises(CommandError) as refused:
+        await forwarding.run(op, 5, forwarding.Remote(7), {"table_id": 5})
+    assert refused.value.code == "busy"
+    sent = [message for _, kind, message in hub.published if kind == forwarding.REQUEST]
+    assert [message["answer_by"] for message in sent] == [1000.02 if op == "table.join" else 1000.01]
+
+
+class _QueuedActor:
+    """An actor whose queue holds a request for ``waits`` seconds of the owner's clock."""
+
+    def __init__(self, now: list[float], waits: float) -> None:
+        self.now, self.waits, self.ran = now, waits, 0
+
+    async def call(self, job: Any) -> Any:
+        self.now[0] += self.waits
+        return await job()
+
+
+async def test_the_owner_runs_no_request_its_asker_gave_up_on_while_it_waited_in_the_actors_queue(
+    hub: PublishedHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(forwarding.time, "time", lambda: now[0])
+    ran: list[int] = []
+
+    async def presence(actor: Any, connection: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        ran.append(connection.user_id)
+        return {}
+
+    monkeypatch.setitem(forwarding._operations, "table.presence", presence)
+    for waits, answered in ((10.0, False), (1.0, True)):
+        actor = _QueuedActor(now, waits)
+        monkeypatch.setattr(forwarding, "TableActor", _QueuedActor)
+
+        async def here(table_id: int, loop: Any = None, *, ended: bool = True, found: Any = actor) -> Any:
+            return found
+
+        monkeypatch.setattr(registry, "locate", here)
+        hub.published.clear()
+        await forwarding._serve(request(answer_by=now[0] + 5))
+        # Too late once its turn came: neither run nor answered; in time: run and answered.
+        assert (ran == [7], len(hub.published) == 1) == (answered, answered)

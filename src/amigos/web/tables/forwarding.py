@@ -6,8 +6,8 @@ live process, the request goes to that process's topic on the bus (``tables.proc
 with a request id and this process's identity, the owner runs the operation for a stand-in
 connection (`Remote`) with the requesting socket's player id (never one from the payload), and its
 answer comes back on our own process topic: the ack fields or the refusal, plus what the operation
-pushed to the socket and the topics it joined. No answer in `AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS`:
-``busy``, and the client tries again.
+pushed to the socket and the topics it joined. No answer in `AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS`
+(a join: a lease's length, `lease.join_forward_timeout`): ``busy``, and the client tries again.
 
 Topics are joined here, on the socket's own process (events published by the owner reach it
 through Redis). The table may move on while the join is on its way and after its answer, so a join
@@ -113,6 +113,10 @@ class _Moved(Exception):
     """The process asked no longer holds the table: look it up again."""
 
 
+class _TooLate(Exception):
+    """The asker stopped waiting for this request before the owner's actor came to it."""
+
+
 async def run(name: str, table_id: int, connection: Connection, payload: dict[str, Any]) -> dict[str, Any]:
     """Run operation ``name`` on the table, here or in the process that runs it."""
     op = _operations[name]
@@ -125,7 +129,7 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
         heard = await _Heard.start(table_id) if name in JOINS else None
         try:
             try:
-                reply = await _ask(found.owner, name, table_id, connection.user_id, payload)
+                reply = await _ask(found.owner, name, table_id, connection.user_id, payload, _waits(name))
             except _Moved:
                 registry.sharing().leases.forget(table_id)
                 continue
@@ -179,7 +183,15 @@ async def _here(
     return await actor.call(lambda: op(actor, connection, payload), origin=connection)
 
 
-async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+def _waits(name: str) -> float:
+    """How long the asker waits for the owner's answer to operation ``name``."""
+    return lease.join_forward_timeout() if name in JOINS else lease.forward_timeout()
+
+
+async def _ask(
+    owner: str, name: str, table_id: int, user_id: int, payload: dict[str, Any], waits: float | None = None
+) -> dict[str, Any]:
+    waits = lease.forward_timeout() if waits is None else waits
     state = registry.sharing()
     request_id = secrets.token_hex(8)
     answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -191,14 +203,14 @@ async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict
             {
                 "id": request_id,
                 "reply_to": state.leases.identity,
-                "answer_by": time.time() + lease.forward_timeout(),
+                "answer_by": time.time() + waits,
                 "op": name,
                 "table_id": table_id,
                 "user_id": user_id,
                 "payload": payload,
             },
         )
-        reply = await asyncio.wait_for(answer, lease.forward_timeout())
+        reply = await asyncio.wait_for(answer, waits)
     except TimeoutError:
         raise CommandError("busy", "the table's process did not answer; try again") from None
     finally:
@@ -243,9 +255,19 @@ async def _serve(request: dict[str, Any]) -> None:
         actor = found
         remote = Remote(user_id)
         payload = request.get("payload") or {}
-        reply["result"] = await actor.call(lambda: op(actor, remote, payload))
+
+        async def job() -> dict[str, Any]:
+            # Asked once more when its turn in the actor's queue comes (a busy table's queue is
+            # long at start-up): a join nobody waits for any more is not worked out for nobody.
+            if _given_up(request):
+                raise _TooLate()
+            return await op(actor, remote, payload)
+
+        reply["result"] = await actor.call(job)
         reply["pushes"] = remote.pushes
         reply["topics"] = remote.topics
+    except _TooLate:
+        return
     except CommandError as error:
         reply["error"] = {"code": error.code, "message": error.message}
     except Exception:

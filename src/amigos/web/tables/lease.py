@@ -100,6 +100,17 @@ def forward_timeout() -> float:
     return float(settings.AMIGOS_TABLE_FORWARD_TIMEOUT_SECONDS)
 
 
+def join_forward_timeout() -> float:
+    """How long a forwarded join waits for the table's owner: a lease's length (at least the
+    forward timeout). Why longer than a play: a socket that is not yet at its table can do nothing
+    else, and a join answered `busy` is asked again, all of its work (six topics listened to and
+    let go, the owner's snapshot) spent for nothing. At start-up, when every socket joins at once,
+    an owner more than the forward timeout behind answered no join in time, and the joins asked
+    again kept it that far behind. A dead owner's lease has lapsed by the time a join gives up, so
+    the next try finds the table's new owner."""
+    return max(forward_timeout(), lease_seconds())
+
+
 def _acquire_at(table_id: int, identity: str, now: datetime | None, dead: Collection[str] = ()) -> str | None:
     """`lease_rows.acquire_lease` with the lease counted from when the statement runs (``now``:
     a test's fake time), on the database thread.
