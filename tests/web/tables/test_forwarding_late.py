@@ -161,34 +161,3 @@ async def test_the_owner_runs_no_request_its_asker_gave_up_on_while_it_waited_in
         await forwarding._serve(request(answer_by=now[0] + 5))
         # Too late once its turn came: neither run nor answered; in time: run and answered.
         assert (ran == [7], len(hub.published) == 1) == (answered, answered)
-
-
-def test_a_late_owner_is_believed_through_busy_answers_up_to_a_lease_from_when_it_was_vouched_for(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Each `busy` keeps the belief another renewal period, never past a lease's length from the
-    owner's last answer (or the database's word): a dead owner's lease has lapsed by then, and the
-    database is asked again."""
-    clock = [100.0]
-    monkeypatch.setattr(lease.time, "monotonic", lambda: clock[0])
-    monkeypatch.setattr(lease, "renew_seconds", lambda: 5.0)
-    monkeypatch.setattr(lease, "lease_seconds", lambda: 15.0)
-    monkeypatch.setattr(lease, "died_here", lambda holder: False)
-    leases = lease.Leases(identity="host:2:boot:asker")
-    leases.confirm(5, OWNER)
-    believed = []
-    for moment in (104.0, 108.0, 112.0, 114.0):
-        clock[0] = moment
-        leases.kept_through_busy(5, OWNER)
-        leases.kept_through_busy(5, "host:3:boot:other")  # not the one believed: nothing
-        leases.kept_through_busy(6, OWNER)  # no belief: nothing
-        believed.append(leases.elsewhere[5][1])
-    assert believed == [109.0, 113.0, 115.0, 115.0] and 6 not in leases.elsewhere
-    clock[0] = 114.9
-    assert leases.holder_known(5) == OWNER
-    clock[0] = 115.0
-    assert leases.holder_known(5) is None and 5 not in leases.vouched
-    # An answer vouches for it again; forgetting forgets when.
-    leases.confirm(5, OWNER)
-    leases.forget(5)
-    assert 5 not in leases.elsewhere and 5 not in leases.vouched

@@ -133,16 +133,10 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
             except _Moved:
                 registry.sharing().leases.forget(table_id)
                 continue
-            except CommandError as refusal:
-                if refusal.code == "busy":  # late, not gone: believed a while longer
-                    registry.sharing().leases.kept_through_busy(table_id, found.owner)
-                raise
-            # The owner answered: believed for another renewal period without asking the database.
-            # One that did not answer (`busy`, above) is believed a while longer, up to a lease's
-            # length from when it was last vouched for (`Leases.kept_through_busy`): asking the
-            # database after each `busy` put a statement on the database thread for each of the
-            # socket's retries, and at start-up, when owners are late because that thread is
-            # queued, those retries queued it further.
+            # An owner that did not answer (`busy`) is still believed until the belief runs out (a
+            # renewal period from its last answer): asking the database after each `busy` put a
+            # statement on the database thread for each of the socket's retries, and at start-up,
+            # when owners are late because that thread is queued, those retries queued it further.
             registry.sharing().leases.confirm(table_id, found.owner)
             await _replay(connection, table_id, reply, payload.get("since"), heard)
         finally:

@@ -143,9 +143,6 @@ class Leases:
     # table id -> (another live process that held its lease, time.monotonic() until which we
     # believe it without asking the database again): see `holder_known`
     elsewhere: dict[int, tuple[str, float]] = field(default_factory=dict)
-    # table id -> time.monotonic() when that holder was last vouched for (its answer, or the
-    # database): how long a `busy` may keep the belief (`kept_through_busy`)
-    vouched: dict[int, float] = field(default_factory=dict)
 
     def holds(self, table_id: int) -> bool:
         return self.trusted_until.get(table_id, 0.0) > time.monotonic()
@@ -181,7 +178,6 @@ class Leases:
         holder, until = known
         if until <= time.monotonic() or died_here(holder):
             del self.elsewhere[table_id]
-            self.vouched.pop(table_id, None)
             return None
         return holder
 
@@ -189,30 +185,11 @@ class Leases:
         """``holder`` just answered a command for the table, which it serves only while it holds
         the lease (`registry.locate`): believe it for another renewal period. While the owner
         answers, the database is not asked at all."""
-        now = time.monotonic()
-        self.elsewhere[table_id] = (holder, now + renew_seconds())
-        self.vouched[table_id] = now
-
-    def kept_through_busy(self, table_id: int, holder: str) -> None:
-        """``holder`` did not answer in time (`busy`): still believed for another renewal period,
-        but never past a lease's length from when it was last vouched for (by its answer or the
-        database). Why: at start-up, when every owner is late, a belief that ran out a renewal
-        period after the database was asked had the next try of each seat's join ask it again (a
-        conditional UPDATE and a SELECT, on the database thread every socket's opening shares),
-        which made every owner later still. Why the bound: by then a live owner has answered or
-        renewed its lease, and a dead one's lease has lapsed, so asking the database again finds
-        the table's new owner."""
-        known = self.elsewhere.get(table_id)
-        vouched = self.vouched.get(table_id)
-        if known is None or known[0] != holder or vouched is None:
-            return
-        until = min(time.monotonic() + renew_seconds(), vouched + lease_seconds())
-        self.elsewhere[table_id] = (holder, max(until, known[1]))
+        self.elsewhere[table_id] = (holder, time.monotonic() + renew_seconds())
 
     def forget(self, table_id: int) -> None:
         """What `holder_known` says of the table is wrong or stale: ask the database next time."""
         self.elsewhere.pop(table_id, None)
-        self.vouched.pop(table_id, None)
 
     async def acquire(self, table_id: int, now: datetime | None = None) -> str | None:
         """Take (or keep) the lease: our identity when we hold it, another holder's, or None (no table)."""
@@ -222,17 +199,17 @@ class Leases:
             holder = await database_sync_to_async(_acquire_at)(table_id, self.identity, now, [holder])
         if holder == self.identity:
             self._trust([table_id], started)
-            self.forget(table_id)
+            self.elsewhere.pop(table_id, None)
         else:
             self.trusted_until.pop(table_id, None)
             if holder is None:
-                self.forget(table_id)
+                self.elsewhere.pop(table_id, None)
             else:
                 # Believed from the answer, not from the question: behind a queued database
                 # thread (a host's start-up) the answer came after the belief would have run out,
                 # and every command for the table asked the database again, queueing it further.
                 # A belief that is wrong costs one hop (the holder answers that it moved).
-                self.confirm(table_id, holder)
+                self.elsewhere[table_id] = (holder, time.monotonic() + renew_seconds())
         return holder
 
     async def renew(self, table_ids: list[int], now: datetime | None = None) -> set[int]:
@@ -262,5 +239,5 @@ class Leases:
             self.identity, moment, dead=dead
         )
         for table_id in found:
-            self.forget(table_id)  # its holder, if we knew one, is gone
+            self.elsewhere.pop(table_id, None)  # its holder, if we knew one, is gone
         return found
