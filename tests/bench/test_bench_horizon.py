@@ -46,7 +46,13 @@ def test_the_fit_finds_the_weights_that_made_the_values(data: st.DataObject) -> 
         mine, theirs = rng.randint(500, 1_000), rng.randint(500, 1_000)
         found.append(horizon.Sample(features, mine, theirs, truth.award(features, mine, theirs)))
     fitted = horizon.fit(found).weights
-    assert all(abs(got - want) <= 3 for got, want in zip(fitted, true, strict=True)), (fitted, true)
+    # The constant's weight also carries the awards' flooring: half a point a position on average,
+    # 2.5 to 5 ten-thousandths of chance (the pips at stake are 1,000 to 2,000); 3 was exceeded.
+    slack = [6] + [3] * (len(true) - 1)
+    assert all(abs(got - want) <= most for got, want, most in zip(fitted, true, slack, strict=True)), (
+        fitted,
+        true,
+    )
 
 
 def test_a_feature_that_never_varies_gets_no_weight() -> None:
