@@ -130,7 +130,7 @@ class _QueuedActor:
     """An actor whose queue holds a request for ``waits`` seconds of the owner's clock."""
 
     def __init__(self, now: list[float], waits: float) -> None:
-        self.now, self.waits, self.ran = now, waits, 0
+        self.now, self.waits = now, waits
 
     async def call(self, job: Any) -> Any:
         self.now[0] += self.waits

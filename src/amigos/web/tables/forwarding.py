@@ -129,7 +129,7 @@ async def run(name: str, table_id: int, connection: Connection, payload: dict[st
         heard = await _Heard.start(table_id) if name in JOINS else None
         try:
             try:
-                reply = await _ask(found.owner, name, table_id, connection.user_id, payload, _waits(name))
+                reply = await _ask(found.owner, name, table_id, connection.user_id, payload)
             except _Moved:
                 registry.sharing().leases.forget(table_id)
                 continue
@@ -188,10 +188,8 @@ def _waits(name: str) -> float:
     return lease.join_forward_timeout() if name in JOINS else lease.forward_timeout()
 
 
-async def _ask(
-    owner: str, name: str, table_id: int, user_id: int, payload: dict[str, Any], waits: float | None = None
-) -> dict[str, Any]:
-    waits = lease.forward_timeout() if waits is None else waits
+async def _ask(owner: str, name: str, table_id: int, user_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+    waits = _waits(name)
     state = registry.sharing()
     request_id = secrets.token_hex(8)
     answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
